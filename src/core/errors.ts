@@ -1,0 +1,60 @@
+// Errors with a stable code: everything classifies by `code`, never by `instanceof` (vm realms, Apps Script errors).
+
+export const ERROR_CODES = [
+  'CONFIG_MISSING', // a required Script Property or sheet is absent
+  'CONFIG_INVALID', // a setting has a value we cannot use
+  'UNAUTHORIZED', // webhook token missing or wrong
+  'MALFORMED_BODY', // not JSON, or not Typeform's shape
+  'UNSUPPORTED_EVENT', // another event_type
+  'UNKNOWN_FORM', // Config does not enable this form
+  'SHEETS_UNAVAILABLE', // Google's spreadsheet service failed
+  'LOCK_TIMEOUT', // a lock could not be had in time
+  'SPILL_FULL', // the Script Properties spill has no room left
+  'CELL_TOO_LARGE', // a value would not fit a cell
+  'TEMPLATE_INVALID', // a template names an unknown placeholder
+  'CODE_BUG', // anything we did not expect
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface CodedError extends Error {
+  code: ErrorCode;
+}
+
+export function codedError(code: ErrorCode, message: string): CodedError {
+  const error = new Error(message) as CodedError;
+  error.name = 'FormqueueError';
+  error.code = code;
+  return error;
+}
+
+/** The code of any thrown value: ours carry one; anything else is a code bug unless a classifier says otherwise. */
+export function codeOf(thrown: unknown): ErrorCode | undefined {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : undefined;
+}
+
+export function messageOf(thrown: unknown): string {
+  if (thrown && typeof thrown === 'object' && 'message' in thrown) return String((thrown as { message: unknown }).message);
+  return String(thrown);
+}
+
+/**
+ * Apps Script reports a failing spreadsheet service with plain errors whose message is all we have
+ * (PLATFORM.md §H: "Service Spreadsheets failed while accessing document…", "Error code INTERNAL", timeouts).
+ */
+const SHEETS_OUTAGE_PATTERNS = [
+  /Service Spreadsheets/i,
+  /Error code INTERNAL/i,
+  /Service error: Spreadsheets/i,
+  /timed out/i,
+  /Service unavailable/i,
+  /We're sorry, a server error occurred/i,
+  /too many times in a short time: (spreadsheets|sheets)/i,
+];
+
+export function isSheetsOutage(thrown: unknown): boolean {
+  if (codeOf(thrown) === 'SHEETS_UNAVAILABLE') return true;
+  const message = messageOf(thrown);
+  return SHEETS_OUTAGE_PATTERNS.some((pattern) => pattern.test(message));
+}
