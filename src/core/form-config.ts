@@ -1,0 +1,69 @@
+// The Config sheet: one row per form (`*` = every form), read by header name into FormConfig.
+import type { FormConfig } from './ports';
+
+export const CONFIG_HEADERS = [
+  'form_id',
+  'enabled',
+  'prompt',
+  'model',
+  'subject',
+  'body',
+  'recipient_field',
+  'approval_required',
+  'reply_to',
+  'bcc',
+  'sender_name',
+] as const;
+
+export const ANY_FORM = '*';
+
+function truthy(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  return /^(true|yes|y|on|1|x|✓)$/i.test(String(value ?? '').trim());
+}
+
+/** Rows of the Config sheet (header first) → forms; rows without a form id are skipped. */
+export function formConfigsFromValues(values: readonly (readonly unknown[])[]): FormConfig[] {
+  if (values.length === 0) return [];
+  const header = values[0].map((cell) => String(cell).trim().toLowerCase());
+  const at = (row: readonly unknown[], name: string) => {
+    const index = header.indexOf(name);
+    return index < 0 ? '' : String(row[index] ?? '').trim();
+  };
+  const forms: FormConfig[] = [];
+  for (const row of values.slice(1)) {
+    const formId = at(row, 'form_id');
+    if (formId === '') continue;
+    forms.push({
+      formId,
+      enabled: header.includes('enabled') ? truthy(row[header.indexOf('enabled')]) : true,
+      prompt: at(row, 'prompt'),
+      model: at(row, 'model'),
+      subject: at(row, 'subject'),
+      body: at(row, 'body'),
+      recipientField: at(row, 'recipient_field'),
+      approvalRequired: truthy(row[header.indexOf('approval_required')]),
+      replyTo: at(row, 'reply_to'),
+      bcc: at(row, 'bcc'),
+      senderName: at(row, 'sender_name'),
+    });
+  }
+  return forms;
+}
+
+/**
+ * The configuration that applies to a form: its own row, with blank cells filled from the `*` row.
+ * Null when the form is not enabled (no row and no enabled `*` row, or its own row says disabled).
+ */
+export function configFor(formId: string, forms: readonly FormConfig[]): FormConfig | null {
+  const own = forms.find((form) => form.formId === formId);
+  const fallback = forms.find((form) => form.formId === ANY_FORM);
+  if (own && !own.enabled) return null;
+  if (!own) return fallback && fallback.enabled ? { ...fallback, formId } : null;
+  if (!fallback) return own;
+  const merged: FormConfig = { ...own };
+  const record = merged as unknown as Record<string, unknown>;
+  const base = fallback as unknown as Record<string, unknown>;
+  for (const key of Object.keys(merged)) if (record[key] === '') record[key] = base[key];
+  return merged;
+}

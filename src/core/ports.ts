@@ -1,0 +1,172 @@
+// What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
+import type { QueueRow } from './queue-row';
+
+/** Epoch milliseconds; core never reads the clock itself. */
+export interface Clock {
+  now(): number;
+}
+
+/** Uniform in [0, 1): jitter and mail references; core never calls Math.random itself. */
+export interface Random {
+  next(): number;
+}
+
+/** Script Properties: secrets, knobs, incidents, the spill and wake markers (they work while Sheets is down). */
+export interface PropertyStore {
+  getAll(): Record<string, string>;
+  set(key: string, value: string): void;
+  setMany(values: Record<string, string>): void;
+  delete(key: string): void;
+}
+
+/** The script cache: a fast path only, it may forget anything at any time. */
+export interface Cache {
+  get(key: string): string | null;
+  put(key: string, value: string, ttlSeconds: number): void;
+}
+
+export interface Lock {
+  /** True when the lock was had within timeoutMs. */
+  tryLock(timeoutMs: number): boolean;
+  release(): void;
+}
+
+/** One form's row of the Config sheet (`*` is the default for every form). */
+export interface FormConfig {
+  formId: string;
+  enabled: boolean;
+  /** Prompt template: {{answers}}, {{field_ref}} … */
+  prompt: string;
+  /** Overrides GEMINI_MODEL for this form when set. */
+  model: string;
+  subject: string;
+  body: string;
+  /** Field ref of the answer to mail; empty = the form's first email answer. */
+  recipientField: string;
+  approvalRequired: boolean;
+  replyTo: string;
+  bcc: string;
+  senderName: string;
+}
+
+/** Where an already-seen delivery was found. */
+export interface DuplicateHit {
+  sheet: 'Queue' | 'Archive';
+  rowNumber: number;
+}
+
+export interface RejectedDelivery {
+  at: number;
+  reason: string;
+  formId: string;
+  eventId: string;
+  /** The raw body, or a note that it was not kept (flood bound). */
+  body: string;
+}
+
+/** The Queue, Archive, Payloads and Rejected sheets as intake sees them. */
+export interface IntakeSheets {
+  findDuplicate(eventId: string, responseToken: string): DuplicateHit | null;
+  /** Appends the row (and its payload chunks to Payloads); returns the row number. Values are written as text. */
+  appendQueueRow(row: QueueRow, payloadChunks: readonly string[]): number;
+  appendRejected(entry: RejectedDelivery): void;
+  /** Commits pending writes: called before answering, so an answered delivery is persisted. */
+  flush(): void;
+}
+
+/** The Queue as processing and staff actions see it. */
+export interface QueueStore {
+  /** Every row of Queue, in sheet order. */
+  readAll(): QueueRow[];
+  /** The given rows as they are now (claim read-back); a row that no longer exists is left out. */
+  readRows(rowNumbers: readonly number[]): QueueRow[];
+  /** Writes the rows back where they are (batched: contiguous rows in one write). */
+  writeRows(rows: readonly QueueRow[]): void;
+  /** Appends rows at the end (spill drain); they get their row numbers. */
+  appendRows(rows: QueueRow[]): void;
+  /** Moves finished rows to Archive in one batch and removes them from Queue. */
+  archiveRows(rows: readonly QueueRow[]): void;
+  /** Event ids and response tokens already archived (dedupe must still see them). */
+  archivedKeys(): Set<string>;
+  flush(): void;
+}
+
+export interface ConfigStore {
+  readForms(): FormConfig[];
+}
+
+/** A generateContent call, already shaped by core. */
+export interface GeminiRequest {
+  model: string;
+  body: unknown;
+}
+
+/** What came back: an HTTP answer (any status) or a transport failure (timeout, DNS, connection). */
+export type GeminiOutcome =
+  | { kind: 'http'; status: number; body: string }
+  | { kind: 'transport'; message: string };
+
+export interface GeminiClient {
+  /** All requests at once (UrlFetchApp.fetchAll); outcomes in request order. */
+  generateAll(requests: readonly GeminiRequest[]): GeminiOutcome[];
+}
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  body: string;
+  htmlBody: string;
+  name?: string;
+  replyTo?: string;
+  bcc?: string;
+}
+
+export interface Mailer {
+  /** Recipients that may still be mailed today. */
+  remainingDailyQuota(): number;
+  /** Throws on failure with the platform's message (quota, invalid address, anything else). */
+  send(mail: OutgoingMail): void;
+}
+
+/** One audit line of the Log sheet. */
+export interface LogEntry {
+  at: number;
+  eventId: string;
+  from: string;
+  to: string;
+  /** "system" or the staff member's email. */
+  by: string;
+  detail: string;
+}
+
+export interface AuditLog {
+  append(entries: readonly LogEntry[]): void;
+}
+
+/** Conditions staff are told about once, then reminded of, then told when they clear (DESIGN §6). */
+export const INCIDENT_CODES = [
+  'SHEETS_UNAVAILABLE',
+  'GEMINI_KEY_INVALID',
+  'GEMINI_MODEL_NOT_FOUND',
+  'GEMINI_DAILY_QUOTA',
+  'GEMINI_RATE_LIMITED',
+  'MAIL_QUOTA_EXHAUSTED',
+  'MAIL_LIMIT_REACHED',
+  'SPILL_BACKLOG',
+  'REJECTED_DELIVERIES',
+  'NEEDS_REVIEW_ROWS',
+  'CONFIG_MISSING',
+  'CONFIG_INVALID',
+  'TEMPLATE_INVALID',
+  'CODE_BUG',
+] as const;
+
+export type IncidentCode = (typeof INCIDENT_CODES)[number];
+
+/** Where processing and intake report conditions; the triage module folds, throttles and mails them. */
+export interface IncidentSink {
+  /** The condition is present now; `detail` is already redacted or will be; rows are sheet row numbers. */
+  raise(code: IncidentCode, detail: string, rowNumbers?: readonly number[]): void;
+  /** The condition was checked and is gone. */
+  clear(code: IncidentCode): void;
+}

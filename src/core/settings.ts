@@ -1,0 +1,129 @@
+// Script Properties → typed settings: secrets, ids and knobs, with safe defaults and errors that name the setting.
+
+export interface Settings {
+  webhookToken: string;
+  /** Accepted too while a token rotation is under way. */
+  webhookTokenPrevious: string;
+  geminiApiKey: string;
+  geminiModel: string;
+  geminiBaseUrl: string;
+  spreadsheetId: string;
+  staffEmails: string[];
+  geminiConcurrency: number;
+  maxAttempts: number;
+  retryBaseSeconds: number;
+  runBudgetSeconds: number;
+  staleGeneratingMinutes: number;
+  staleSendingMinutes: number;
+  maxMailsPerRun: number;
+  maxMailsPerRecipientPerDay: number;
+  archiveAfterDays: number;
+  triageReminderMinutes: number;
+  /** Emergency stop: no generation, no sending; intake keeps queuing. */
+  paused: boolean;
+  dailySummary: boolean;
+}
+
+export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
+export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+interface NumberKnob {
+  key: string;
+  field: keyof Settings;
+  fallback: number;
+  min: number;
+  max: number;
+}
+
+const NUMBER_KNOBS: readonly NumberKnob[] = [
+  { key: 'GEMINI_CONCURRENCY', field: 'geminiConcurrency', fallback: 4, min: 1, max: 20 },
+  { key: 'MAX_ATTEMPTS', field: 'maxAttempts', fallback: 5, min: 1, max: 20 },
+  { key: 'RETRY_BASE_SECONDS', field: 'retryBaseSeconds', fallback: 60, min: 1, max: 3600 },
+  { key: 'RUN_BUDGET_SECONDS', field: 'runBudgetSeconds', fallback: 270, min: 10, max: 330 },
+  { key: 'STALE_GENERATING_MINUTES', field: 'staleGeneratingMinutes', fallback: 10, min: 7, max: 1440 },
+  { key: 'STALE_SENDING_MINUTES', field: 'staleSendingMinutes', fallback: 15, min: 7, max: 1440 },
+  { key: 'MAX_MAILS_PER_RUN', field: 'maxMailsPerRun', fallback: 50, min: 1, max: 1500 },
+  { key: 'MAX_MAILS_PER_RECIPIENT_PER_DAY', field: 'maxMailsPerRecipientPerDay', fallback: 5, min: 1, max: 100 },
+  { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: 1, max: 3650 },
+  { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
+];
+
+/** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
+export const SETTING_KEYS = [
+  'WEBHOOK_TOKEN',
+  'WEBHOOK_TOKEN_PREVIOUS',
+  'GEMINI_API_KEY',
+  'GEMINI_MODEL',
+  'GEMINI_BASE_URL',
+  'SPREADSHEET_ID',
+  'STAFF_EMAILS',
+  ...NUMBER_KNOBS.map((knob) => knob.key),
+  'PAUSED',
+  'DAILY_SUMMARY',
+] as const;
+
+export interface SettingsReading {
+  settings: Settings;
+  /** Each bad value, named with how to fix it; the setting falls back to its default. */
+  problems: string[];
+}
+
+function flag(value: string | undefined): boolean {
+  return /^(true|yes|on|1)$/i.test((value ?? '').trim());
+}
+
+export function readSettings(props: Readonly<Record<string, string | undefined>>): SettingsReading {
+  const problems: string[] = [];
+  const text = (key: string) => (props[key] ?? '').trim();
+  const settings: Settings = {
+    webhookToken: text('WEBHOOK_TOKEN'),
+    webhookTokenPrevious: text('WEBHOOK_TOKEN_PREVIOUS'),
+    geminiApiKey: text('GEMINI_API_KEY'),
+    geminiModel: text('GEMINI_MODEL') || DEFAULT_GEMINI_MODEL,
+    geminiBaseUrl: (text('GEMINI_BASE_URL') || DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
+    spreadsheetId: text('SPREADSHEET_ID'),
+    staffEmails: text('STAFF_EMAILS')
+      .split(/[,;\s]+/)
+      .filter((address) => address !== ''),
+    geminiConcurrency: 4,
+    maxAttempts: 5,
+    retryBaseSeconds: 60,
+    runBudgetSeconds: 270,
+    staleGeneratingMinutes: 10,
+    staleSendingMinutes: 15,
+    maxMailsPerRun: 50,
+    maxMailsPerRecipientPerDay: 5,
+    archiveAfterDays: 30,
+    triageReminderMinutes: 60,
+    paused: flag(props.PAUSED),
+    dailySummary: flag(props.DAILY_SUMMARY),
+  };
+  const record = settings as unknown as Record<string, unknown>;
+  for (const knob of NUMBER_KNOBS) {
+    const raw = text(knob.key);
+    if (raw === '') {
+      record[knob.field] = knob.fallback;
+      continue;
+    }
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < knob.min || value > knob.max) {
+      problems.push(
+        `Script Property ${knob.key} must be a whole number from ${knob.min} to ${knob.max} (it is "${raw}"); ` +
+          `using ${knob.fallback}. Fix it in Project Settings → Script Properties.`,
+      );
+      record[knob.field] = knob.fallback;
+    } else {
+      record[knob.field] = value;
+    }
+  }
+  if (settings.geminiBaseUrl !== '' && !/^https?:\/\//.test(settings.geminiBaseUrl)) {
+    problems.push(`Script Property GEMINI_BASE_URL must start with https:// (it is "${settings.geminiBaseUrl}"); using ${DEFAULT_GEMINI_BASE_URL}.`);
+    settings.geminiBaseUrl = DEFAULT_GEMINI_BASE_URL;
+  }
+  return { settings, problems };
+}
+
+/** The message for a required setting that is missing: names it and says how to set it. */
+export function missingSettingMessage(key: string, why: string): string {
+  return `Script Property ${key} is not set (${why}). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.`;
+}
