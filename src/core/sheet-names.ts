@@ -1,0 +1,18 @@
+// The spreadsheet's sheets and the header rows of the ones that are not Queue or Config.
+import { QUEUE_HEADERS } from './queue-row';
+
+export const SHEETS = {
+  queue: 'Queue',
+  config: 'Config',
+  log: 'Log',
+  rejected: 'Rejected',
+  payloads: 'Payloads',
+  archive: 'Archive',
+} as const;
+
+export const LOG_HEADERS = ['at', 'event_id', 'from', 'to', 'by', 'detail'] as const;
+export const REJECTED_HEADERS = ['at', 'reason', 'form_id', 'event_id', 'body'] as const;
+/** A payload too long for one cell, in parts: event_id, part (1-based), parts, text. */
+export const PAYLOADS_HEADERS = ['event_id', 'part', 'parts', 'text'] as const;
+/** Archive keeps Queue's columns, so an archived row reads with the same mapper. */
+export const ARCHIVE_HEADERS = QUEUE_HEADERS;

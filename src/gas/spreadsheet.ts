@@ -1,0 +1,17 @@
+// Opens the formqueue spreadsheet: by SPREADSHEET_ID (a web app has no active spreadsheet), else the bound one.
+import { codedError } from '../core/errors';
+import { missingSettingMessage, type Settings } from '../core/settings';
+
+export function openSpreadsheet(settings: Settings): GoogleAppsScript.Spreadsheet.Spreadsheet {
+  if (settings.spreadsheetId !== '') return SpreadsheetApp.openById(settings.spreadsheetId);
+  // Menus and on-edit triggers run inside the bound spreadsheet; doPost and clock triggers may not (PLATFORM §J).
+  const active = SpreadsheetApp.getActiveSpreadsheet();
+  if (active) return active;
+  throw codedError('CONFIG_MISSING', missingSettingMessage('SPREADSHEET_ID', 'the id of the formqueue spreadsheet, from its URL'));
+}
+
+export function requireSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, name: string): GoogleAppsScript.Spreadsheet.Sheet {
+  const sheet = spreadsheet.getSheetByName(name);
+  if (sheet) return sheet;
+  throw codedError('CONFIG_MISSING', `The spreadsheet has no "${name}" sheet. Run formqueue → Set up / repair from the spreadsheet menu.`);
+}
