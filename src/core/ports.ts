@@ -170,3 +170,22 @@ export interface IncidentSink {
   /** The condition was checked and is gone. */
   clear(code: IncidentCode): void;
 }
+
+/** A delivery kept in Script Properties because the sheet could not take it in time. */
+export interface SpilledDelivery {
+  /** Sorts in arrival order. */
+  id: string;
+  receivedAt: number;
+  body: string;
+}
+
+/** Deliveries waiting in Script Properties (gzip + base64, chunked under 9 KB a value) for processQueue to drain. */
+export interface SpillStore {
+  /** Throws SPILL_FULL when the store has no room for it. */
+  save(receivedAt: number, body: string): void;
+  /** Oldest first. */
+  list(): SpilledDelivery[];
+  remove(id: string): void;
+  /** Characters the spill takes now, against SPILL_LIMIT_CHARS. */
+  size(): number;
+}

@@ -1,0 +1,217 @@
+// doPost's decisions: authenticate, parse, reject with a reason, dedupe, queue once, or spill; never throw.
+import { configFor } from '../form-config';
+import { codedError, isSheetsOutage, messageOf } from '../errors';
+import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
+import { emptyRow, type QueueRow } from '../queue-row';
+import { redact } from '../redact';
+import type { Settings } from '../settings';
+import { findRecipient, renderSubmission } from './answers';
+import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
+import { checkWebhookToken } from './token-check';
+import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
+
+/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (PLATFORM §B). */
+export interface IntakeAnswer {
+  ok: boolean;
+  error?: string;
+  queued?: true | 'deferred';
+  duplicate?: true;
+  test?: true;
+  event_id?: string;
+}
+
+export interface IntakeSheetsWithConfig extends IntakeSheets {
+  readForms(): FormConfig[];
+}
+
+export interface IntakeDeps {
+  settings: Settings;
+  clock: Clock;
+  /** Not the script lock: processQueue holds that for minutes, and Typeform gives up after 30 s. */
+  lock: Lock;
+  cache: Cache;
+  props: PropertyStore;
+  spill: SpillStore;
+  /** Opening can fail when Sheets is down: intake spills then. */
+  openSheets(): IntakeSheetsWithConfig;
+  /** Where a delivery that could not even be recorded is reported (the execution log). */
+  log(message: string): void;
+}
+
+/** How long intake waits for its lock before spilling: far under Typeform's 30 s. */
+export const INTAKE_LOCK_WAIT_MS = 10000;
+/** Rejected bodies kept per hour; past it only a count, so a flood cannot fill the sheet. */
+export const REJECTED_BODIES_PER_HOUR = 50;
+/** Seen-event marks in the script cache: a fast path before the TextFinder (Cache holds at most 6 h). */
+export const SEEN_CACHE_SECONDS = 21600;
+/** Wake marker: processQueue skips idle ticks unless this (or a due retry, or a spill) says there is work. */
+export const DIRTY_PROPERTY = 'FQ_DIRTY';
+/** Rejections this hour, for the triage's REJECTED_DELIVERIES incident. */
+export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_HOUR';
+
+/** The spill refuses more than this (Script Properties hold 500 KB in all; incidents and settings need the rest). */
+export const SPILL_LIMIT_CHARS = 400000;
+/** Past this the triage raises SPILL_BACKLOG, well before the spill is full. */
+export const SPILL_WARN_CHARS = 200000;
+
+const HOUR_MS = 3600000;
+
+export interface IntakeRequest {
+  token: string | undefined;
+  body: string;
+}
+
+export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): IntakeAnswer {
+  const now = deps.clock.now();
+  const verdict = checkWebhookToken(request.token, deps.settings.webhookToken, deps.settings.webhookTokenPrevious);
+  if (verdict === 'not_configured') {
+    reject(deps, now, 'not configured: Script Property WEBHOOK_TOKEN is not set, so no delivery can be authenticated', request.body, '', '');
+    return { ok: false, error: 'not_configured' };
+  }
+  if (verdict === 'missing' || verdict === 'wrong') {
+    reject(deps, now, `unauthorized: ${verdict} token in the webhook URL`, request.body, '', '');
+    return { ok: false, error: 'unauthorized' };
+  }
+  const parsed = parseTypeformBody(request.body);
+  if (!parsed.ok) {
+    reject(deps, now, `${parsed.error}: ${parsed.reason}`, request.body, '', '');
+    return { ok: false, error: parsed.error };
+  }
+  const delivery = parsed.delivery;
+  // A redelivery seen in the last hours answers at once, without the lock or the sheet.
+  if (deps.cache.get(seenKey(delivery.eventId)) !== null) return { ok: true, duplicate: true, event_id: delivery.eventId };
+
+  if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return spill(deps, now, request.body, delivery, 'the intake lock was busy');
+  try {
+    const sheets = deps.openSheets();
+    return storeDelivery(delivery, now, sheets, deps);
+  } catch (error) {
+    // Whatever failed (an outage or our own bug), the delivery is kept; processQueue retries it and reports.
+    const why = isSheetsOutage(error) ? 'the spreadsheet is unavailable' : 'queuing failed';
+    return spill(deps, now, request.body, delivery, `${why}: ${messageOf(error)}`);
+  } finally {
+    deps.lock.release();
+  }
+}
+
+/**
+ * The critical section, with the intake lock held: config check, dedupe, one append, flush.
+ * Shared by doPost and the spill drain, so a drained delivery gets exactly the same rules.
+ */
+export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sheets: IntakeSheetsWithConfig, deps: IntakeDeps): IntakeAnswer {
+  const config = configFor(delivery.formId, sheets.readForms());
+  if (!config) {
+    recordRejection(sheets, deps, receivedAt, `unknown form: "${delivery.formId}" is not enabled in the Config sheet`, delivery.compactJson, delivery.formId, delivery.eventId);
+    sheets.flush();
+    return { ok: false, error: 'unknown_form', event_id: delivery.eventId };
+  }
+  const hit = sheets.findDuplicate(delivery.eventId, delivery.responseToken);
+  if (hit) {
+    rememberSeen(deps, delivery);
+    return { ok: true, duplicate: true, event_id: delivery.eventId };
+  }
+  const { row, payloadChunks } = buildQueueRow(delivery, receivedAt, config);
+  sheets.appendQueueRow(row, payloadChunks);
+  sheets.flush();
+  rememberSeen(deps, delivery);
+  deps.props.set(DIRTY_PROPERTY, String(receivedAt));
+  return row.status === 'TEST'
+    ? { ok: true, queued: true, test: true, event_id: delivery.eventId }
+    : { ok: true, queued: true, event_id: delivery.eventId };
+}
+
+export function buildQueueRow(delivery: TypeformDelivery, receivedAt: number, config: FormConfig): { row: QueueRow; payloadChunks: string[] } {
+  const row = emptyRow();
+  row.status = isTestDelivery(delivery) ? 'TEST' : 'PENDING';
+  row.eventId = delivery.eventId;
+  row.receivedAt = receivedAt;
+  row.formId = delivery.formId;
+  row.responseToken = delivery.responseToken;
+  row.recipient = findRecipient(delivery, config.recipientField);
+  row.submission = fitCell(renderSubmission(delivery), 'cut to fit a cell; every answer is in the payload');
+  row.updatedAt = receivedAt;
+  const json = delivery.compactJson;
+  const payloadChunks = json.length > CELL_LIMIT_CHARS ? splitText(json) : [];
+  row.payload = payloadChunks.length > 0 ? payloadPointer(payloadChunks.length) : json;
+  return { row, payloadChunks };
+}
+
+function seenKey(eventId: string): string {
+  return `seen:${eventId}`;
+}
+
+function rememberSeen(deps: IntakeDeps, delivery: TypeformDelivery): void {
+  try {
+    deps.cache.put(seenKey(delivery.eventId), '1', SEEN_CACHE_SECONDS);
+  } catch (error) {
+    // The cache is only a fast path; the TextFinder still finds the row.
+    deps.log(`cache put failed (dedupe still works through the sheet): ${messageOf(error)}`);
+  }
+}
+
+function spill(deps: IntakeDeps, now: number, body: string, delivery: TypeformDelivery, why: string): IntakeAnswer {
+  try {
+    deps.spill.save(now, body);
+    deps.log(`delivery ${delivery.eventId} spilled to Script Properties (${redact(why, secretsOf(deps))}); processQueue will queue it`);
+    return { ok: true, queued: 'deferred', event_id: delivery.eventId };
+  } catch (error) {
+    // Nothing left to hold it: say so in the answer and the log, never pretend it was kept.
+    deps.log(`delivery ${delivery.eventId} could not be kept: ${redact(messageOf(error), secretsOf(deps))}`);
+    return { ok: false, error: 'backlog_full', event_id: delivery.eventId };
+  }
+}
+
+function secretsOf(deps: IntakeDeps): string[] {
+  return [deps.settings.webhookToken, deps.settings.webhookTokenPrevious, deps.settings.geminiApiKey];
+}
+
+interface RejectedCount {
+  hour: number;
+  kept: number;
+  dropped: number;
+}
+
+/** Counts this hour's rejections in Script Properties; true while bodies may still be kept. */
+function countRejection(deps: IntakeDeps, now: number): boolean {
+  const hour = Math.floor(now / HOUR_MS);
+  let count: RejectedCount = { hour, kept: 0, dropped: 0 };
+  try {
+    const stored = JSON.parse(deps.props.getAll()[REJECTED_COUNT_PROPERTY] ?? 'null') as RejectedCount | null;
+    if (stored && stored.hour === hour) count = stored;
+  } catch {
+    // A garbled counter starts over.
+  }
+  const keep = count.kept < REJECTED_BODIES_PER_HOUR;
+  if (keep) count.kept += 1;
+  else count.dropped += 1;
+  deps.props.set(REJECTED_COUNT_PROPERTY, JSON.stringify(count));
+  return keep;
+}
+
+/** A delivery intake refused before it had the lock: recorded in Rejected under the lock, within the hourly bound. */
+function reject(deps: IntakeDeps, now: number, reason: string, body: string, formId: string, eventId: string): void {
+  try {
+    if (!countRejection(deps, now)) return;
+    if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) throw codedError('LOCK_TIMEOUT', 'the intake lock was busy');
+    try {
+      const sheets = deps.openSheets();
+      recordRejection(sheets, deps, now, reason, body, formId, eventId);
+      sheets.flush();
+    } finally {
+      deps.lock.release();
+    }
+  } catch (error) {
+    deps.log(`rejected delivery (${reason}) could not be recorded in Rejected: ${redact(messageOf(error), secretsOf(deps))}`);
+  }
+}
+
+function recordRejection(sheets: IntakeSheets, deps: IntakeDeps, at: number, reason: string, body: string, formId: string, eventId: string): void {
+  // Only our own secrets are removed from the body: pattern redaction would also eat Typeform's ids and
+  // tokens, and the body must stay whole so staff can accept it later.
+  const kept = withoutKnownSecrets(fitCell(body, 'body cut to fit a cell'), secretsOf(deps));
+  sheets.appendRejected({ at, reason: redact(reason, secretsOf(deps)), formId, eventId, body: kept });
+}
+
+function withoutKnownSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.filter((secret) => secret.length >= 6).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}

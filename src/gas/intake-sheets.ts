@@ -1,0 +1,79 @@
+// IntakeSheets port: dedupe by TextFinder (cost flat in the sheet's size) and one formatted append per delivery.
+import { formConfigsFromValues } from '../core/form-config';
+import type { IntakeSheetsWithConfig } from '../core/intake/intake';
+import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
+import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
+import { codedError } from '../core/errors';
+import { requireSheet } from './spreadsheet';
+import { appendRows, plainTextFormats } from './sheet-append';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
+  const width = Math.max(sheet.getLastColumn(), 1);
+  const header = sheet.getRange(1, 1, 1, width).getValues()[0];
+  return { index: indexColumns(header), width };
+}
+
+/**
+ * Finds a cell equal to `key` in one column without reading the column: a TextFinder runs inside
+ * Sheets, so the cost does not grow with the number of rows (PLATFORM §D, [TANAIKE-BM]).
+ */
+function findInColumn(sheet: Sheet, columnIndex: number, key: string): number | null {
+  if (key === '' || columnIndex < 0) return null;
+  const column = sheet.getRange(1, columnIndex + 1, sheet.getMaxRows(), 1);
+  const found = column.createTextFinder(key).matchEntireCell(true).matchCase(true).findNext();
+  return found && found.getRow() > 1 ? found.getRow() : null;
+}
+
+export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): IntakeSheetsWithConfig {
+  const queue = requireSheet(spreadsheet, SHEETS.queue);
+  let queueColumns: { index: ColumnIndex; width: number } | null = null;
+  const queueHeader = () => {
+    if (!queueColumns) {
+      queueColumns = headerIndex(queue);
+      const missing = missingColumns(queueColumns.index);
+      if (missing.length > 0) {
+        throw codedError('CONFIG_MISSING', `The Queue sheet has no column ${missing.join(', ')}. Run formqueue → Set up / repair.`);
+      }
+    }
+    return queueColumns;
+  };
+
+  return {
+    readForms() {
+      const config = requireSheet(spreadsheet, SHEETS.config);
+      return formConfigsFromValues(config.getDataRange().getValues());
+    },
+    findDuplicate(eventId, responseToken) {
+      const archive = spreadsheet.getSheetByName(SHEETS.archive);
+      const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
+      if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
+      for (const place of places) {
+        const row = findInColumn(place.sheet, place.index.event_id, eventId) ?? findInColumn(place.sheet, place.index.response_token, responseToken);
+        if (row !== null) return { sheet: place.name, rowNumber: row };
+      }
+      return null;
+    },
+    appendQueueRow(row, payloadChunks) {
+      const { index, width } = queueHeader();
+      if (payloadChunks.length > 0) {
+        const payloads = requireSheet(spreadsheet, SHEETS.payloads);
+        const parts = payloadChunks.map((text, i) => [row.eventId, i + 1, payloadChunks.length, text]);
+        appendRows(payloads, parts, ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length));
+      }
+      const rowNumber = appendRows(queue, [rowToValues(index, row, width)], rowNumberFormats(index, width));
+      row.rowNumber = rowNumber;
+      return rowNumber;
+    },
+    appendRejected(entry) {
+      const rejected = requireSheet(spreadsheet, SHEETS.rejected);
+      const formats = plainTextFormats(REJECTED_HEADERS.length);
+      formats[0] = 'yyyy-mm-dd hh:mm:ss';
+      appendRows(rejected, [[new Date(entry.at), entry.reason, entry.formId, entry.eventId, entry.body]], formats);
+    },
+    flush() {
+      SpreadsheetApp.flush();
+    },
+  };
+}

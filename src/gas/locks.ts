@@ -1,0 +1,28 @@
+// Lock ports: the script lock guards processQueue runs; the user lock guards intake's check-and-append.
+import type { Lock } from '../core/ports';
+
+function wrap(lock: GoogleAppsScript.Lock.Lock): Lock {
+  return {
+    tryLock: (timeoutMs) => lock.tryLock(timeoutMs),
+    release: () => {
+      // Pending sheet writes are committed while the lock is still ours (Lock docs, PLATFORM §D).
+      if (lock.hasLock()) {
+        SpreadsheetApp.flush();
+        lock.releaseLock();
+      }
+    },
+  };
+}
+
+export function scriptLock(): Lock {
+  return wrap(LockService.getScriptLock());
+}
+
+/**
+ * The lock every append to Queue takes. doPost runs as the deploying user (USER_DEPLOYING), and so do
+ * the triggers that user installed, so the user lock serialises them without waiting on processQueue's
+ * script lock, which a run holds for minutes.
+ */
+export function intakeLock(): Lock {
+  return wrap(LockService.getUserLock());
+}

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { handleDelivery, REJECTED_BODIES_PER_HOUR, DIRTY_PROPERTY } from '../../../src/core/intake/intake';
+import { drainSpill } from '../../../src/core/intake/spill-drain';
+import { form, memoryIntake, OLD_TOKEN, TOKEN } from './memory-intake';
+
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/typeform/${name}`, import.meta.url), 'utf8');
+const essay = fixture('essay-submission.json');
+
+describe('handleDelivery', () => {
+  it('queues a valid delivery once, as PENDING, with the answers rendered and the recipient found', () => {
+    const m = memoryIntake();
+    const answer = handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(answer).toEqual({ ok: true, queued: true, event_id: '01JQ8ZK4W6E2V1RZ5T3N8M0B7C' });
+    expect(m.queue).toHaveLength(1);
+    expect(m.queue[0]).toMatchObject({ status: 'PENDING', formId: 'Wr1tE5sy', recipient: 'mina.okafor@example.com', attempts: 0 });
+    expect(m.queue[0].submission).toContain('Your name: Mina Okafor');
+    expect(m.queue[0].payload).toBe(JSON.stringify(JSON.parse(essay)));
+    expect(m.flushes).toBe(1);
+    expect(m.props[DIRTY_PROPERTY]).toBeDefined();
+  });
+
+  it('answers a redelivery of the same event_id as a duplicate and adds no row', () => {
+    const m = memoryIntake();
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toEqual({ ok: true, duplicate: true, event_id: '01JQ8ZK4W6E2V1RZ5T3N8M0B7C' });
+    expect(m.queue).toHaveLength(1);
+  });
+
+  it('finds a duplicate in the sheet when the cache has forgotten it (cache is only a fast path)', () => {
+    const m = memoryIntake();
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    m.deps.cache.get = () => null;
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
+    expect(m.queue).toHaveLength(1);
+  });
+
+  it('treats a new event_id carrying an already-queued response token as a duplicate', () => {
+    const m = memoryIntake();
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    const again = essay.replace('01JQ8ZK4W6E2V1RZ5T3N8M0B7C', '01JQ8ZK4W6E2V1RZ5T3N8M0XXX');
+    expect(handleDelivery({ token: TOKEN, body: again }, m.deps).duplicate).toBe(true);
+    expect(m.queue).toHaveLength(1);
+  });
+
+  it('treats an event already moved to Archive as a duplicate', () => {
+    const m = memoryIntake();
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    m.archive.push(...m.queue.splice(0));
+    m.deps.cache.get = () => null;
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
+    expect(m.queue).toHaveLength(0);
+  });
+
+  it("queues Typeform's test request as TEST", () => {
+    const m = memoryIntake();
+    expect(handleDelivery({ token: TOKEN, body: fixture('test-request.json') }, m.deps)).toMatchObject({ ok: true, queued: true, test: true });
+    expect(m.queue[0].status).toBe('TEST');
+  });
+
+  it('queues a submission without an email answer, with an empty recipient', () => {
+    const m = memoryIntake();
+    expect(handleDelivery({ token: TOKEN, body: fixture('no-email.json') }, m.deps).queued).toBe(true);
+    expect(m.queue[0].recipient).toBe('');
+  });
+
+  it('accepts the previous token during a rotation', () => {
+    const m = memoryIntake({ props: { WEBHOOK_TOKEN_PREVIOUS: OLD_TOKEN } });
+    expect(handleDelivery({ token: OLD_TOKEN, body: essay }, m.deps).queued).toBe(true);
+  });
+
+  it.each([
+    ['a wrong token', 'nope', essay, 'unauthorized'],
+    ['a missing token', undefined, essay, 'unauthorized'],
+    ['malformed JSON', TOKEN, '{"event_id":', 'malformed_json'],
+    ['a body without event_id', TOKEN, '{"event_type":"form_response","form_response":{}}', 'missing_event_id'],
+    ['a body without form_response', TOKEN, '{"event_id":"e1","event_type":"form_response"}', 'missing_form_response'],
+    ['another event_type', TOKEN, '{"event_id":"e1","event_type":"form_response_partial","form_response":{}}', 'unsupported_event_type'],
+  ])('records %s in Rejected with its body and queues nothing', (_name, token, body, error) => {
+    const m = memoryIntake();
+    expect(handleDelivery({ token, body }, m.deps)).toEqual({ ok: false, error });
+    expect(m.queue).toHaveLength(0);
+    expect(m.rejected).toHaveLength(1);
+    expect(m.rejected[0].body).toBe(body);
+    expect(m.rejected[0].reason).toContain(error);
+  });
+
+  it('never stores the webhook token, even inside a rejected body', () => {
+    const m = memoryIntake();
+    handleDelivery({ token: 'wrong', body: `{"leak":"${TOKEN}"}` }, m.deps);
+    expect(JSON.stringify(m.rejected)).not.toContain(TOKEN);
+  });
+
+  it(`keeps at most ${REJECTED_BODIES_PER_HOUR} rejected bodies an hour, then only counts`, () => {
+    const m = memoryIntake();
+    for (let i = 0; i < REJECTED_BODIES_PER_HOUR + 20; i++) handleDelivery({ token: 'bad', body: essay }, m.deps);
+    expect(m.rejected).toHaveLength(REJECTED_BODIES_PER_HOUR);
+    expect(JSON.parse(m.props.FQ_REJECTED_HOUR)).toMatchObject({ kept: REJECTED_BODIES_PER_HOUR, dropped: 20 });
+  });
+
+  it('rejects a form Config does not enable as "unknown form", keeping the body', () => {
+    const m = memoryIntake();
+    m.forms = [form('OtherForm')];
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toMatchObject({ ok: false, error: 'unknown_form' });
+    expect(m.rejected[0].reason).toContain('unknown form');
+    expect(m.queue).toHaveLength(0);
+  });
+
+  it('rejects a form whose own Config row is disabled even when * enables all', () => {
+    const m = memoryIntake();
+    m.forms = [form('*'), form('Wr1tE5sy', false)];
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).error).toBe('unknown_form');
+  });
+
+  it('spills the delivery when the sheet fails, answering deferred', () => {
+    const m = memoryIntake();
+    m.sheetsDown.value = true;
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toEqual({ ok: true, queued: 'deferred', event_id: '01JQ8ZK4W6E2V1RZ5T3N8M0B7C' });
+    expect(m.spilled).toHaveLength(1);
+    expect(m.queue).toHaveLength(0);
+  });
+
+  it('spills the delivery when the intake lock cannot be had in time', () => {
+    const m = memoryIntake();
+    m.lockHeld.value = true;
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).queued).toBe('deferred');
+    expect(m.spilled).toHaveLength(1);
+  });
+
+  it('answers backlog_full, never a false success, when the spill has no room', () => {
+    const m = memoryIntake();
+    m.sheetsDown.value = true;
+    m.deps.spill.save = () => {
+      throw Object.assign(new Error('full'), { code: 'SPILL_FULL' });
+    };
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toMatchObject({ ok: false, error: 'backlog_full' });
+  });
+
+  it('chunks a payload over 50,000 characters into Payloads, reassembling byte for byte', () => {
+    const m = memoryIntake();
+    const long = JSON.parse(essay);
+    long.form_response.answers[4].text = 'é'.repeat(60000);
+    const body = JSON.stringify(long);
+    handleDelivery({ token: TOKEN, body }, m.deps);
+    expect(m.queue[0].payload).toBe('(in Payloads: 2 parts)');
+    expect(m.payloads.map((part) => part[3]).join('')).toBe(body);
+    expect(m.queue[0].submission.length).toBeLessThanOrEqual(45000);
+  });
+});
+
+describe('drainSpill', () => {
+  it('moves spilled deliveries into Queue in arrival order and dedupes them', () => {
+    const m = memoryIntake();
+    m.sheetsDown.value = true;
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    handleDelivery({ token: TOKEN, body: fixture('no-email.json') }, m.deps);
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(m.spilled).toHaveLength(3);
+    m.sheetsDown.value = false;
+    expect(drainSpill(m.deps)).toEqual({ queued: 2, duplicates: 1, rejected: 0, left: 0 });
+    expect(m.queue.map((row) => row.eventId)).toEqual(['01JQ8ZK4W6E2V1RZ5T3N8M0B7C', '01JQ9A0B1C2D3E4F5G6H7J8K9M']);
+    expect(m.spilled).toHaveLength(0);
+  });
+
+  it('leaves the spill in place while the sheet is still down', () => {
+    const m = memoryIntake();
+    m.sheetsDown.value = true;
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(() => drainSpill(m.deps)).toThrow(/Service Spreadsheets/);
+    expect(m.spilled).toHaveLength(1);
+  });
+});

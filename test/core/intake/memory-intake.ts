@@ -1,0 +1,91 @@
+// In-memory ports for intake: a Queue, Archive and Rejected as arrays, a lock that can be held, a cache, props and a spill.
+import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
+import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
+import type { QueueRow } from '../../../src/core/queue-row';
+import { readSettings } from '../../../src/core/settings';
+
+export const TOKEN = 'current-token-0123456789abcdef';
+export const OLD_TOKEN = 'previous-token-0123456789abcdef';
+
+export function form(formId: string, enabled = true): FormConfig {
+  return { formId, enabled, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '' };
+}
+
+export interface MemoryIntake {
+  deps: IntakeDeps;
+  queue: QueueRow[];
+  archive: QueueRow[];
+  payloads: string[][];
+  rejected: RejectedDelivery[];
+  spilled: { id: string; receivedAt: number; body: string }[];
+  logs: string[];
+  props: Record<string, string>;
+  forms: FormConfig[];
+  lockHeld: { value: boolean };
+  sheetsDown: { value: boolean };
+  flushes: number;
+}
+
+export function memoryIntake(options: { props?: Record<string, string>; now?: number } = {}): MemoryIntake {
+  const state: MemoryIntake = {
+    queue: [],
+    archive: [],
+    payloads: [],
+    rejected: [],
+    spilled: [],
+    logs: [],
+    props: { WEBHOOK_TOKEN: TOKEN, ...options.props },
+    forms: [form('*')],
+    lockHeld: { value: false },
+    sheetsDown: { value: false },
+    flushes: 0,
+    deps: undefined as unknown as IntakeDeps,
+  };
+  const cache = new Map<string, string>();
+  let spillSeq = 0;
+  const sheets: IntakeSheetsWithConfig = {
+    readForms: () => state.forms,
+    findDuplicate(eventId, token) {
+      for (const [name, rows] of [['Queue', state.queue], ['Archive', state.archive]] as const) {
+        const row = rows.find((r) => r.eventId === eventId || (token !== '' && r.responseToken === token));
+        if (row) return { sheet: name, rowNumber: row.rowNumber };
+      }
+      return null;
+    },
+    appendQueueRow(row, chunks) {
+      for (const [i, text] of chunks.entries()) state.payloads.push([row.eventId, String(i + 1), String(chunks.length), text]);
+      row.rowNumber = state.queue.length + 2;
+      state.queue.push({ ...row });
+      return row.rowNumber;
+    },
+    appendRejected: (entry) => void state.rejected.push(entry),
+    flush: () => void (state.flushes += 1),
+  };
+  state.deps = {
+    settings: readSettings(state.props).settings,
+    clock: { now: () => options.now ?? Date.UTC(2026, 10, 30, 12, 0, 0) },
+    lock: {
+      tryLock: () => !state.lockHeld.value,
+      release: () => undefined,
+    },
+    cache: { get: (k) => cache.get(k) ?? null, put: (k, v) => void cache.set(k, v) },
+    props: {
+      getAll: () => ({ ...state.props }),
+      set: (k, v) => void (state.props[k] = v),
+      setMany: (values) => void Object.assign(state.props, values),
+      delete: (k) => void delete state.props[k],
+    },
+    spill: {
+      save: (receivedAt, body) => void state.spilled.push({ id: `${receivedAt}-${++spillSeq}`, receivedAt, body }),
+      list: () => [...state.spilled],
+      remove: (id) => void (state.spilled = state.spilled.filter((s) => s.id !== id)),
+      size: () => state.spilled.reduce((n, s) => n + s.body.length, 0),
+    },
+    openSheets: () => {
+      if (state.sheetsDown.value) throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+      return sheets;
+    },
+    log: (message) => void state.logs.push(message),
+  };
+  return state;
+}
