@@ -4,6 +4,7 @@ import { codedError, isSheetsOutage, messageOf } from '../errors';
 import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
 import { redact } from '../redact';
+import { DIRTY_PROPERTY } from '../tick-gate';
 import type { Settings } from '../settings';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
@@ -44,8 +45,7 @@ export const INTAKE_LOCK_WAIT_MS = 10000;
 export const REJECTED_BODIES_PER_HOUR = 50;
 /** Seen-event marks in the script cache: a fast path before the TextFinder (Cache holds at most 6 h). */
 export const SEEN_CACHE_SECONDS = 21600;
-/** Wake marker: processQueue skips idle ticks unless this (or a due retry, or a spill) says there is work. */
-export const DIRTY_PROPERTY = 'FQ_DIRTY';
+
 /** Rejections this hour, for the triage's REJECTED_DELIVERIES incident. */
 export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_HOUR';
 

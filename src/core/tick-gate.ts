@@ -1,0 +1,31 @@
+// Decides from Script Properties alone whether a processQueue tick has anything to do, so idle ticks cost one read.
+
+/** Set by doPost and staff edits: something new is in the sheet. */
+export const DIRTY_PROPERTY = 'FQ_DIRTY';
+/** Earliest time a PENDING row's retry is due (epoch ms), written at the end of each run. */
+export const NEXT_DUE_PROPERTY = 'FQ_NEXT_DUE_AT';
+/** When the last full run happened (epoch ms). */
+export const LAST_SWEEP_PROPERTY = 'FQ_LAST_SWEEP_AT';
+/** Even with no marker, a full run every 15 minutes catches what a lost marker or a hand edit missed. */
+export const SAFETY_SWEEP_MS = 15 * 60 * 1000;
+
+const SPILL_PREFIX = 'FQ_SPILL_';
+
+export interface TickDecision {
+  due: boolean;
+  reason: string;
+}
+
+export function decideTick(props: Readonly<Record<string, string>>, now: number): TickDecision {
+  if (props[DIRTY_PROPERTY] !== undefined) return { due: true, reason: 'a new delivery or a staff edit' };
+  if (Object.keys(props).some((key) => key.startsWith(SPILL_PREFIX))) return { due: true, reason: 'spilled deliveries wait' };
+  const nextDue = Number(props[NEXT_DUE_PROPERTY]);
+  if (props[NEXT_DUE_PROPERTY] !== undefined && props[NEXT_DUE_PROPERTY] !== '' && Number.isFinite(nextDue) && nextDue <= now) {
+    return { due: true, reason: 'a retry is due' };
+  }
+  const lastSweep = Number(props[LAST_SWEEP_PROPERTY]);
+  if (!Number.isFinite(lastSweep) || props[LAST_SWEEP_PROPERTY] === undefined || now - lastSweep >= SAFETY_SWEEP_MS) {
+    return { due: true, reason: 'the 15-minute safety sweep' };
+  }
+  return { due: false, reason: 'nothing new, no retry due' };
+}
