@@ -2,32 +2,76 @@
 
 const REDACTED = '[redacted]';
 
-/** Patterns of secrets we may not know by value: API keys, query secrets, bearer tokens, long opaque strings. */
-const SECRET_PATTERNS: readonly RegExp[] = [
-  /AIza[0-9A-Za-z_-]{20,}/g, // Google API keys
-  /\b(key|token|api_key|apikey|access_token|secret|signature|sig)=([^&\s"'<>]+)/gi,
-  /\b(x-goog-api-key|authorization)(["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi,
-  /\bbearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi,
-  /\b[0-9a-f]{32,}\b/gi, // long hex secrets
-  /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/_-])/g, // long base64 / base64url blobs
+/** Names whose value is a secret wherever it appears as `name=value` or `"name": "value"`. */
+const SECRET_NAMES = 'key|api_?key|apikey|token|access_token|refresh_token|id_token|client_secret|secret|password|passwd|signature|sig';
+
+/** Patterns of secrets we may not know by value; each replacer keeps the name so the text still reads. */
+const SECRET_RULES: readonly { pattern: RegExp; replace: (match: string, ...groups: string[]) => string }[] = [
+  // PEM blocks (service-account keys pasted into a setting).
+  { pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, replace: () => REDACTED },
+  // Google API keys and OAuth access tokens.
+  { pattern: /AIza[0-9A-Za-z_-]{20,}/g, replace: () => REDACTED },
+  { pattern: /\bya29\.[0-9A-Za-z._-]{10,}/g, replace: () => REDACTED },
+  // Query strings and form bodies: ?key=…, &my_token=…, also URL-encoded (%3Fkey%3D…%26).
+  {
+    pattern: new RegExp(`(?:(?<![A-Za-z0-9])|(?<=%3F|%26))((?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAMES}))(=|%3D)((?:(?!%26)[^&\\s"'<>])+)`, 'gi'),
+    replace: (_match, name, sep) => `${name}${sep}${REDACTED}`,
+  },
+  // JSON fields: "token": "…"
+  {
+    pattern: new RegExp(`(["'](?:${SECRET_NAMES}|x-goog-api-key|authorization)["']\\s*:\\s*["'])([^"']+)`, 'gi'),
+    replace: (_match, head) => `${head}${REDACTED}`,
+  },
+  // Headers: Authorization: Bearer …, x-goog-api-key: …
+  {
+    pattern: /\b(x-goog-api-key|authorization)(\s*[:=]\s*)(?:(bearer|basic)\s+)?[^\s"',}]+/gi,
+    replace: (_match, name, sep, scheme) => `${name}${sep}${scheme ? `${scheme} ` : ''}${REDACTED}`,
+  },
+  // A bearer token anywhere: needs a digit or a symbol, so "Bearer instruments" stays prose.
+  {
+    pattern: /\b(bearer)\s+(?=[A-Za-z0-9._~+/-]*[0-9._~+/-])[A-Za-z0-9._~+/-]{8,}=*/gi,
+    replace: (_match, word) => `${word} ${REDACTED}`,
+  },
+  // Long hex: digests, tokens (UUIDs have dashes and stay).
+  { pattern: /\b[0-9a-f]{32,}\b/gi, replace: () => REDACTED },
 ];
+
+/**
+ * A run of base64/base64url characters long enough to be a secret. It must mix letters and digits (and both cases
+ * unless it is 40+ long) and have a long stretch without `/`, so paths, identifiers and hyphenated words stay.
+ */
+const OPAQUE_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_-])/g;
+
+function looksLikeSecret(run: string): boolean {
+  if (!/[0-9]/.test(run) || !/[A-Za-z]/.test(run)) return false;
+  if (run.length < 40 && !(/[A-Z]/.test(run) && /[a-z]/.test(run))) return false;
+  const longestSegment = Math.max(...run.split('/').map((segment) => segment.length));
+  if (longestSegment < 24) return false;
+  // Words joined by _ or - (snake_case, kebab-case paths) read as text; secrets rarely have many separators.
+  const separators = (run.match(/[_-]/g) ?? []).length;
+  return separators <= run.length / 12;
+}
 
 /**
  * Removes known secret values (by value, whatever their shape) and anything shaped like a secret.
  * Known values shorter than 6 characters are ignored: replacing them would mangle ordinary text.
+ * `keep` lists values known not to be secret that must survive intact (e.g. our own spreadsheet URL in links).
  */
-export function redact(text: string, knownSecrets: readonly string[] = []): string {
+export function redact(text: string, knownSecrets: readonly string[] = [], keep: readonly string[] = []): string {
   let out = String(text);
   for (const secret of knownSecrets) {
     if (secret && secret.length >= 6) out = out.split(secret).join(REDACTED);
   }
-  out = out.replace(SECRET_PATTERNS[0], REDACTED);
-  out = out.replace(SECRET_PATTERNS[1], (_m, name: string) => `${name}=${REDACTED}`);
-  out = out.replace(SECRET_PATTERNS[2], (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`);
-  out = out.replace(SECRET_PATTERNS[3], `Bearer ${REDACTED}`);
-  out = out.replace(SECRET_PATTERNS[4], REDACTED);
-  out = out.replace(SECRET_PATTERNS[5], REDACTED);
-  return out;
+  const kept: string[] = [];
+  for (const value of keep) {
+    if (!value || knownSecrets.some((secret) => secret && secret.length >= 6 && value.includes(secret))) continue;
+    if (!out.includes(value)) continue;
+    out = out.split(value).join(`\u0000${kept.length}\u0000`);
+    kept.push(value);
+  }
+  for (const rule of SECRET_RULES) out = out.replace(rule.pattern, rule.replace as (match: string, ...groups: string[]) => string);
+  out = out.replace(OPAQUE_RUN, (run) => (looksLikeSecret(run) ? REDACTED : run));
+  return out.replace(/\u0000(\d+)\u0000/g, (_match, index: string) => kept[Number(index)] ?? '');
 }
 
 /** A short, single-line, redacted summary for a sheet cell: `CODE: message`. */

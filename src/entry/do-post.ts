@@ -1,32 +1,11 @@
 // The web app's doPost: wires Apps Script to intake and always answers JSON, whatever happens.
-import { handleDelivery, type IntakeAnswer, type IntakeDeps } from '../core/intake/intake';
 import { messageOf } from '../core/errors';
+import { handleDelivery, type IntakeAnswer } from '../core/intake/intake';
 import { redact } from '../core/redact';
-import { readSettings } from '../core/settings';
-import { createIntakeSheets } from '../gas/intake-sheets';
-import { intakeLock } from '../gas/locks';
-import { createScriptCache } from '../gas/script-cache';
-import { createScriptPropertyStore } from '../gas/script-properties';
-import { createSpillStore } from '../gas/spill-store';
-import { openSpreadsheet } from '../gas/spreadsheet';
-import { systemClock } from '../gas/system-clock';
+import { intakeDeps } from '../gas/intake-service';
 
 function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
   return ContentService.createTextOutput(JSON.stringify(answer)).setMimeType(ContentService.MimeType.JSON);
-}
-
-export function intakeDeps(props = createScriptPropertyStore(), snapshot = props.getAll()): IntakeDeps {
-  const { settings } = readSettings(snapshot);
-  return {
-    settings,
-    clock: systemClock,
-    lock: intakeLock(),
-    cache: createScriptCache(),
-    props,
-    spill: createSpillStore(),
-    openSheets: () => createIntakeSheets(openSpreadsheet(settings)),
-    log: (message) => console.warn(message),
-  };
 }
 
 /**

@@ -1,2 +1,18 @@
 // The script's public surface: every name exported here becomes a top-level Apps Script function.
 export { doPost } from './do-post';
+export { doGet } from './do-get';
+export { processQueue } from './process-queue';
+export {
+  setup,
+  onOpen,
+  onEditInstallable,
+  menuProcessNow,
+  menuApproveSelected,
+  menuRetrySelected,
+  menuSkipSelected,
+  menuMarkSent,
+  menuAcceptRejected,
+  menuQueueHealth,
+  menuPause,
+  menuResume,
+} from './staff';

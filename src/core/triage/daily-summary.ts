@@ -1,0 +1,72 @@
+// The optional daily summary (DAILY_SUMMARY on): counts per status and the day's incidents, once per date key.
+import type { OutgoingMail } from '../ports';
+import type { Settings } from '../settings';
+import { STATUSES } from '../statuses';
+import type { QueueHealth } from './health';
+import { INCIDENT_TITLE } from './incident-catalog';
+import type { Incident, IncidentHistoryEntry } from './incidents';
+import type { MailPart } from './mail-text';
+import { redactSubject, renderMail } from './mail-text';
+import { SUBJECT_PREFIX, knownSecretsOf } from './triage-mail';
+import { formatDuration, formatTime, plural } from './text';
+
+const DAY_MS = 24 * 3600_000;
+
+export interface DailySummaryInput {
+  /** The caller's calendar day in the script's time zone, e.g. "2025-06-01": the summary goes once per key. */
+  dateKey: string;
+  /** IncidentBook.lastDailySummaryDate(). */
+  lastSentDateKey: string;
+  health: QueueHealth;
+  incidents: readonly Incident[];
+  /** IncidentBook.recentHistory(): incidents resolved lately. */
+  history: readonly IncidentHistoryEntry[];
+  now: number;
+  settings: Settings;
+  remainingMailQuota: number;
+}
+
+/** The summary due now, or null (off, already sent for this date, nobody to send to, or no quota: it waits). */
+export function planDailySummary(input: DailySummaryInput): OutgoingMail | null {
+  const { settings, health, now } = input;
+  if (!settings.dailySummary || input.dateKey === '' || input.dateKey === input.lastSentDateKey) return null;
+  if (settings.staffEmails.length === 0 || input.remainingMailQuota < settings.staffEmails.length) return null;
+  const dayStart = now - DAY_MS;
+  const current = input.incidents.filter((incident) => incident.lastSeen >= dayStart || incident.state === 'open');
+  const resolved = input.history.filter((entry) => entry.clearedAt >= dayStart);
+  const parts: MailPart[] = [
+    { kind: 'field', label: 'Queue', text: STATUSES.map((status) => `${status} ${health.counts[status]}`).join(', ') },
+    { kind: 'field', label: 'Waiting for a reply', text: String(health.waiting) },
+    { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
+  ];
+  for (const row of health.needsPerson) {
+    const label = `row ${row.rowNumber} (${row.status || 'no status'})`;
+    parts.push(row.link ? { kind: 'link', text: label, href: row.link } : { kind: 'line', text: `  ${label}` });
+  }
+  if (!health.readable) parts.push({ kind: 'line', text: health.countedAt === null ? 'The queue could not be read.' : `The queue could not be read; figures as last read ${formatTime(health.countedAt)}.` });
+  parts.push({ kind: 'heading', text: 'Incidents of the last 24 hours' });
+  if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });
+  for (const incident of current) {
+    const state = incident.state === 'open' ? `open since ${formatTime(incident.firstSeen)}` : `cleared ${formatTime(incident.clearedAt ?? now)}`;
+    parts.push({ kind: 'line', text: `${INCIDENT_TITLE[incident.code]} (${incident.code}): ${state}, seen ${plural(incident.count, 'time')}` });
+  }
+  for (const entry of resolved) {
+    parts.push({
+      kind: 'line',
+      text: `${INCIDENT_TITLE[entry.code]} (${entry.code}): resolved ${formatTime(entry.clearedAt)} after ${formatDuration(entry.clearedAt - entry.firstSeen)}, seen ${plural(entry.count, 'time')}`,
+    });
+  }
+  const redaction = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };
+  const rendered = renderMail(parts, redaction);
+  const incidentsCount = current.length + resolved.length;
+  return {
+    to: settings.staffEmails.join(','),
+    subject: redactSubject(
+      `${SUBJECT_PREFIX} Daily summary ${input.dateKey} — ${health.waiting} waiting, ${health.needsPersonCount} need a person, ${plural(incidentsCount, 'incident')}`,
+      redaction,
+    ),
+    body: rendered.body,
+    htmlBody: rendered.htmlBody,
+    name: 'formqueue',
+  };
+}

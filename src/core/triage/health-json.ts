@@ -1,0 +1,37 @@
+// The JSON doGet answers (token protected) for an uptime checker: the same figures the triage mails print.
+import type { IncidentCode } from '../ports';
+import type { Status } from '../statuses';
+import type { QueueHealth } from './health';
+import { oldestPendingMinutes } from './health';
+import type { Incident } from './incidents';
+import { isNotifiable } from './incidents';
+
+export interface HealthReport {
+  /** False when the queue could not be read or an incident staff are told about is open (rows needing a person alone do not count). */
+  ok: boolean;
+  /** Whether the figures are from now or, with Sheets down, from the last read (`countedAt`). */
+  readable: boolean;
+  counts: Record<Status, number>;
+  waiting: number;
+  oldestPendingMinutes: number | null;
+  needsPerson: number;
+  openIncidents: { code: IncidentCode; since: string; count: number }[];
+  countedAt: string | null;
+  checkedAt: string;
+}
+
+export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number): HealthReport {
+  const open = incidents.filter((incident) => incident.state === 'open' && isNotifiable(incident));
+  const outage = open.some((incident) => incident.code !== 'NEEDS_REVIEW_ROWS');
+  return {
+    ok: health.readable && !outage,
+    readable: health.readable,
+    counts: { ...health.counts },
+    waiting: health.waiting,
+    oldestPendingMinutes: oldestPendingMinutes(health, now),
+    needsPerson: health.needsPersonCount,
+    openIncidents: open.map((incident) => ({ code: incident.code, since: new Date(incident.firstSeen).toISOString(), count: incident.count })),
+    countedAt: health.countedAt === null ? null : new Date(health.countedAt).toISOString(),
+    checkedAt: new Date(now).toISOString(),
+  };
+}

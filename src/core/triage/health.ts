@@ -1,0 +1,261 @@
+// The queue's health for triage, doGet and the daily summary: counts, ages, rows needing a person, and user impact.
+import type { QueueRow } from '../queue-row';
+import { NEEDS_PERSON_STATUSES, STATUSES, isStatus } from '../statuses';
+import type { Status } from '../statuses';
+import { minutesBetween, plural, utf8Length } from './text';
+
+/** Where the caller keeps the last health it could compute (one Script Property, read when Sheets is down). */
+export const HEALTH_SNAPSHOT_KEY = 'FQ_HEALTH';
+/** Rows listed by name (with links); the count is always complete. */
+export const MAX_NEEDS_PERSON_LISTED = 20;
+
+/** States in which a respondent is still waiting for the system (not for a person) to reply. */
+export const WAITING_STATUSES: readonly Status[] = ['PENDING', 'GENERATING', 'READY', 'APPROVED', 'SENDING'];
+
+export interface NeedsPersonRow {
+  rowNumber: number;
+  /** As in the sheet: a mistyped status is listed verbatim, since nothing will move that row either. */
+  status: string;
+  /** Straight to the row in the spreadsheet; null when the caller gave no spreadsheet URL. */
+  link: string | null;
+}
+
+export interface UserImpact {
+  /** null = unknown (the queue could not be read and no figures were kept). */
+  affected: boolean | null;
+  /** The rule applied, in words, with the figures. */
+  statement: string;
+}
+
+export interface QueueHealth {
+  /** False when the rows could not be read now: the figures are the last known ones (or zero). */
+  readable: boolean;
+  /** When these figures were taken from the sheet; null if never. */
+  countedAt: number | null;
+  /** When this health was made. */
+  checkedAt: number;
+  counts: Record<Status, number>;
+  /** Rows whose status is not one of ours (mistyped). */
+  unknownStatus: number;
+  /** Deliveries kept in Script Properties (spill), not yet in Queue: they wait too. */
+  spilled: number;
+  /** PENDING+GENERATING+READY+APPROVED+SENDING, plus spilled deliveries. */
+  waiting: number;
+  /** receivedAt of the oldest PENDING row. */
+  oldestPendingAt: number | null;
+  oldestWaitingAt: number | null;
+  needsPersonCount: number;
+  /** The first MAX_NEEDS_PERSON_LISTED rows needing a person, in sheet order. */
+  needsPerson: NeedsPersonRow[];
+  spreadsheetUrl: string;
+  sheetId: number | null;
+  userImpact: UserImpact;
+}
+
+export interface HealthExtras {
+  /** Deliveries waiting in the spill (Script Properties). */
+  spilled?: number;
+}
+
+export function emptyCounts(): Record<Status, number> {
+  const counts = {} as Record<Status, number>;
+  for (const status of STATUSES) counts[status] = 0;
+  return counts;
+}
+
+/** `<spreadsheetUrl>#gid=<sheetId>&range=A<row>`: opens the spreadsheet on that row. */
+export function rowLink(spreadsheetUrl: string, sheetId: number | null, rowNumber: number): string | null {
+  if (!spreadsheetUrl) return null;
+  const base = spreadsheetUrl.replace(/#.*$/, '');
+  return `${base}#gid=${sheetId ?? 0}&range=A${rowNumber}`;
+}
+
+export function oldestPendingMinutes(health: QueueHealth, now: number): number | null {
+  return health.oldestPendingAt === null ? null : minutesBetween(health.oldestPendingAt, now);
+}
+
+export function oldestWaitingMinutes(health: QueueHealth, now: number): number | null {
+  return health.oldestWaitingAt === null ? null : minutesBetween(health.oldestWaitingAt, now);
+}
+
+export function computeHealth(
+  rows: readonly QueueRow[],
+  now: number,
+  spreadsheetUrl = '',
+  sheetId: number | null = null,
+  extras: HealthExtras = {},
+): QueueHealth {
+  const counts = emptyCounts();
+  let unknownStatus = 0;
+  let oldestPendingAt: number | null = null;
+  let oldestWaitingAt: number | null = null;
+  let needsPersonCount = 0;
+  const needsPerson: NeedsPersonRow[] = [];
+  for (const row of rows) {
+    const status = String(row.status ?? '').trim();
+    if (status === '' && row.eventId === '') continue; // a blank row, not a submission
+    const since = row.receivedAt ?? row.updatedAt;
+    if (isStatus(status)) counts[status]++;
+    else unknownStatus++;
+    if (isStatus(status) && WAITING_STATUSES.includes(status) && since !== null) {
+      if (oldestWaitingAt === null || since < oldestWaitingAt) oldestWaitingAt = since;
+      if (status === 'PENDING' && (oldestPendingAt === null || since < oldestPendingAt)) oldestPendingAt = since;
+    }
+    if (!isStatus(status) || NEEDS_PERSON_STATUSES.includes(status)) {
+      needsPersonCount++;
+      if (needsPerson.length < MAX_NEEDS_PERSON_LISTED) {
+        needsPerson.push({ rowNumber: row.rowNumber, status, link: rowLink(spreadsheetUrl, sheetId, row.rowNumber) });
+      }
+    }
+  }
+  const spilled = Math.max(0, extras.spilled ?? 0);
+  const health: QueueHealth = {
+    readable: true,
+    countedAt: now,
+    checkedAt: now,
+    counts,
+    unknownStatus,
+    spilled,
+    waiting: WAITING_STATUSES.reduce((sum, status) => sum + counts[status], 0) + spilled,
+    oldestPendingAt,
+    oldestWaitingAt,
+    needsPersonCount,
+    needsPerson,
+    spreadsheetUrl,
+    sheetId,
+    userImpact: { affected: null, statement: '' },
+  };
+  health.userImpact = assessUserImpact(health, now);
+  return health;
+}
+
+/** Health when the rows cannot be read (Sheets down): the last known figures, said to be such. */
+export function healthWhenUnreadable(now: number, lastKnown: QueueHealth | null, extras: HealthExtras = {}): QueueHealth {
+  const base = lastKnown ?? computeHealth([], now);
+  const spilled = Math.max(0, extras.spilled ?? 0);
+  const health: QueueHealth = {
+    ...base,
+    readable: false,
+    countedAt: lastKnown ? lastKnown.countedAt : null,
+    checkedAt: now,
+    spilled,
+    waiting: base.waiting - base.spilled + spilled,
+    userImpact: { affected: null, statement: '' },
+  };
+  health.userImpact = assessUserImpact(health, now);
+  return health;
+}
+
+function waitingBreakdown(health: QueueHealth): string {
+  const parts = WAITING_STATUSES.filter((status) => health.counts[status] > 0).map((status) => `${status} ${health.counts[status]}`);
+  if (health.spilled > 0) parts.push(`spilled ${health.spilled}`);
+  return parts.join(', ');
+}
+
+/**
+ * Whether respondents are affected, stated with its rule. The rule staff used by hand — "a Google error with
+ * no PENDING rows means no user impact" — generalised: a respondent is affected while their row waits for the
+ * system (PENDING, GENERATING, READY, APPROVED, SENDING, or still in the spill).
+ */
+export function assessUserImpact(health: QueueHealth, now: number, googleError = false): UserImpact {
+  const neverCounted = health.countedAt === null;
+  if (!health.readable && neverCounted) {
+    return {
+      affected: health.spilled > 0 ? true : null,
+      statement:
+        'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown' +
+        (health.spilled > 0 ? `; at least ${plural(health.spilled, 'delivery', 'deliveries')} wait in the spill.` : '.'),
+    };
+  }
+  const asOf = health.readable ? '' : ` (the queue could not be read; figures as last read ${minutesBetween(health.countedAt ?? now, now)} min ago)`;
+  const pending = health.counts.PENDING;
+  if (health.waiting === 0) {
+    const rule = googleError ? 'A Google error with no PENDING rows means no user impact' : 'No row is waiting for a reply, so no respondent is affected';
+    return { affected: false, statement: `${rule}: 0 PENDING, nothing else waiting${asOf}.` };
+  }
+  const oldest = health.oldestWaitingAt === null ? '' : `; the oldest has waited ${minutesBetween(health.oldestWaitingAt, now)} min`;
+  const lead =
+    googleError && pending === 0
+      ? 'A Google error with no PENDING rows would mean no user impact, but other rows are waiting: '
+      : googleError
+        ? 'A Google error with PENDING rows delays replies: '
+        : '';
+  return {
+    affected: true,
+    statement: `${lead}${plural(health.waiting, 'respondent is', 'respondents are')} waiting for a reply (${waitingBreakdown(health)}${oldest})${asOf}; they get it once this clears.`,
+  };
+}
+
+interface HealthSnapshot {
+  v: 1;
+  at: number | null;
+  c: Partial<Record<Status, number>>;
+  u: number;
+  p: number | null;
+  w: number | null;
+  n: number;
+  r: [number, string][];
+  s: string;
+  g: number | null;
+}
+
+/** The figures only (links are rebuilt on reading), well under one property's 9 KB. */
+export function healthSnapshotToJson(health: QueueHealth): string {
+  const counts: Partial<Record<Status, number>> = {};
+  for (const status of STATUSES) if (health.counts[status] > 0) counts[status] = health.counts[status];
+  const snapshot: HealthSnapshot = {
+    v: 1,
+    at: health.countedAt,
+    c: counts,
+    u: health.unknownStatus,
+    p: health.oldestPendingAt,
+    w: health.oldestWaitingAt,
+    n: health.needsPersonCount,
+    r: health.needsPerson.map((row) => [row.rowNumber, row.status.slice(0, 40)]),
+    s: health.spreadsheetUrl.slice(0, 500),
+    g: health.sheetId,
+  };
+  let json = JSON.stringify(snapshot);
+  while (utf8Length(json) > 8000 && snapshot.r.length > 0) {
+    snapshot.r = snapshot.r.slice(0, Math.floor(snapshot.r.length / 2));
+    json = JSON.stringify(snapshot);
+  }
+  return json;
+}
+
+/** A stored snapshot → the health it recorded (spill not included: it is told fresh each time); null if unreadable. */
+export function healthSnapshotFromJson(json: string | null | undefined, now: number): QueueHealth | null {
+  if (!json) return null;
+  try {
+    const raw = JSON.parse(json) as HealthSnapshot;
+    if (!raw || raw.v !== 1) return null;
+    const counts = emptyCounts();
+    for (const status of STATUSES) counts[status] = Number(raw.c?.[status]) || 0;
+    const url = typeof raw.s === 'string' ? raw.s : '';
+    const sheetId = typeof raw.g === 'number' ? raw.g : null;
+    const health: QueueHealth = {
+      readable: true,
+      countedAt: typeof raw.at === 'number' ? raw.at : null,
+      checkedAt: now,
+      counts,
+      unknownStatus: Number(raw.u) || 0,
+      spilled: 0,
+      waiting: WAITING_STATUSES.reduce((sum, status) => sum + counts[status], 0),
+      oldestPendingAt: typeof raw.p === 'number' ? raw.p : null,
+      oldestWaitingAt: typeof raw.w === 'number' ? raw.w : null,
+      needsPersonCount: Number(raw.n) || 0,
+      needsPerson: (Array.isArray(raw.r) ? raw.r : []).map(([rowNumber, status]) => ({
+        rowNumber,
+        status,
+        link: rowLink(url, sheetId, rowNumber),
+      })),
+      spreadsheetUrl: url,
+      sheetId,
+      userImpact: { affected: null, statement: '' },
+    };
+    health.userImpact = assessUserImpact(health, now);
+    return health;
+  } catch {
+    return null;
+  }
+}

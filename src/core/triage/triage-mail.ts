@@ -1,0 +1,225 @@
+// Which triage mails go out now: first mail at once, throttled reminders, one recovery mail; quota-aware, never twice.
+import type { IncidentCode, OutgoingMail } from '../ports';
+import type { Settings } from '../settings';
+import { STATUSES } from '../statuses';
+import type { QueueHealth, UserImpact } from './health';
+import { assessUserImpact, oldestPendingMinutes } from './health';
+import { CLASS_LABEL, INCIDENT_CLASS, INCIDENT_TITLE, NEXT_STEP, RECOVERY_QUIET_MINUTES, WHAT_HAPPENED, isGoogleError } from './incident-catalog';
+import type { IncidentClass } from './incident-catalog';
+import type { Incident, MailKind } from './incidents';
+import { isNotifiable } from './incidents';
+import type { MailPart, RedactionContext } from './mail-text';
+import { redactSubject, renderMail } from './mail-text';
+import { formatDuration, formatTime, plural } from './text';
+
+export const SUBJECT_PREFIX = '[formqueue]';
+const ROWS_SHOWN = 30;
+
+export interface PlannedTriageMail {
+  code: IncidentCode;
+  kind: MailKind;
+  mail: OutgoingMail;
+  /** Recipients it costs against the daily quota. */
+  recipients: number;
+}
+
+export interface TriagePlan {
+  /** Send these, in order; after each success call book.markMailed(code, kind). */
+  mails: PlannedTriageMail[];
+  /** Due but held back; they stay due (nothing is lost) and are planned again on a later run. */
+  held: { code: IncidentCode; kind: MailKind; reason: 'mail-quota' | 'no-staff-emails' }[];
+}
+
+export interface TriageContext {
+  /** Recipients MailApp may still reach today (Mailer.remainingDailyQuota()). */
+  remainingMailQuota: number;
+}
+
+/** The secret values of the settings: stripped by value from every mail, whatever their shape. */
+export function knownSecretsOf(settings: Settings): string[] {
+  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious].filter((value) => value !== '');
+}
+
+/** The mail an incident is due, if any, at `now`. */
+export function dueMailKind(incident: Incident, now: number, reminderMinutes: number): MailKind | null {
+  if (incident.state === 'cleared') {
+    const quietMs = RECOVERY_QUIET_MINUTES * 60_000;
+    return incident.clearedAt !== null && now - incident.clearedAt >= quietMs ? 'recovery' : null;
+  }
+  if (!isNotifiable(incident)) return null;
+  if (incident.lastMailedAt === null) return 'first';
+  const seenSinceMail = incident.lastSeen > incident.lastMailedAt;
+  return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * 60_000 ? 'reminder' : null;
+}
+
+/** When mail is scarce: news before reminders, and the classes staff can act on first. */
+const KIND_ORDER: Readonly<Record<MailKind, number>> = { first: 0, recovery: 1, reminder: 2 };
+const CLASS_ORDER: Readonly<Record<IncidentClass, number>> = { 'code-bug': 0, configuration: 1, platform: 2, quota: 3, 'needs-person': 4 };
+
+export function planTriageMails(
+  incidents: readonly Incident[],
+  health: QueueHealth,
+  now: number,
+  settings: Settings,
+  context: TriageContext,
+): TriagePlan {
+  const due = incidents
+    .map((incident) => ({ incident, kind: dueMailKind(incident, now, settings.triageReminderMinutes) }))
+    .filter((entry): entry is { incident: Incident; kind: MailKind } => entry.kind !== null)
+    .sort(
+      (a, b) =>
+        KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+        CLASS_ORDER[INCIDENT_CLASS[a.incident.code]] - CLASS_ORDER[INCIDENT_CLASS[b.incident.code]] ||
+        a.incident.firstSeen - b.incident.firstSeen,
+    );
+  const plan: TriagePlan = { mails: [], held: [] };
+  const recipients = settings.staffEmails.length;
+  let quota = Math.max(0, Math.floor(context.remainingMailQuota));
+  const redaction: RedactionContext = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };
+  for (const { incident, kind } of due) {
+    if (recipients === 0) {
+      plan.held.push({ code: incident.code, kind, reason: 'no-staff-emails' });
+    } else if (quota < recipients) {
+      plan.held.push({ code: incident.code, kind, reason: 'mail-quota' });
+    } else {
+      quota -= recipients;
+      const mail = composeTriageMail(incident, kind, health, now, redaction, settings.triageReminderMinutes);
+      plan.mails.push({ code: incident.code, kind, recipients, mail: { ...mail, to: settings.staffEmails.join(',') } });
+    }
+  }
+  return plan;
+}
+
+function impactFor(incident: Incident, health: QueueHealth, now: number): UserImpact {
+  if (incident.code === 'NEEDS_REVIEW_ROWS' && health.needsPersonCount > 0) {
+    return {
+      affected: true,
+      statement: `${plural(health.needsPersonCount, 'row waits', 'rows wait')} for a person: those respondents get no reply until someone acts.`,
+    };
+  }
+  return assessUserImpact(health, now, isGoogleError(incident.code));
+}
+
+function subjectSuffix(incident: Incident, health: QueueHealth, impact: UserImpact, now: number): string {
+  if (incident.code === 'NEEDS_REVIEW_ROWS') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
+  if (impact.affected === null) return 'queue unreadable, impact unknown';
+  if (!impact.affected) return `${health.waiting} waiting, no user impact`;
+  const oldest = health.oldestWaitingAt === null ? '' : `, oldest ${formatDuration(now - health.oldestWaitingAt)}`;
+  return `${health.waiting} waiting${oldest}`;
+}
+
+function caughtUpTotal(incident: Incident): number {
+  return Object.values(incident.caughtUp ?? {}).reduce((sum, count) => sum + count, 0);
+}
+
+function subjectFor(incident: Incident, kind: MailKind, health: QueueHealth, impact: UserImpact, now: number): string {
+  const title = INCIDENT_TITLE[incident.code];
+  if (kind === 'recovery') {
+    const lasted = formatDuration((incident.clearedAt ?? now) - incident.firstSeen);
+    const total = caughtUpTotal(incident);
+    return `${SUBJECT_PREFIX} Resolved: ${title} (lasted ${lasted})${total > 0 ? ` — ${total} caught up` : ''}`;
+  }
+  const suffix = subjectSuffix(incident, health, impact, now);
+  if (kind === 'reminder') {
+    return `${SUBJECT_PREFIX} Still: ${title} (for ${formatDuration(now - incident.firstSeen)}, ${plural(incident.count, 'time')}) — ${suffix}`;
+  }
+  return `${SUBJECT_PREFIX} ${title} — ${suffix}`;
+}
+
+function queueParts(health: QueueHealth, now: number): MailPart[] {
+  const counts = STATUSES.map((status) => `${status} ${health.counts[status]}`).join(', ');
+  const unknown = health.unknownStatus > 0 ? `, unknown status ${health.unknownStatus}` : '';
+  const spilled = health.spilled > 0 ? `, in the spill ${health.spilled}` : '';
+  const asOf = health.readable ? '' : health.countedAt === null ? ' (could not be read; no earlier figures)' : ` (could not be read; as last read ${formatTime(health.countedAt)})`;
+  const pendingAge = oldestPendingMinutes(health, now);
+  const parts: MailPart[] = [
+    { kind: 'field', label: 'Queue', text: `${counts}${unknown}${spilled}${asOf}` },
+    {
+      kind: 'field',
+      label: 'Oldest PENDING',
+      text: pendingAge === null ? 'none' : `${formatDuration(now - (health.oldestPendingAt ?? now))} (received ${formatTime(health.oldestPendingAt ?? now)})`,
+    },
+    { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
+  ];
+  for (const row of health.needsPerson) {
+    const label = `row ${row.rowNumber} (${row.status || 'no status'})`;
+    parts.push(row.link ? { kind: 'link', text: label, href: row.link } : { kind: 'line', text: `  ${label}` });
+  }
+  if (health.needsPersonCount > health.needsPerson.length) {
+    parts.push({ kind: 'line', text: `  … and ${health.needsPersonCount - health.needsPerson.length} more (filter the status column).` });
+  }
+  return parts;
+}
+
+function detailParts(incident: Incident, now: number): MailPart[] {
+  const shown = incident.rows.slice(0, ROWS_SHOWN).join(', ');
+  const rows =
+    incident.rowCount === 0 ? 'none named' : `${shown}${incident.rowCount > ROWS_SHOWN ? ` … (${incident.rowCount} in all)` : ''}`;
+  const parts: MailPart[] = [
+    { kind: 'heading', text: 'Details' },
+    { kind: 'field', label: 'Code', text: incident.code },
+    { kind: 'field', label: 'First seen', text: formatTime(incident.firstSeen) },
+    { kind: 'field', label: 'Last seen', text: `${formatTime(incident.lastSeen)} (${formatDuration(now - incident.lastSeen)} ago)` },
+    { kind: 'field', label: 'Seen', text: `${plural(incident.count, 'time')} in ${plural(incident.runs, 'run')}` },
+    { kind: 'field', label: 'Affected rows', text: rows },
+  ];
+  if (incident.detail) parts.push({ kind: 'line', text: 'Last error:' }, { kind: 'pre', text: incident.detail });
+  return parts;
+}
+
+function composeTriageMail(
+  incident: Incident,
+  kind: MailKind,
+  health: QueueHealth,
+  now: number,
+  redaction: RedactionContext,
+  reminderMinutes: number,
+): OutgoingMail {
+  const impact = impactFor(incident, health, now);
+  const cls = INCIDENT_CLASS[incident.code];
+  const firstLine = incident.detail.split('\n')[0].slice(0, 200);
+  const parts: MailPart[] = [];
+  if (kind === 'recovery') {
+    const lasted = formatDuration((incident.clearedAt ?? now) - incident.firstSeen);
+    const caught = Object.entries(incident.caughtUp ?? {}).map(([what, count]) => `${count} ${what}`);
+    parts.push(
+      {
+        kind: 'field',
+        label: 'What happened',
+        text: `${INCIDENT_TITLE[incident.code]} is over. It lasted ${lasted} (first seen ${formatTime(incident.firstSeen)}, cleared ${formatTime(incident.clearedAt ?? now)}), seen ${plural(incident.count, 'time')}.`,
+      },
+      { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
+      { kind: 'field', label: 'Caught up', text: caught.length > 0 ? caught.join(', ') : 'nothing was reported as caught up' },
+      { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
+      ...queueParts(health, now),
+      {
+        kind: 'field',
+        label: 'Next step',
+        text:
+          health.needsPersonCount > 0
+            ? `Nothing for this incident; ${plural(health.needsPersonCount, 'row still needs', 'rows still need')} a person (linked above).`
+            : 'Nothing: this incident is over.',
+      },
+    );
+    if (incident.mailsSent === 0) parts.push({ kind: 'line', text: 'No mail went out while it lasted (mail quota or no staff address); this is the first word of it.' });
+  } else {
+    const seen = kind === 'reminder' ? ` Still going after ${formatDuration(now - incident.firstSeen)}: seen ${plural(incident.count, 'time')} since ${formatTime(incident.firstSeen)}.` : '';
+    parts.push(
+      { kind: 'field', label: 'What happened', text: `${WHAT_HAPPENED[incident.code]}${firstLine ? ` (${firstLine})` : ''}${seen}` },
+      { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
+      { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
+      ...queueParts(health, now),
+      { kind: 'field', label: 'Next step', text: NEXT_STEP[incident.code] },
+    );
+    if (kind === 'first') parts.push({ kind: 'line', text: `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * 60_000)}, and one mail when it clears.` });
+  }
+  parts.push(...detailParts(incident, now));
+  const rendered = renderMail(parts, redaction);
+  return {
+    to: '',
+    subject: redactSubject(subjectFor(incident, kind, health, impact, now), redaction),
+    body: rendered.body,
+    htmlBody: rendered.htmlBody,
+    name: 'formqueue',
+  };
+}

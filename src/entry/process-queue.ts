@@ -1,0 +1,14 @@
+// The every-minute clock trigger's global (also what "Process now" runs, after marking the queue dirty).
+import { runQueueTick } from '../gas/queue-runner';
+
+export function processQueue(): string {
+  const outcome = runQueueTick();
+  return describe(outcome);
+}
+
+function describe(outcome: ReturnType<typeof runQueueTick>): string {
+  if (!outcome.ran) return `Skipped: ${outcome.reason}.`;
+  const s = outcome.summary;
+  if (!s) return 'Ran; see the incidents mail for what went wrong.';
+  return `Generated ${s.generated}, sent ${s.sent}, failed ${s.failed}, waiting ${s.deferred}, needs review ${s.needsReview}, duplicates ${s.duplicates} (${s.stoppedBecause}).`;
+}

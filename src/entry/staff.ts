@@ -1,0 +1,134 @@
+// The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each wiring adapters to core.
+import { messageOf } from '../core/errors';
+import { readSettings } from '../core/settings';
+import type { MenuAction } from '../core/staff/menu-actions';
+import { DIRTY_PROPERTY } from '../core/tick-gate';
+import { createAuditLog } from '../gas/audit-log';
+import { guardQueueEdit } from '../gas/edit-guard';
+import { acceptRejectedDelivery } from '../gas/intake-service';
+import { intakeLock } from '../gas/locks';
+import { addFormqueueMenu, runSelectionAction, selectedRejectedBody, setPaused, showQueueHealth } from '../gas/menu';
+import { createQueueStore } from '../gas/queue-store';
+import { createScriptPropertyStore } from '../gas/script-properties';
+import { runSetup } from '../gas/setup';
+import { createSpillStore } from '../gas/spill-store';
+import { openSpreadsheet } from '../gas/spreadsheet';
+import { processQueue } from './process-queue';
+
+/** Menus and edits run inside the spreadsheet; from the editor or a trigger, SPREADSHEET_ID names it. */
+function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
+  return SpreadsheetApp.getActiveSpreadsheet() ?? openSpreadsheet(readSettings(createScriptPropertyStore().getAll()).settings);
+}
+
+function currentUser(): string {
+  return Session.getActiveUser().getEmail();
+}
+
+/** A menu item shows what happened, or the error with its code, in an alert; nothing fails silently. */
+function alertOutcome(title: string, run: () => string): void {
+  const ui = SpreadsheetApp.getUi();
+  let message: string;
+  try {
+    message = run();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    message = `${code ? `${code}: ` : ''}${messageOf(error)}`;
+  }
+  ui.alert(title, message, ui.ButtonSet.OK);
+}
+
+/** Set up / repair; from the menu the report is shown, from the editor it is returned (and logged). */
+export function setup(): string {
+  const lock = intakeLock();
+  if (!lock.tryLock(30000)) return 'Another Set up / repair is running; try again in a minute.';
+  let report: string;
+  try {
+    report = runSetup(spreadsheet(), createScriptPropertyStore());
+  } finally {
+    lock.release();
+  }
+  console.log(report);
+  try {
+    const ui = SpreadsheetApp.getUi();
+    ui.alert('formqueue', report, ui.ButtonSet.OK);
+  } catch {
+    // No UI when run from the script editor or a runtime without one: the report is returned and logged.
+  }
+  return report;
+}
+
+export function onOpen(): void {
+  addFormqueueMenu(SpreadsheetApp.getUi());
+}
+
+export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void {
+  const book = e.source;
+  guardQueueEdit(e, { props: createScriptPropertyStore(), audit: createAuditLog(book, intakeLock()), now: Date.now() });
+}
+
+function selectionAction(action: MenuAction, title: string): void {
+  alertOutcome(title, () => {
+    const book = spreadsheet();
+    return runSelectionAction(action, {
+      spreadsheet: book,
+      store: createQueueStore(book),
+      audit: createAuditLog(book, intakeLock()),
+      props: createScriptPropertyStore(),
+      user: currentUser(),
+      now: Date.now(),
+    });
+  });
+}
+
+export function menuApproveSelected(): void {
+  selectionAction('approve', 'Approve selected');
+}
+
+export function menuRetrySelected(): void {
+  selectionAction('retry', 'Retry selected');
+}
+
+export function menuSkipSelected(): void {
+  selectionAction('skip', 'Skip selected');
+}
+
+export function menuMarkSent(): void {
+  selectionAction('markSent', 'Mark selected as sent');
+}
+
+export function menuProcessNow(): void {
+  alertOutcome('Process now', () => {
+    createScriptPropertyStore().set(DIRTY_PROPERTY, String(Date.now())); // not an idle tick: look at the queue
+    const summary = processQueue();
+    return typeof summary === 'string' && summary !== '' ? summary : 'Done: the queue was processed. See the Queue and Log sheets.';
+  });
+}
+
+export function menuAcceptRejected(): void {
+  alertOutcome('Accept rejected delivery', () => {
+    const picked = selectedRejectedBody(spreadsheet());
+    if ('message' in picked) return picked.message;
+    const answer = acceptRejectedDelivery(picked.body);
+    return `Row ${picked.rowNumber} of Rejected: ${answer.message}`;
+  });
+}
+
+export function menuQueueHealth(): void {
+  try {
+    const book = spreadsheet();
+    const props = createScriptPropertyStore();
+    showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().list().length, now: Date.now() });
+  } catch (error) {
+    alertOutcome('Queue health', () => {
+      throw error;
+    });
+  }
+}
+
+export function menuPause(): void {
+  alertOutcome('Pause', () => setPaused(createScriptPropertyStore(), true, currentUser(), Date.now()));
+}
+
+export function menuResume(): void {
+  alertOutcome('Resume', () => setPaused(createScriptPropertyStore(), false, currentUser(), Date.now()));
+}

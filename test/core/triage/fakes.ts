@@ -1,0 +1,69 @@
+// In-memory ports and a "run" helper for triage tests: each run is one execution, as processQueue would wire it.
+import type { PropertyStore, Clock } from '../../../src/core/ports';
+import type { QueueRow } from '../../../src/core/queue-row';
+import { emptyRow } from '../../../src/core/queue-row';
+import { readSettings } from '../../../src/core/settings';
+import type { Settings } from '../../../src/core/settings';
+import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
+import { IncidentBook } from '../../../src/core/triage/incidents';
+import { planTriageMails } from '../../../src/core/triage/triage-mail';
+import type { PlannedTriageMail, TriagePlan } from '../../../src/core/triage/triage-mail';
+
+export const API_KEY = 'AIzaSyD3m0Key_0123456789abcdefghijklmn';
+export const WEBHOOK_TOKEN = 'wh-tok-7f3a9c1e5b2d4f6a8c0e';
+export const SPREADSHEET_URL = 'https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit';
+export const T0 = Date.UTC(2025, 5, 1, 10, 0, 0);
+export const MINUTE = 60_000;
+
+export class MemoryProperties implements PropertyStore {
+  values: Record<string, string> = {};
+  calls = { getAll: 0, set: 0, setMany: 0, delete: 0 };
+  getAll(): Record<string, string> {
+    this.calls.getAll++;
+    return { ...this.values };
+  }
+  set(key: string, value: string): void {
+    this.calls.set++;
+    this.values[key] = value;
+  }
+  setMany(values: Record<string, string>): void {
+    this.calls.setMany++;
+    Object.assign(this.values, values);
+  }
+  delete(key: string): void {
+    this.calls.delete++;
+    delete this.values[key];
+  }
+}
+
+export function fixedClock(at: number): Clock {
+  return { now: () => at };
+}
+
+export function testSettings(extra: Record<string, string> = {}): Settings {
+  return readSettings({ STAFF_EMAILS: 'duty@example.org, lead@example.org', GEMINI_API_KEY: API_KEY, WEBHOOK_TOKEN, ...extra }).settings;
+}
+
+export function row(rowNumber: number, status: string, receivedAt: number | null = T0): QueueRow {
+  return { ...emptyRow(), rowNumber, status, eventId: `ev-${rowNumber}`, receivedAt };
+}
+
+export interface RunOptions {
+  quota?: number;
+  rows?: QueueRow[] | null;
+  settings?: Settings;
+}
+
+/** One execution: load the book, let the caller raise/clear, plan, "send", mark, commit. */
+export function runOnce(props: MemoryProperties, at: number, act: (book: IncidentBook) => void, options: RunOptions = {}): TriagePlan & { sent: PlannedTriageMail[] } {
+  const settings = options.settings ?? testSettings();
+  const book = new IncidentBook(props, fixedClock(at), { knownSecrets: [API_KEY, WEBHOOK_TOKEN] });
+  act(book);
+  const rows = options.rows === undefined ? [] : options.rows;
+  const health = rows === null ? healthWhenUnreadable(at, book.lastKnownHealth(at)) : computeHealth(rows, at, SPREADSHEET_URL, 0);
+  if (health.readable) book.rememberHealth(health);
+  const plan = planTriageMails(book.all(), health, at, settings, { remainingMailQuota: options.quota ?? 100 });
+  for (const mail of plan.mails) book.markMailed(mail.code, mail.kind, at);
+  book.commit();
+  return { ...plan, sent: plan.mails };
+}

@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { INCIDENT_CODES } from '../../../src/core/ports';
+import type { IncidentCode } from '../../../src/core/ports';
+import { computeHealth } from '../../../src/core/triage/health';
+import { CLASS_LABEL, INCIDENT_CLASS, NEXT_STEP, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
+import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
+import { incidentKey } from '../../../src/core/triage/incidents';
+import type { Incident } from '../../../src/core/triage/incidents';
+import { planTriageMails } from '../../../src/core/triage/triage-mail';
+import { API_KEY, MINUTE, MemoryProperties, SPREADSHEET_URL, T0, WEBHOOK_TOKEN, row, runOnce, testSettings } from './fakes';
+
+function openIncident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
+  return {
+    code,
+    firstSeen: T0,
+    lastSeen: T0,
+    count: 1,
+    runs: 1,
+    rows: [],
+    rowCount: 0,
+    detail: 'something failed',
+    lastMailedAt: null,
+    mailsSent: 0,
+    state: 'open',
+    clearedAt: null,
+    ...overrides,
+  };
+}
+
+const EMPTY_HEALTH = computeHealth([], T0, SPREADSHEET_URL, 0);
+
+describe('first mail', () => {
+  it('goes out at once to every staff address, comma-joined, with a scannable subject', () => {
+    const props = new MemoryProperties();
+    const plan = runOnce(props, T0, (book) => book.raise('SHEETS_UNAVAILABLE', 'Exception: Error code INTERNAL'));
+    expect(plan.sent).toHaveLength(1);
+    expect(plan.sent[0].mail.to).toBe('duty@example.org,lead@example.org');
+    expect(plan.sent[0].mail.subject).toBe('[formqueue] Sheets unavailable — 0 waiting, no user impact');
+  });
+
+  it('answers what, class, impact, queue, oldest PENDING, rows needing a person and next step in its first lines', () => {
+    const props = new MemoryProperties();
+    const rows = [row(2, 'PENDING', T0 - 12 * MINUTE), row(3, 'SENT'), row(4, 'NEEDS_REVIEW')];
+    const plan = runOnce(props, T0, (book) => book.raise('GEMINI_KEY_INVALID', 'HTTP 403: API key not valid', [2]), { rows });
+    const lines = plan.sent[0].mail.body.split('\n');
+    expect(lines[0]).toMatch(/^What happened: Gemini refused the API key/);
+    expect(lines[1]).toBe('Class: configuration');
+    expect(lines[2]).toMatch(/^Respondents affected: Yes\. 1 respondent is waiting for a reply \(PENDING 1; the oldest has waited 12 min\)/);
+    expect(lines[3]).toMatch(/^Queue: PENDING 1, GENERATING 0, READY 0, .*SENT 1, NEEDS_REVIEW 1/);
+    expect(lines[4]).toBe('Oldest PENDING: 12 min (received 2025-06-01 09:48 UTC)');
+    expect(lines[5]).toBe('Rows that need a person: 1');
+    expect(lines[6]).toBe(`  row 4 (NEEDS_REVIEW): ${SPREADSHEET_URL}#gid=0&range=A4`);
+    expect(lines[7]).toBe(`Next step: ${NEXT_STEP.GEMINI_KEY_INVALID}`);
+    expect(plan.sent[0].mail.subject).toBe('[formqueue] Gemini API key invalid — 1 waiting, oldest 12 min');
+  });
+
+  it('renders simple escaped HTML with working row links', () => {
+    const props = new MemoryProperties();
+    const plan = runOnce(props, T0, (book) => book.raise('CODE_BUG', 'TypeError: <script>alert(1)</script> & more'), { rows: [row(7, 'FAILED')] });
+    const html = plan.sent[0].mail.htmlBody;
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; more');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain(`<a href="${SPREADSHEET_URL}#gid=0&amp;range=A7">`);
+  });
+});
+
+describe('reminders', () => {
+  const reminderCases = [
+    { minutesAfter: 30, reminders: 0 },
+    { minutesAfter: 59, reminders: 0 },
+    { minutesAfter: 60, reminders: 1 },
+    { minutesAfter: 61, reminders: 1 },
+  ];
+  for (const { minutesAfter, reminders } of reminderCases) {
+    it(`raising every minute for ${minutesAfter} min after the first mail sends ${reminders} reminder(s)`, () => {
+      const props = new MemoryProperties();
+      const kinds: string[] = [];
+      for (let minute = 0; minute <= minutesAfter; minute++) {
+        const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('SHEETS_UNAVAILABLE', 'INTERNAL'));
+        kinds.push(...plan.sent.map((mail) => mail.kind));
+      }
+      expect(kinds.filter((kind) => kind === 'reminder')).toHaveLength(reminders);
+      expect(kinds.filter((kind) => kind === 'first')).toHaveLength(1);
+    });
+  }
+
+  it('follows TRIAGE_REMINDER_MINUTES and says how long and how often in the subject', () => {
+    const props = new MemoryProperties();
+    const settings = testSettings({ TRIAGE_REMINDER_MINUTES: '10' });
+    runOnce(props, T0, (book) => book.raise('GEMINI_DAILY_QUOTA', '429 per day'), { settings });
+    const early = runOnce(props, T0 + 9 * MINUTE, (book) => book.raise('GEMINI_DAILY_QUOTA', '429 per day'), { settings });
+    const due = runOnce(props, T0 + 10 * MINUTE, (book) => book.raise('GEMINI_DAILY_QUOTA', '429 per day'), { settings });
+    expect(early.sent).toEqual([]);
+    expect(due.sent.map((mail) => mail.mail.subject)).toEqual(['[formqueue] Still: Gemini daily quota used up (for 10 min, 3 times) — 0 waiting, no user impact']);
+  });
+
+  it('is not sent for an open incident nobody has seen again since the last mail', () => {
+    const incident = openIncident('CONFIG_MISSING', { lastMailedAt: T0, mailsSent: 1 });
+    const plan = planTriageMails([incident], EMPTY_HEALTH, T0 + 5 * 60 * MINUTE, testSettings(), { remainingMailQuota: 100 });
+    expect(plan.mails).toEqual([]);
+  });
+});
+
+describe('recovery', () => {
+  it('sends one mail saying how long it lasted and what was caught up, then forgets the incident', () => {
+    const props = new MemoryProperties();
+    for (let minute = 0; minute < 12; minute++) runOnce(props, T0 + minute * MINUTE, (book) => book.raise('SHEETS_UNAVAILABLE', 'INTERNAL'));
+    const kinds: string[] = [];
+    const subjects: string[] = [];
+    for (let minute = 12; minute < 30; minute++) {
+      const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.clear('SHEETS_UNAVAILABLE', minute === 12 ? { 'deliveries moved from the spill into Queue': 3 } : {}));
+      kinds.push(...plan.sent.map((mail) => mail.kind));
+      subjects.push(...plan.sent.map((mail) => mail.mail.subject));
+    }
+    expect(kinds).toEqual(['recovery']);
+    expect(subjects).toEqual(['[formqueue] Resolved: Sheets unavailable (lasted 12 min) — 3 caught up']);
+    expect(props.values[incidentKey('SHEETS_UNAVAILABLE')]).toBeUndefined();
+  });
+
+  it(`waits ${RECOVERY_QUIET_MINUTES} quiet minutes, so a flapping condition stays one incident`, () => {
+    const incident = openIncident('SHEETS_UNAVAILABLE', { state: 'cleared', clearedAt: T0, lastMailedAt: T0, mailsSent: 1 });
+    const settings = testSettings();
+    const before = planTriageMails([incident], EMPTY_HEALTH, T0 + (RECOVERY_QUIET_MINUTES - 1) * MINUTE, settings, { remainingMailQuota: 100 });
+    const after = planTriageMails([incident], EMPTY_HEALTH, T0 + RECOVERY_QUIET_MINUTES * MINUTE, settings, { remainingMailQuota: 100 });
+    expect(before.mails).toEqual([]);
+    expect(after.mails.map((mail) => mail.kind)).toEqual(['recovery']);
+  });
+
+  it('body states duration, first seen and cleared times, and the caught-up counts', () => {
+    const incident = openIncident('SPILL_BACKLOG', {
+      state: 'cleared',
+      clearedAt: T0 + 90 * MINUTE,
+      lastMailedAt: T0,
+      mailsSent: 1,
+      count: 40,
+      caughtUp: { 'deliveries moved into Queue': 5 },
+    });
+    const [mail] = planTriageMails([incident], EMPTY_HEALTH, T0 + 100 * MINUTE, testSettings(), { remainingMailQuota: 100 }).mails;
+    expect(mail.mail.body.split('\n')[0]).toBe(
+      'What happened: Deliveries waiting outside the sheet is over. It lasted 1 h 30 min (first seen 2025-06-01 10:00 UTC, cleared 2025-06-01 11:30 UTC), seen 40 times.',
+    );
+    expect(mail.mail.body).toContain('Caught up: 5 deliveries moved into Queue');
+  });
+});
+
+describe('mail quota', () => {
+  it('with quota 0 the mail waits, then goes out once when the quota returns', () => {
+    const props = new MemoryProperties();
+    const sent: string[] = [];
+    for (let minute = 0; minute < 5; minute++) {
+      const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('MAIL_QUOTA_EXHAUSTED', 'Service invoked too many times for one day: email.'), { quota: 0 });
+      expect(plan.held).toEqual([{ code: 'MAIL_QUOTA_EXHAUSTED', kind: 'first', reason: 'mail-quota' }]);
+      sent.push(...plan.sent.map((mail) => mail.kind));
+    }
+    for (let minute = 5; minute < 10; minute++) {
+      const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('MAIL_QUOTA_EXHAUSTED', 'still'), { quota: 100 });
+      sent.push(...plan.sent.map((mail) => mail.kind));
+    }
+    expect(sent).toEqual(['first']);
+  });
+
+  it('an incident that cleared while mail was impossible is told once, as a recovery', () => {
+    const props = new MemoryProperties();
+    runOnce(props, T0, (book) => book.raise('SHEETS_UNAVAILABLE', 'INTERNAL'), { quota: 0 });
+    runOnce(props, T0 + MINUTE, (book) => book.clear('SHEETS_UNAVAILABLE'), { quota: 0 });
+    const later = runOnce(props, T0 + 60 * MINUTE, () => undefined, { quota: 50 });
+    const again = runOnce(props, T0 + 61 * MINUTE, () => undefined, { quota: 50 });
+    expect(later.sent.map((mail) => mail.kind)).toEqual(['recovery']);
+    expect(later.sent[0].mail.body).toContain('No mail went out while it lasted');
+    expect(again.sent).toEqual([]);
+  });
+
+  it('counts each staff address against the quota and holds what does not fit', () => {
+    const incidents = [openIncident('CODE_BUG'), openIncident('CONFIG_INVALID')];
+    const plan = planTriageMails(incidents, EMPTY_HEALTH, T0, testSettings(), { remainingMailQuota: 3 });
+    expect(plan.mails.map((mail) => [mail.code, mail.recipients])).toEqual([['CODE_BUG', 2]]);
+    expect(plan.held).toEqual([{ code: 'CONFIG_INVALID', kind: 'first', reason: 'mail-quota' }]);
+  });
+
+  it('holds every mail when STAFF_EMAILS is empty, and sends once it is set', () => {
+    const props = new MemoryProperties();
+    const none = runOnce(props, T0, (book) => book.raise('CONFIG_MISSING', 'STAFF_EMAILS'), { settings: testSettings({ STAFF_EMAILS: '' }) });
+    const some = runOnce(props, T0 + MINUTE, () => undefined);
+    expect(none.held.map((entry) => entry.reason)).toEqual(['no-staff-emails']);
+    expect(some.sent.map((mail) => mail.kind)).toEqual(['first']);
+  });
+});
+
+describe('classification', () => {
+  const expected: Record<IncidentCode, IncidentClass> = {
+    SHEETS_UNAVAILABLE: 'platform',
+    GEMINI_DAILY_QUOTA: 'quota',
+    GEMINI_RATE_LIMITED: 'quota',
+    MAIL_QUOTA_EXHAUSTED: 'quota',
+    MAIL_LIMIT_REACHED: 'quota',
+    SPILL_BACKLOG: 'quota',
+    GEMINI_KEY_INVALID: 'configuration',
+    GEMINI_MODEL_NOT_FOUND: 'configuration',
+    CONFIG_MISSING: 'configuration',
+    CONFIG_INVALID: 'configuration',
+    TEMPLATE_INVALID: 'configuration',
+    REJECTED_DELIVERIES: 'configuration',
+    NEEDS_REVIEW_ROWS: 'needs-person',
+    CODE_BUG: 'code-bug',
+  };
+  for (const code of INCIDENT_CODES) {
+    it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {
+      expect(INCIDENT_CLASS[code]).toBe(expected[code]);
+      const incident = openIncident(code, { runs: 3, lastSeen: T0 + 15 * MINUTE });
+      const [planned] = planTriageMails([incident], EMPTY_HEALTH, T0 + 15 * MINUTE, testSettings(), { remainingMailQuota: 100 }).mails;
+      expect(planned.mail.body).toContain(`Class: ${CLASS_LABEL[expected[code]]}\n`);
+      expect(planned.mail.body).toContain(`Next step: ${NEXT_STEP[code]}`);
+    });
+  }
+
+  it('every next step is a distinct concrete sentence', () => {
+    expect(new Set(Object.values(NEXT_STEP)).size).toBe(INCIDENT_CODES.length);
+  });
+});
+
+describe('Gemini rate limit', () => {
+  const cases = [
+    { runs: 2, minutes: 30, mailed: false },
+    { runs: 5, minutes: 14, mailed: false },
+    { runs: 3, minutes: 15, mailed: true },
+  ];
+  for (const { runs, minutes, mailed } of cases) {
+    it(`seen in ${runs} runs over ${minutes} min is ${mailed ? '' : 'not '}mailed`, () => {
+      const props = new MemoryProperties();
+      const sent: string[] = [];
+      for (let i = 0; i < runs; i++) {
+        const at = T0 + Math.round((i * minutes * MINUTE) / (runs - 1));
+        sent.push(...runOnce(props, at, (book) => book.raise('GEMINI_RATE_LIMITED', '429')).sent.map((mail) => mail.kind));
+      }
+      expect(sent).toEqual(mailed ? ['first'] : []);
+    });
+  }
+});
+
+describe('redaction in mails', () => {
+  it('no API key, webhook token, bearer token or key= value survives in subject, text or HTML', () => {
+    const props = new MemoryProperties();
+    const stack = [
+      `Exception: Request failed for https://generativelanguage.googleapis.com/v1beta/models/m:generateContent?key=${API_KEY} returned code 403`,
+      `    at callGemini (Code:120:11) token=${WEBHOOK_TOKEN}`,
+      '    Authorization: Bearer ya29.a0AfB_byC1234567890abcdefghij',
+    ].join('\n');
+    const plan = runOnce(props, T0, (book) => book.raise('CODE_BUG', stack), { rows: [row(3, 'FAILED')] });
+    const { subject, body, htmlBody } = plan.sent[0].mail;
+    for (const text of [subject, body, htmlBody]) {
+      expect(text).not.toContain(API_KEY);
+      expect(text).not.toContain(WEBHOOK_TOKEN);
+      expect(text).not.toContain('ya29.a0AfB');
+    }
+    expect(body).toContain('at callGemini (Code:120:11)');
+    expect(body).toContain(`${SPREADSHEET_URL}#gid=0&range=A3`);
+  });
+});
