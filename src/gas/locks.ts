@@ -5,9 +5,13 @@ function wrap(lock: GoogleAppsScript.Lock.Lock): Lock {
   return {
     tryLock: (timeoutMs) => lock.tryLock(timeoutMs),
     release: () => {
-      // Pending sheet writes are committed while the lock is still ours (Lock docs, PLATFORM §D).
-      if (lock.hasLock()) {
+      if (!lock.hasLock()) return;
+      try {
+        // Pending sheet writes are committed while the lock is still ours (Lock docs, PLATFORM §D).
         SpreadsheetApp.flush();
+      } catch {
+        // Sheets is failing: callers that needed their writes flushed did so themselves and saw the error.
+      } finally {
         lock.releaseLock();
       }
     },

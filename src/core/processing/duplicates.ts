@@ -1,0 +1,49 @@
+// The processing side's dedupe layer: rows whose submission is already answered elsewhere become DUPLICATE.
+import type { QueueRow } from '../queue-row';
+import { COLLAPSIBLE_STATUSES } from './transitions';
+
+export interface DuplicateFinding {
+  row: QueueRow;
+  /** Where the same submission already is, for the row's error cell. */
+  original: string;
+}
+
+function keysOf(row: QueueRow): string[] {
+  return [row.eventId.trim(), row.responseToken.trim()].filter((key) => key !== '');
+}
+
+function isCollapsible(row: QueueRow): boolean {
+  return (COLLAPSIBLE_STATUSES as readonly string[]).includes(row.status) && row.sentAt === null;
+}
+
+/**
+ * Rows to collapse. A row that has gone further (generating, sending, sent, a person's state, already a
+ * duplicate) owns its keys wherever it sits, so a redelivery is never answered beside it; among rows that
+ * have not started, the earliest wins. Archived keys count as well. `archivedKeys` is read only when needed.
+ */
+export function findDuplicates(rows: readonly QueueRow[], archivedKeys: () => ReadonlySet<string>): DuplicateFinding[] {
+  const committed = new Map<string, QueueRow>();
+  for (const row of rows) {
+    if (isCollapsible(row)) continue;
+    for (const key of keysOf(row)) if (!committed.has(key)) committed.set(key, row);
+  }
+  const candidates = rows.filter(isCollapsible);
+  if (candidates.length === 0) return [];
+  const archived = archivedKeys();
+  const earlier = new Map<string, QueueRow>();
+  const findings: DuplicateFinding[] = [];
+  for (const row of candidates) {
+    const keys = keysOf(row);
+    const owner = keys.map((key) => committed.get(key) ?? earlier.get(key)).find((hit) => hit !== undefined);
+    if (owner) {
+      findings.push({ row, original: `row ${owner.rowNumber} (event ${owner.eventId || owner.responseToken})` });
+      continue;
+    }
+    if (keys.some((key) => archived.has(key))) {
+      findings.push({ row, original: 'the Archive sheet' });
+      continue;
+    }
+    for (const key of keys) earlier.set(key, row);
+  }
+  return findings;
+}

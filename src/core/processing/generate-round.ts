@@ -1,0 +1,169 @@
+// One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once, record outcomes.
+import { codeOf, messageOf } from '../errors';
+import type { GeminiOutcome, GeminiRequest } from '../ports';
+import type { QueueRow } from '../queue-row';
+import { errorSummary } from '../redact';
+import { decideRetry, nextAttemptAt } from './backoff';
+import { buildGeminiRequest, classifyGeminiOutcome, type GeminiVerdict, type SystemicGeminiIncident } from './gemini';
+import { newMailRef } from './mail-ref';
+import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
+import { commitBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Batch, type Run } from './run-context';
+
+const GEMINI_INCIDENTS: readonly SystemicGeminiIncident[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA'];
+
+export function isDue(row: QueueRow, now: number): boolean {
+  return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
+}
+
+interface Prepared {
+  row: QueueRow;
+  request: GeminiRequest;
+  approvalRequired: boolean;
+}
+
+/** Up to GEMINI_CONCURRENCY due rows whose prompt renders; rows with a broken template are set aside. */
+function prepareRequests(run: Run, now: number): Prepared[] {
+  const prepared: Prepared[] = [];
+  const problems: string[] = [];
+  const problemRows: number[] = [];
+  for (const row of run.rows) {
+    if (prepared.length >= run.settings.geminiConcurrency) break;
+    if (!isDue(row, now) || run.setAside.has(row.rowNumber)) continue;
+    const config = processingConfigFor(row.formId, run.forms);
+    try {
+      const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel });
+      prepared.push({ row, request, approvalRequired: config.approvalRequired });
+      markGone(run, ['TEMPLATE_INVALID']);
+    } catch (error) {
+      if (codeOf(error) !== 'TEMPLATE_INVALID') throw error;
+      run.setAside.add(row.rowNumber);
+      run.summary.deferred++;
+      if (!problems.includes(messageOf(error))) problems.push(messageOf(error));
+      problemRows.push(row.rowNumber);
+    }
+  }
+  if (problems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', problems.join('\n'), problemRows);
+  return prepared;
+}
+
+/** fetchAll fails as a whole on a DNS or connection error: that is a transport outcome for every request. */
+function callGemini(run: Run, requests: readonly GeminiRequest[]): GeminiOutcome[] {
+  try {
+    const outcomes = run.deps.gemini.generateAll(requests);
+    return requests.map((_request, i) => outcomes[i] ?? { kind: 'transport', message: 'no answer for this request' });
+  } catch (error) {
+    return requests.map(() => ({ kind: 'transport', message: messageOf(error) }));
+  }
+}
+
+/**
+ * Runs one round; false when no row was due (or none could be claimed), so the caller stops generating.
+ * Claims are written and flushed, then read back: only rows that still say GENERATING with our claim time
+ * are sent to Gemini, and only rows that still say so afterwards get the outcome.
+ */
+export function runGenerationRound(run: Run): boolean {
+  const now = run.deps.clock.now();
+  const prepared = prepareRequests(run, now);
+  if (prepared.length === 0) return false;
+
+  const claimAt = claimTime(now);
+  const claims = newBatch();
+  const claimed = prepared.map((item) =>
+    moveRow(run, claims, item.row, 'GENERATING', `claimed for generation (attempt ${item.row.attempts + 1})`, {
+      claimedAt: claimAt,
+      attempts: item.row.attempts + 1,
+    }),
+  );
+  commitBatch(run, claims);
+  const readBack = run.deps.queue.readRows(claimed.map((row) => row.rowNumber));
+  remember(run, readBack);
+  const ours = prepared.filter((_item, i) => isOurClaim(readBack.find((row) => row.rowNumber === claimed[i].rowNumber), claimed[i]));
+  // A row taken from us is not claimed again in this run, whatever it says now.
+  for (const item of prepared) if (!ours.includes(item)) run.setAside.add(item.row.rowNumber);
+  if (ours.length === 0) return true;
+
+  run.summary.rounds++;
+  const outcomes = callGemini(run, ours.map((item) => item.request));
+  const verdicts = outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: ours[i].request.model }));
+
+  const claimedByNumber = new Map(claimed.map((row) => [row.rowNumber, row]));
+  const latest = run.deps.queue.readRows(ours.map((item) => item.row.rowNumber));
+  remember(run, latest);
+  const results = newBatch();
+  const systemic: SystemicFindings = new Map();
+  ours.forEach((item, i) => {
+    const current = latest.find((row) => row.rowNumber === item.row.rowNumber);
+    // Staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
+    if (!current || !isOurClaim(current, claimedByNumber.get(item.row.rowNumber) as QueueRow)) return;
+    recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic);
+  });
+  commitBatch(run, results);
+  for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);
+  return true;
+}
+
+type SystemicFindings = Map<SystemicGeminiIncident, { detail: string; rows: number[] }>;
+
+function recordVerdict(
+  run: Run,
+  batch: Batch,
+  row: QueueRow,
+  verdict: GeminiVerdict,
+  approvalRequired: boolean,
+  systemic: SystemicFindings,
+): void {
+  const now = run.deps.clock.now();
+  const summary = (code: string, reason: string) => errorSummary(code, reason, run.secrets);
+  const leaving = { claimedAt: null };
+  switch (verdict.kind) {
+    case 'ok': {
+      const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+      const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
+      moveRow(run, batch, row, to, approvalRequired ? 'reply written; waits for approval' : 'reply written', {
+        ...leaving,
+        result: verdict.text,
+        mailRef: row.mailRef || newMailRef(run.deps.random, taken),
+        nextAttemptAt: null,
+        error: '',
+      });
+      run.summary.generated++;
+      markGone(run, GEMINI_INCIDENTS);
+      return;
+    }
+    case 'retryable': {
+      if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
+        const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
+        moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+        run.summary.failed++;
+        return;
+      }
+      const at = nextAttemptAt(row.attempts, now, run.settings, run.deps.random, verdict.retryAfterSeconds);
+      const error = summary('GEMINI_RETRYABLE', verdict.reason);
+      moveRow(run, batch, row, 'PENDING', `${error}; next try at ${isoTime(at)}`, { ...leaving, nextAttemptAt: at, error });
+      run.summary.deferred++;
+      return;
+    }
+    case 'systemic': {
+      // Not the row's fault: its attempt is given back and it keeps its place in the queue.
+      const error = summary(verdict.incident, verdict.reason);
+      moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
+        ...leaving,
+        attempts: Math.max(0, row.attempts - 1),
+        error,
+      });
+      run.summary.deferred++;
+      run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? verdict.incident;
+      const found = systemic.get(verdict.incident) ?? { detail: error, rows: [] };
+      found.rows.push(row.rowNumber);
+      systemic.set(verdict.incident, found);
+      return;
+    }
+    case 'content':
+    case 'rejected': {
+      const error = summary(verdict.kind === 'content' ? 'GEMINI_CONTENT' : 'GEMINI_REJECTED', verdict.reason);
+      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+      run.summary.failed++;
+      return;
+    }
+  }
+}

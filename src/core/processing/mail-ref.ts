@@ -1,0 +1,18 @@
+// Short mail references (FQ-7K2M9Q) printed in each reply, so a person can find the row from the mail.
+import type { Random } from '../ports';
+
+/** Crockford base32: no I, L, O, U, so a reference read aloud or retyped cannot be misread. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const REF_LENGTH = 6;
+const MAX_TRIES = 20;
+
+export function newMailRef(random: Random, taken: ReadonlySet<string> = new Set()): string {
+  let ref = '';
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    ref = 'FQ-';
+    for (let i = 0; i < REF_LENGTH; i++) ref += CROCKFORD[Math.min(CROCKFORD.length - 1, Math.floor(random.next() * CROCKFORD.length))];
+    if (!taken.has(ref)) return ref;
+  }
+  // 32^6 ≈ 10^9 references: reaching here means a broken Random, and a repeated reference is harmless anyway.
+  return ref;
+}

@@ -1,0 +1,116 @@
+// The reply mail rendered from Config templates (plain text + escaped HTML), recipient checks, mail error classes.
+import { codedError } from '../errors';
+import type { FormConfig, OutgoingMail } from '../ports';
+import type { QueueRow } from '../queue-row';
+import { submissionText } from './gemini';
+import { DEFAULT_BODY, DEFAULT_SUBJECT, escapeHtml, renderTemplate, textToHtml, type TemplateContext } from './templates';
+
+export const MAX_SUBJECT_CHARS = 200;
+
+// Deliberately plain: one address, no display name, no spaces; MailApp rejects the rest anyway, later and vaguer.
+const EMAIL = /^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[^\s@<>()[\]",;:.]{2,}$/;
+
+export function isEmailAddress(text: string): boolean {
+  return EMAIL.test(text.trim());
+}
+
+/** Why this recipient cannot be mailed (a permanent failure of the row), or null when it can. */
+export function recipientProblem(recipient: string): string | null {
+  const address = recipient.trim();
+  if (address === '') return 'no email address in the submission';
+  if (!isEmailAddress(address)) return `not a valid email address: ${address}`;
+  return null;
+}
+
+function configAddresses(formId: string, column: 'reply_to' | 'bcc', value: string): string[] {
+  const addresses = value
+    .split(/[,;\s]+/)
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+  const bad = addresses.filter((address) => !isEmailAddress(address));
+  if (bad.length > 0) {
+    // A Config mistake must not burn rows one by one as "invalid email": it stops sending for this form instead.
+    throw codedError('CONFIG_INVALID', `Config for form "${formId}": ${column} "${bad.join(', ')}" is not a valid email address`);
+  }
+  return addresses;
+}
+
+/** Single line, trimmed, capped: a newline in a subject is a header injection or a MailApp error. */
+export function cleanSubject(subject: string): string {
+  const line = subject.replace(/[\r\n\t\v\f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return line.length > MAX_SUBJECT_CHARS ? `${line.slice(0, MAX_SUBJECT_CHARS - 1).trimEnd()}…` : line;
+}
+
+export function plainFooter(mailRef: string): string {
+  return `\n\n--\nReference: ${mailRef}`;
+}
+
+export function htmlFooter(mailRef: string): string {
+  return `<p style="margin-top:24px;padding-top:8px;border-top:1px solid #ddd;color:#777;font-size:12px">Reference: ${escapeHtml(mailRef)}</p>`;
+}
+
+export interface MailInput {
+  row: QueueRow;
+  config: FormConfig;
+  /** Field ref → answer text (answerValuesByRef of the row's payload); null when it could not be read. */
+  answers: Readonly<Record<string, string>> | null;
+}
+
+export type MailBuild = { kind: 'mail'; mail: OutgoingMail } | { kind: 'permanent'; reason: string };
+
+/**
+ * The mail for a row: the result as the row holds it now (staff may have edited it), the recipient checked.
+ * A recipient that cannot be mailed is a permanent outcome; a template or Config mistake throws
+ * TEMPLATE_INVALID / CONFIG_INVALID, because the row itself is fine and should wait for the fix.
+ */
+export function buildMail(input: MailInput): MailBuild {
+  const { row, config } = input;
+  const problem = recipientProblem(row.recipient);
+  if (problem) return { kind: 'permanent', reason: problem };
+  const values: Record<string, string> = {
+    ...(input.answers ?? {}),
+    answers: submissionText(row, input.answers),
+    result: row.result,
+    mail_ref: row.mailRef,
+  };
+  const note = input.answers === null ? "the row's payload could not be read, so no field refs are available" : undefined;
+  const context = (template: TemplateContext['template']): TemplateContext => ({ formId: row.formId, template, note });
+  const subjectTemplate = config.subject.trim() === '' ? DEFAULT_SUBJECT : config.subject;
+  const bodyTemplate = config.body.trim() === '' ? DEFAULT_BODY : config.body;
+  const subject = cleanSubject(renderTemplate(subjectTemplate, values, context('subject')));
+  const text = renderTemplate(bodyTemplate, values, context('body'));
+  // The whole rendered text is escaped, template included: Config templates are plain text, so nothing
+  // from the respondent or the model can ever become markup.
+  const htmlBody = `<div style="font-family:sans-serif;font-size:14px;line-height:1.5">${textToHtml(text)}</div>${htmlFooter(row.mailRef)}`;
+  const mail: OutgoingMail = {
+    to: row.recipient.trim(),
+    subject: subject === '' ? cleanSubject(renderTemplate(DEFAULT_SUBJECT, values, context('subject'))) : subject,
+    body: `${text}${plainFooter(row.mailRef)}`,
+    htmlBody,
+  };
+  const replyTo = configAddresses(row.formId, 'reply_to', config.replyTo);
+  const bcc = configAddresses(row.formId, 'bcc', config.bcc);
+  if (replyTo.length > 0) mail.replyTo = replyTo.join(',');
+  if (bcc.length > 0) mail.bcc = bcc.join(',');
+  if (config.senderName.trim() !== '') mail.name = cleanSubject(config.senderName);
+  return { kind: 'mail', mail };
+}
+
+/** Recipients one send uses from the daily quota (MailApp counts bcc too). */
+export function recipientCount(mail: OutgoingMail): number {
+  return 1 + (mail.bcc ? mail.bcc.split(',').length : 0);
+}
+
+export type MailErrorClass = 'quota' | 'permanent' | 'unknown';
+
+const PERMANENT_MAIL_ERRORS: readonly RegExp[] = [/Invalid email/i, /Limit Exceeded: Email Body Size/i, /Argument too large/i];
+
+/**
+ * quota: nothing left today, nothing was sent. permanent: refused before anything left. unknown: anything else,
+ * which may have reached the person, so it is never resent automatically.
+ */
+export function classifyMailError(message: string): MailErrorClass {
+  if (/Service invoked too many times for one day: email/i.test(message)) return 'quota';
+  if (PERMANENT_MAIL_ERRORS.some((pattern) => pattern.test(message))) return 'permanent';
+  return 'unknown';
+}

@@ -1,0 +1,171 @@
+// One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
+import { isSheetsOutage, messageOf } from '../errors';
+import { errorSummary, redact } from '../redact';
+import type { Status } from '../statuses';
+import { findDuplicates } from './duplicates';
+import { runGenerationRound } from './generate-round';
+import { runSendStep } from './send-step';
+import { findStaleRows } from './stale-sweep';
+import {
+  clearGoneIncidents,
+  commitBatch,
+  isOverBudget,
+  markGone,
+  moveRow,
+  newBatch,
+  newSummary,
+  raiseIncident,
+  type ProcessingDeps,
+  type ProcessingOptions,
+  type ProcessingSummary,
+  type Run,
+} from './run-context';
+
+export type { ProcessingDeps, ProcessingOptions, ProcessingSummary, StopReason } from './run-context';
+
+/** Rows held by a paused condition (systemic Gemini error, mail quota, broken template) are looked at again after this. */
+export const HALT_RECHECK_MS = 5 * 60_000;
+/** A guard against our own bugs: no run loops forever even on a clock that stands still. */
+const MAX_ROUNDS_PER_RUN = 500;
+const MINUTE_MS = 60_000;
+const MAX_BUG_DETAIL_CHARS = 2000;
+
+/**
+ * Never throws: a Sheets outage ends the run as SHEETS_UNAVAILABLE, anything else unexpected as CODE_BUG,
+ * and every write that did happen was a complete step (rows are moved in whole batches or not at all).
+ */
+export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions): ProcessingSummary {
+  const settings = deps.settings;
+  const run: Run = {
+    deps,
+    settings,
+    deadline: options.startedAt + settings.runBudgetSeconds * 1000,
+    rows: [],
+    forms: [],
+    summary: newSummary(),
+    raised: new Set(),
+    setAside: new Set(),
+    secrets: [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious].filter((secret) => secret !== ''),
+    gone: new Set(),
+  };
+  let ended = false;
+  try {
+    deps.drainSpill();
+    if (settings.paused) {
+      run.summary.stoppedBecause = 'paused';
+      return run.summary;
+    }
+    run.rows = deps.queue.readAll();
+    markGone(run, ['SHEETS_UNAVAILABLE']);
+    run.forms = deps.config.readForms();
+    collapseDuplicates(run);
+    sweepStaleRows(run);
+    generateAndSend(run);
+    if (!run.rows.some((row) => row.status === 'NEEDS_REVIEW')) markGone(run, ['NEEDS_REVIEW_ROWS']);
+    run.summary.nextDueAt = nextDueAt(run, deps.clock.now());
+    ended = true;
+  } catch (error) {
+    endWithError(run, error);
+  }
+  try {
+    clearGoneIncidents(run);
+  } catch (error) {
+    if (ended) endWithError(run, error);
+  }
+  return run.summary;
+}
+
+function endWithError(run: Run, error: unknown): void {
+  const outage = isSheetsOutage(error);
+  run.summary.stoppedBecause = outage ? 'sheets-unavailable' : 'code-bug';
+  // The next tick must come back: to see the outage end, or to report the bug again (triage folds repeats).
+  run.summary.nextDueAt = safeNow(run);
+  try {
+    if (outage) {
+      raiseIncident(run, 'SHEETS_UNAVAILABLE', errorSummary('SHEETS_UNAVAILABLE', messageOf(error), run.secrets));
+    } else {
+      const stack = (error as { stack?: unknown } | null)?.stack;
+      const detail = redact(typeof stack === 'string' && stack !== '' ? stack : messageOf(error), run.secrets);
+      raiseIncident(run, 'CODE_BUG', `processQueue: ${detail.slice(0, MAX_BUG_DETAIL_CHARS)}`);
+    }
+  } catch {
+    // Nothing is left to tell; throwing would only make Google mail its own failure notice every minute.
+  }
+}
+
+function safeNow(run: Run): number | null {
+  try {
+    return run.deps.clock.now();
+  } catch {
+    return null;
+  }
+}
+
+function collapseDuplicates(run: Run): void {
+  const batch = newBatch();
+  for (const finding of findDuplicates(run.rows, () => run.deps.queue.archivedKeys())) {
+    const error = errorSummary('DUPLICATE', `the same submission is already in ${finding.original}; not generated or mailed`, run.secrets);
+    moveRow(run, batch, finding.row, 'DUPLICATE', error, { error, claimedAt: null });
+    run.summary.duplicates++;
+  }
+  commitBatch(run, batch);
+}
+
+function sweepStaleRows(run: Run): void {
+  const batch = newBatch();
+  const needsReview: number[] = [];
+  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings)) {
+    const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
+    moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
+    if (finding.to === 'NEEDS_REVIEW') {
+      run.summary.needsReview++;
+      needsReview.push(finding.row.rowNumber);
+    }
+  }
+  commitBatch(run, batch);
+  if (needsReview.length > 0) {
+    raiseIncident(run, 'NEEDS_REVIEW_ROWS', `${needsReview.length} row(s) stopped while sending: check whether the mail arrived`, needsReview);
+  }
+}
+
+/** Sends before each round, so a busy queue never starves sending; the budget is checked before each round. */
+function generateAndSend(run: Run): void {
+  for (let round = 0; round < MAX_ROUNDS_PER_RUN; round++) {
+    if (isOverBudget(run)) {
+      run.summary.stoppedBecause = 'budget';
+      return;
+    }
+    if (run.summary.sendingHaltedBy === null) runSendStep(run);
+    if (run.summary.stoppedBecause === 'budget' || run.summary.generationHaltedBy !== null) return;
+    if (isOverBudget(run)) {
+      run.summary.stoppedBecause = 'budget';
+      return;
+    }
+    if (!runGenerationRound(run)) return;
+  }
+}
+
+const SENDABLE: readonly Status[] = ['READY', 'APPROVED'];
+
+/** The earliest moment work is known to be due, so the caller can skip idle ticks until then. */
+function nextDueAt(run: Run, now: number): number | null {
+  let next: number | null = null;
+  const consider = (at: number) => {
+    next = next === null ? at : Math.min(next, at);
+  };
+  const recheck = now + HALT_RECHECK_MS;
+  for (const row of run.rows) {
+    const heldBack = run.setAside.has(row.rowNumber);
+    if (row.status === 'PENDING') {
+      const due = row.nextAttemptAt ?? now;
+      consider(heldBack || run.summary.generationHaltedBy !== null ? Math.max(due, recheck) : due);
+    } else if ((SENDABLE as readonly string[]).includes(row.status) && row.sentAt === null) {
+      consider(heldBack || run.summary.sendingHaltedBy !== null ? recheck : now);
+    } else if (row.status === 'GENERATING' || row.status === 'SENDING') {
+      // A claim left by a run that died becomes stale at a known time: the sweep must run then.
+      const limit = row.status === 'GENERATING' ? run.settings.staleGeneratingMinutes : run.settings.staleSendingMinutes;
+      consider((row.claimedAt ?? now) + limit * MINUTE_MS);
+    }
+  }
+  return next === null ? null : Math.max(next, now);
+}

@@ -1,0 +1,50 @@
+// What processing needs to know about one row: its form's Config, its answers, and whether a claim is still ours.
+import { configFor } from '../form-config';
+import type { FormConfig } from '../ports';
+import type { QueueRow } from '../queue-row';
+import { answerValuesByRef } from './answers';
+import type { ProcessingDeps } from './run-context';
+
+const NO_CONFIG: Omit<FormConfig, 'formId'> = {
+  enabled: true,
+  prompt: '',
+  model: '',
+  subject: '',
+  body: '',
+  recipientField: '',
+  approvalRequired: false,
+  replyTo: '',
+  bcc: '',
+  senderName: '',
+};
+
+/**
+ * The Config a queued row is processed with. `enabled` is ignored: it decides what intake accepts, and an
+ * accepted submission is answered even if its form was disabled since. Blank templates fall back to defaults later.
+ */
+export function processingConfigFor(formId: string, forms: readonly FormConfig[]): FormConfig {
+  const enabledForms = forms.map((form) => ({ ...form, enabled: true }));
+  return configFor(formId, enabledForms) ?? { ...NO_CONFIG, formId };
+}
+
+export function answersOf(deps: ProcessingDeps, row: QueueRow): Record<string, string> | null {
+  const payload = deps.readPayload ? deps.readPayload(row) : row.payload;
+  return answerValuesByRef(payload);
+}
+
+/** Claims are compared to the second: a sheet's date cell is not trusted to keep milliseconds. */
+export function claimTime(now: number): number {
+  return Math.floor(now / 1000) * 1000;
+}
+
+/** The row still says what this run wrote: same submission, same state, same claim time. */
+export function isOurClaim(row: QueueRow | undefined, claimed: QueueRow): boolean {
+  return (
+    row !== undefined &&
+    row.eventId === claimed.eventId &&
+    row.status === claimed.status &&
+    row.claimedAt !== null &&
+    claimed.claimedAt !== null &&
+    Math.floor(row.claimedAt / 1000) === Math.floor(claimed.claimedAt / 1000)
+  );
+}

@@ -1,0 +1,161 @@
+// What one processing run carries between its steps: ports, the rows as last seen, counters, and row moves.
+import { codedError } from '../errors';
+import type {
+  AuditLog,
+  Clock,
+  ConfigStore,
+  FormConfig,
+  GeminiClient,
+  IncidentCode,
+  IncidentSink,
+  LogEntry,
+  Mailer,
+  QueueStore,
+  Random,
+} from '../ports';
+import type { QueueRow } from '../queue-row';
+import type { Settings } from '../settings';
+import type { Status } from '../statuses';
+import { isSystemMove } from './transitions';
+
+export interface ProcessingDeps {
+  queue: QueueStore;
+  config: ConfigStore;
+  gemini: GeminiClient;
+  mailer: Mailer;
+  audit: AuditLog;
+  incidents: IncidentSink;
+  clock: Clock;
+  random: Random;
+  settings: Settings;
+  /** Moves spilled deliveries into Queue (intake's drain); called first, before Queue is read. */
+  drainSpill(): void;
+  /** The row's full payload JSON when `payload` is a pointer into the Payloads sheet; default: the cell as is. */
+  readPayload?(row: QueueRow): string;
+}
+
+export interface ProcessingOptions {
+  /** When this run started (epoch ms): RUN_BUDGET_SECONDS counts from here. */
+  startedAt: number;
+}
+
+export type StopReason = 'done' | 'paused' | 'budget' | 'sheets-unavailable' | 'code-bug';
+
+export interface ProcessingSummary {
+  /** Rows that got a reply (READY or AWAITING_APPROVAL). */
+  generated: number;
+  sent: number;
+  failed: number;
+  /** Rows left waiting: retry back-off, systemic pause, mail quota or limits, a template to fix. */
+  deferred: number;
+  needsReview: number;
+  duplicates: number;
+  /** Generation rounds that called Gemini. */
+  rounds: number;
+  /** Earliest time work is known to be due (epoch ms), or null when nothing waits on time. */
+  nextDueAt: number | null;
+  stoppedBecause: StopReason;
+  generationHaltedBy: IncidentCode | null;
+  sendingHaltedBy: IncidentCode | null;
+}
+
+export interface Run {
+  deps: ProcessingDeps;
+  settings: Settings;
+  deadline: number;
+  /** Queue rows as last read or written by this run, in sheet order. */
+  rows: QueueRow[];
+  forms: FormConfig[];
+  summary: ProcessingSummary;
+  /** Incidents raised during this run: never cleared by the same run. */
+  raised: Set<IncidentCode>;
+  /** Rows this run will not try again (e.g. their template is broken): keeps rounds from spinning on them. */
+  setAside: Set<number>;
+  /** Known secret values, removed from every text written. */
+  secrets: string[];
+  /** Incidents whose condition this run checked and found gone; cleared once, at the end of the run. */
+  gone: Set<IncidentCode>;
+}
+
+export function newSummary(): ProcessingSummary {
+  return {
+    generated: 0,
+    sent: 0,
+    failed: 0,
+    deferred: 0,
+    needsReview: 0,
+    duplicates: 0,
+    rounds: 0,
+    nextDueAt: null,
+    stoppedBecause: 'done',
+    generationHaltedBy: null,
+    sendingHaltedBy: null,
+  };
+}
+
+export function isOverBudget(run: Run): boolean {
+  return run.deps.clock.now() >= run.deadline;
+}
+
+/** Row moves and their Log lines, written together so the Log never claims a move the sheet lacks. */
+export interface Batch {
+  rows: QueueRow[];
+  entries: LogEntry[];
+}
+
+export function newBatch(): Batch {
+  return { rows: [], entries: [] };
+}
+
+/**
+ * A copy of `row` moved to `to` (with `patch` applied), recorded in `batch`. Only moves the table gives to
+ * the system are made here: anything else is our own bug, and throwing keeps it from reaching the sheet.
+ */
+export function moveRow(
+  run: Run,
+  batch: Batch,
+  row: QueueRow,
+  to: Status,
+  detail: string,
+  patch: Partial<QueueRow> = {},
+): QueueRow {
+  if (!isSystemMove(row.status, to)) throw codedError('CODE_BUG', `processing tried to move row ${row.rowNumber} from ${row.status} to ${to}`);
+  const now = run.deps.clock.now();
+  const moved: QueueRow = { ...row, ...patch, status: to, updatedAt: now };
+  batch.rows.push(moved);
+  batch.entries.push({ at: now, eventId: row.eventId, from: String(row.status), to, by: 'system', detail });
+  return moved;
+}
+
+/** Writes the batch's rows in one call, flushes, logs its moves, and remembers the rows as written. */
+export function commitBatch(run: Run, batch: Batch): void {
+  if (batch.rows.length === 0) return;
+  run.deps.queue.writeRows(batch.rows);
+  run.deps.queue.flush();
+  remember(run, batch.rows);
+  run.deps.audit.append(batch.entries);
+}
+
+/** Replaces this run's copies of the given rows (matched by row number). */
+export function remember(run: Run, rows: readonly QueueRow[]): void {
+  const byNumber = new Map(rows.map((row) => [row.rowNumber, row]));
+  run.rows = run.rows.map((row) => byNumber.get(row.rowNumber) ?? row);
+}
+
+export function raiseIncident(run: Run, code: IncidentCode, detail: string, rowNumbers: readonly number[] = []): void {
+  run.raised.add(code);
+  run.deps.incidents.raise(code, detail, rowNumbers);
+}
+
+export function markGone(run: Run, codes: readonly IncidentCode[]): void {
+  for (const code of codes) run.gone.add(code);
+}
+
+/** Clears what was found gone, unless the same run also saw it (e.g. one form's model missing, another's fine). */
+export function clearGoneIncidents(run: Run): void {
+  for (const code of run.gone) if (!run.raised.has(code)) run.deps.incidents.clear(code);
+}
+
+export function isoTime(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}

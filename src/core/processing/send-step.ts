@@ -1,0 +1,212 @@
+// The send step: READY and APPROVED rows mailed one at a time, each claimed and read back first, never twice.
+import { codeOf, messageOf } from '../errors';
+import type { LogEntry, OutgoingMail } from '../ports';
+import type { QueueRow } from '../queue-row';
+import { errorSummary } from '../redact';
+import type { Status } from '../statuses';
+import { buildMail, classifyMailError, recipientCount, type MailBuild } from './mail';
+import { newMailRef } from './mail-ref';
+import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
+import { isOverBudget, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Run } from './run-context';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SENDABLE: readonly Status[] = ['READY', 'APPROVED'];
+
+function isSendable(row: QueueRow): boolean {
+  return (SENDABLE as readonly string[]).includes(row.status);
+}
+
+/** Mails to this address in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess). */
+export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: string, now: number): number {
+  const address = recipient.trim().toLowerCase();
+  return rows.filter((row) => row.sentAt !== null && row.sentAt > now - DAY_MS && row.recipient.trim().toLowerCase() === address).length;
+}
+
+/** Moves made during the send step; rows are written at once, their Log lines in one batch at the end. */
+interface SendStep {
+  entries: LogEntry[];
+  limited: number[];
+  configProblems: string[];
+  configRows: number[];
+}
+
+function write(run: Run, step: SendStep, row: QueueRow, to: Status, detail: string, patch: Partial<QueueRow>): QueueRow {
+  const batch = newBatch();
+  const moved = moveRow(run, batch, row, to, detail, patch);
+  run.deps.queue.writeRows(batch.rows);
+  run.deps.queue.flush();
+  remember(run, batch.rows);
+  step.entries.push(...batch.entries);
+  return moved;
+}
+
+/** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */
+function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild | null {
+  try {
+    const built = buildMail({ row, config: processingConfigFor(row.formId, run.forms), answers: answersOf(run.deps, row) });
+    if (built.kind === 'mail') markGone(run, ['TEMPLATE_INVALID']);
+    return built;
+  } catch (error) {
+    const code = codeOf(error);
+    if (code !== 'TEMPLATE_INVALID' && code !== 'CONFIG_INVALID') throw error;
+    if (!step.configProblems.includes(messageOf(error))) step.configProblems.push(messageOf(error));
+    step.configRows.push(row.rowNumber);
+    run.setAside.add(row.rowNumber);
+    run.summary.deferred++;
+    return null;
+  }
+}
+
+/** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
+export function runSendStep(run: Run): void {
+  const step: SendStep = { entries: [], limited: [], configProblems: [], configRows: [] };
+  try {
+    sendRows(run, step);
+  } catch (error) {
+    // Rows already moved keep their Log lines if the Log can still be written; the first error is what matters.
+    try {
+      if (step.entries.length > 0) run.deps.audit.append(step.entries);
+    } catch {
+      /* reported through the original error */
+    }
+    throw error;
+  }
+  if (step.entries.length > 0) run.deps.audit.append(step.entries);
+  if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), step.configRows);
+  if (step.limited.length > 0) {
+    raiseIncident(
+      run,
+      'MAIL_LIMIT_REACHED',
+      `${step.limited.length} row(s) wait: a recipient already got MAX_MAILS_PER_RECIPIENT_PER_DAY ` +
+        `(${run.settings.maxMailsPerRecipientPerDay}) mails in 24 hours, or this run reached MAX_MAILS_PER_RUN (${run.settings.maxMailsPerRun})`,
+      step.limited,
+    );
+  } else if (run.summary.sendingHaltedBy === null) {
+    markGone(run, ['MAIL_LIMIT_REACHED']);
+  }
+}
+
+function sendRows(run: Run, step: SendStep): void {
+  const needsReview: number[] = [];
+  for (const row of run.rows.filter(isSendable)) {
+    if (row.sentAt !== null) {
+      // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
+      const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt)}), so it is not mailed again; clear sent_at by hand to resend`);
+      write(run, step, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+      run.summary.needsReview++;
+      needsReview.push(row.rowNumber);
+    }
+  }
+  const waiting = run.rows.filter((row) => isSendable(row) && row.sentAt === null && !run.setAside.has(row.rowNumber));
+  for (let i = 0; i < waiting.length; i++) {
+    const rest = waiting.length - i;
+    if (isOverBudget(run)) {
+      run.summary.stoppedBecause = 'budget';
+      break;
+    }
+    if (run.summary.sent >= run.settings.maxMailsPerRun) {
+      step.limited.push(...waiting.slice(i).map((row) => row.rowNumber));
+      run.summary.deferred += rest;
+      break;
+    }
+    const outcome = sendOne(run, step, waiting[i]);
+    if (outcome === 'needs-review') needsReview.push(waiting[i].rowNumber);
+    if (outcome === 'quota') {
+      run.summary.deferred += rest - 1;
+      raiseIncident(
+        run,
+        'MAIL_QUOTA_EXHAUSTED',
+        `the daily mail quota is used up; ${rest} row(s) wait as they are and are sent once it resets`,
+        waiting.slice(i).map((row) => row.rowNumber),
+      );
+      break;
+    }
+  }
+  if (needsReview.length > 0) {
+    raiseIncident(run, 'NEEDS_REVIEW_ROWS', `${needsReview.length} row(s) need a person to check whether the mail arrived`, needsReview);
+  }
+}
+
+type SendOutcome = 'sent' | 'failed' | 'needs-review' | 'quota' | 'waiting' | 'lost-claim';
+
+function sendOne(run: Run, step: SendStep, row: QueueRow): SendOutcome {
+  const now = run.deps.clock.now();
+  if (sendsToRecipientToday(run.rows, row.recipient, now) >= run.settings.maxMailsPerRecipientPerDay) {
+    step.limited.push(row.rowNumber);
+    run.setAside.add(row.rowNumber);
+    run.summary.deferred++;
+    return 'waiting';
+  }
+  const planned = prepareMail(run, step, row);
+  if (planned === null) return 'waiting';
+  if (planned.kind === 'permanent') {
+    const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
+    write(run, step, row, 'FAILED', error, { error, claimedAt: null });
+    run.summary.failed++;
+    return 'failed';
+  }
+  if (run.deps.mailer.remainingDailyQuota() < recipientCount(planned.mail)) {
+    run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
+    run.summary.deferred++;
+    return 'quota';
+  }
+
+  const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+  const claimed = write(run, step, row, 'SENDING', 'claimed for sending', {
+    claimedAt: claimTime(now),
+    mailRef: row.mailRef || newMailRef(run.deps.random, taken),
+    error: '',
+  });
+  const current = run.deps.queue.readRows([row.rowNumber])[0];
+  if (current) remember(run, [current]);
+  if (!isOurClaim(current, claimed)) {
+    run.setAside.add(row.rowNumber);
+    return 'lost-claim';
+  }
+
+  // Built again from the row as it is now: an APPROVED row is mailed exactly as staff left its result.
+  const mail = prepareMail(run, step, current);
+  const back = row.status as Status;
+  if (mail === null) {
+    write(run, step, current, back, 'Config template must be fixed before sending', { claimedAt: null });
+    return 'waiting';
+  }
+  if (mail.kind === 'permanent') {
+    const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
+    write(run, step, current, 'FAILED', error, { error, claimedAt: null });
+    run.summary.failed++;
+    return 'failed';
+  }
+  return deliver(run, step, current, mail.mail, back);
+}
+
+function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail, back: Status): SendOutcome {
+  try {
+    run.deps.mailer.send(mail);
+  } catch (thrown) {
+    const message = messageOf(thrown);
+    const kind = classifyMailError(message);
+    if (kind === 'quota') {
+      write(run, step, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
+      run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
+      run.summary.deferred++;
+      return 'quota';
+    }
+    if (kind === 'permanent') {
+      const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
+      write(run, step, claimed, 'FAILED', error, { error, claimedAt: null });
+      run.summary.failed++;
+      return 'failed';
+    }
+    const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
+    write(run, step, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    run.summary.needsReview++;
+    return 'needs-review';
+  }
+  // Recorded and flushed at once: from here on, sent_at guards this row against any second send.
+  const sentAt = run.deps.clock.now();
+  write(run, step, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt, claimedAt: null, error: '' });
+  run.summary.sent++;
+  markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
+  return 'sent';
+}

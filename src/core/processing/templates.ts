@@ -1,0 +1,89 @@
+// Config templates: {{placeholder}} substitution that refuses unknown names, HTML escaping, and the defaults.
+import { codedError } from '../errors';
+
+export type TemplateName = 'prompt' | 'subject' | 'body';
+
+/** Names every mail template may use besides the form's field refs. */
+export const MAIL_PLACEHOLDERS = ['answers', 'result', 'mail_ref'] as const;
+/** The prompt never sees {{result}} or {{mail_ref}}: neither exists before Gemini answers. */
+export const PROMPT_PLACEHOLDERS = ['answers'] as const;
+
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+/** Written into the Config `*` row by the staff console; usable as-is by a course school or a support desk. */
+export const DEFAULT_PROMPT = [
+  'You answer submissions sent to our team through an online form (for example a course assignment or a support request).',
+  'Write the email reply to the person who sent the submission below.',
+  '- Greet them by name if they gave one; write in the language they wrote in.',
+  '- Answer what they asked, or give specific, constructive feedback on what they sent: quote or name the parts you mean.',
+  '- Be warm, clear and brief: at most about 300 words.',
+  '- Do not invent facts, prices, dates, links or promises. If something needs a person, say that a member of our team will follow up.',
+  '- Plain text only: no Markdown, no headings, no bullet symbols other than "-".',
+  '- End with a short sign-off from "The team"; do not add a subject line.',
+  '',
+  '{{answers}}',
+].join('\n');
+
+export const DEFAULT_SUBJECT = 'Our reply to your submission ({{mail_ref}})';
+
+export const DEFAULT_BODY = [
+  '{{result}}',
+  '',
+  'If anything is unclear, simply reply to this email and a person will read it.',
+].join('\n');
+
+/** The distinct placeholder names a template uses, in order of first use. */
+export function placeholdersIn(template: string): string[] {
+  const names: string[] = [];
+  for (const match of template.matchAll(PLACEHOLDER)) if (!names.includes(match[1])) names.push(match[1]);
+  return names;
+}
+
+export interface TemplateContext {
+  formId: string;
+  template: TemplateName;
+  /** Why field refs may be missing (e.g. the payload could not be read), added to the error. */
+  note?: string;
+}
+
+/**
+ * Replaces every {{name}} with values[name] passed through `present` (e.g. HTML escaping).
+ * An unknown name is an error naming it and the form: a blank where a name was meant is never mailed.
+ */
+export function renderTemplate(
+  template: string,
+  values: Readonly<Record<string, string>>,
+  context: TemplateContext,
+  present: (value: string) => string = (value) => value,
+): string {
+  const unknown = placeholdersIn(template).filter((name) => !Object.prototype.hasOwnProperty.call(values, name));
+  if (unknown.length > 0) {
+    const builtins = context.template === 'prompt' ? PROMPT_PLACEHOLDERS : MAIL_PLACEHOLDERS;
+    throw codedError(
+      'TEMPLATE_INVALID',
+      `Config for form "${context.formId}": the ${context.template} template uses ` +
+        `${unknown.map((name) => `{{${name}}}`).join(', ')}, which is neither a field ref of this form nor one of ` +
+        `${builtins.map((name) => `{{${name}}}`).join(', ')}` +
+        (context.note ? ` (${context.note})` : '') +
+        '. Fix the template in the Config sheet.',
+    );
+  }
+  return template.replace(PLACEHOLDER, (_match, name: string) => present(values[name]));
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+}
+
+/** Escaped text with its line breaks kept as <br>. */
+export function textToHtml(text: string): string {
+  return escapeHtml(text).replace(/\r\n|\r|\n/g, '<br>\n');
+}

@@ -1,0 +1,150 @@
+// Mail rendering from Config templates: placeholders, escaping, subject and footer, recipients, mail error classes.
+import { describe, expect, it } from 'vitest';
+import { codeOf } from '../../../src/core/errors';
+import { answerValuesByRef } from '../../../src/core/processing/answers';
+import { buildMail, classifyMailError, recipientProblem, type MailBuild } from '../../../src/core/processing/mail';
+import { newMailRef } from '../../../src/core/processing/mail-ref';
+import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/processing/templates';
+import type { FormConfig } from '../../../src/core/ports';
+import type { QueueRow } from '../../../src/core/queue-row';
+import { fixedRandom, formConfig, pendingRow, typeformFixture } from './memory-ports';
+
+const essay = answerValuesByRef(typeformFixture('essay-submission'));
+const readyRow = (patch: Partial<QueueRow> = {}) =>
+  pendingRow({ status: 'READY', result: 'Dear Mina,\nwell done.', mailRef: 'FQ-7K2M9Q', ...patch });
+
+function mailOf(config: Partial<FormConfig> = {}, row: Partial<QueueRow> = {}, answers = essay) {
+  const built: MailBuild = buildMail({ row: readyRow(row), config: formConfig(config), answers });
+  if (built.kind !== 'mail') throw new Error(`expected a mail, got ${built.reason}`);
+  return built.mail;
+}
+
+function thrownBy(action: () => unknown): { code: string | undefined; message: string } {
+  try {
+    action();
+  } catch (error) {
+    return { code: codeOf(error), message: (error as Error).message };
+  }
+  throw new Error('expected an error');
+}
+
+describe('answerValuesByRef', () => {
+  it('reads each answer by field ref from its type key: text, email, choice label, choices joined, number, boolean, date', () => {
+    expect(essay).toMatchObject({
+      name: 'Mina Okafor',
+      email: 'mina.okafor@example.com',
+      course: 'Technical writing',
+      goals: 'Structure, Clarity',
+      confidence: '6',
+      consent: 'yes',
+      due: '2026-11-21',
+      cohort: '2026-autumn',
+    });
+  });
+
+  it('a payment answer gives its amount, and a defined but unanswered field is blank rather than unknown', () => {
+    const payload = JSON.stringify({
+      form_response: {
+        definition: { fields: [{ ref: 'fee' }, { ref: 'phone' }] },
+        answers: [{ type: 'payment', payment: { amount: '49.00', last4: '4242' }, field: { ref: 'fee' } }],
+      },
+    });
+    expect(answerValuesByRef(payload)).toEqual({ fee: '49.00', phone: '' });
+  });
+
+  it('a payload that is not Typeform JSON gives null', () => {
+    expect(answerValuesByRef('Payloads!evt-1')).toBeNull();
+  });
+});
+
+describe('buildMail', () => {
+  it('renders {{field_ref}}, {{answers}}, {{result}} and {{mail_ref}} into subject and body', () => {
+    const mail = mailOf({ subject: 'Feedback for {{name}} ({{mail_ref}})', body: 'Hi {{name}},\n{{result}}\n\nYou sent:\n{{answers}}' });
+    expect(mail.subject).toBe('Feedback for Mina Okafor (FQ-7K2M9Q)');
+    expect(mail.body).toBe(`Hi Mina Okafor,\nDear Mina,\nwell done.\n\nYou sent:\n${readyRow().submission}\n\n--\nReference: FQ-7K2M9Q`);
+    expect(mail.to).toBe('mina.okafor@example.com');
+  });
+
+  it('puts the mail_ref in the footer of both bodies even when the template does not use it', () => {
+    const mail = mailOf({ body: '{{result}}' });
+    expect(mail.body.endsWith('Reference: FQ-7K2M9Q')).toBe(true);
+    expect(mail.htmlBody).toMatch(/Reference: FQ-7K2M9Q<\/p>$/);
+  });
+
+  it('escapes everything from the respondent and the model in HTML: <script> and =HYPERLINK(…) arrive as text', () => {
+    const answers = { ...essay, name: '<script>alert(1)</script>' };
+    const mail = mailOf({ body: 'Hi {{name}},\n{{result}}' }, { result: '=HYPERLINK("http://evil.example","click") & <b>' }, answers);
+    expect(mail.htmlBody).toContain('Hi &lt;script&gt;alert(1)&lt;/script&gt;,<br>');
+    expect(mail.htmlBody).toContain('=HYPERLINK(&quot;http://evil.example&quot;,&quot;click&quot;) &amp; &lt;b&gt;');
+    expect(mail.htmlBody).not.toMatch(/<script|<b>/);
+    expect(mail.body).toContain('Hi <script>alert(1)</script>,');
+  });
+
+  it('keeps the subject on one line, trimmed and capped at 200 characters', () => {
+    expect(mailOf({ subject: '  Re:\r\n {{name}}\n\tBcc: x@example.com ' }).subject).toBe('Re: Mina Okafor Bcc: x@example.com');
+    const long = mailOf({ subject: 'x'.repeat(500) }).subject;
+    expect(long).toHaveLength(200);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('an unknown placeholder is a TEMPLATE_INVALID error naming it and the form, never a silent blank', () => {
+    const error = thrownBy(() => mailOf({ body: 'Hi {{first_name}}, {{result}}' }));
+    expect(error.code).toBe('TEMPLATE_INVALID');
+    expect(error.message).toContain('Config for form "Wr1tE5sy": the body template uses {{first_name}}');
+  });
+
+  it('field refs are unknown when the payload could not be read, and the error says so', () => {
+    const error = thrownBy(() => mailOf({ subject: 'For {{name}}' }, {}, null));
+    expect(error.message).toMatch(/subject template uses \{\{name\}\}.*payload could not be read/);
+  });
+
+  it('uses reply-to, bcc and sender name from Config', () => {
+    const mail = mailOf({ replyTo: 'tutors@school.example', bcc: 'archive@school.example', senderName: 'Writing School' });
+    expect(mail).toMatchObject({ replyTo: 'tutors@school.example', bcc: 'archive@school.example', name: 'Writing School' });
+  });
+
+  it('an invalid reply-to in Config is a CONFIG_INVALID error, not the row failing', () => {
+    expect(thrownBy(() => mailOf({ replyTo: 'tutors at school' })).code).toBe('CONFIG_INVALID');
+  });
+
+  it.each([
+    ['', 'no email address in the submission'],
+    ['   ', 'no email address in the submission'],
+    ['mina.example.com', 'not a valid email address: mina.example.com'],
+    ['a@b.example, c@d.example', 'not a valid email address: a@b.example, c@d.example'],
+  ])('a recipient "%s" is a permanent failure: %s', (recipient, reason) => {
+    expect(recipientProblem(recipient)).toBe(reason);
+    expect(buildMail({ row: readyRow({ recipient }), config: formConfig(), answers: essay })).toEqual({ kind: 'permanent', reason });
+  });
+
+  it('the default templates render for any form: they use only built-in placeholders', () => {
+    for (const template of [DEFAULT_PROMPT, DEFAULT_SUBJECT, DEFAULT_BODY]) {
+      expect(placeholdersIn(template).every((name) => ['answers', 'result', 'mail_ref'].includes(name))).toBe(true);
+    }
+    const mail = mailOf({}, {}, {});
+    expect(mail.subject).toBe('Our reply to your submission (FQ-7K2M9Q)');
+    expect(mail.body.startsWith('Dear Mina,\nwell done.')).toBe(true);
+  });
+});
+
+describe('classifyMailError', () => {
+  it.each([
+    ['Service invoked too many times for one day: email.', 'quota'],
+    ['Exception: Service invoked too many times for one day: email.', 'quota'],
+    ['Invalid email: mina@', 'permanent'],
+    ['Limit Exceeded: Email Body Size.', 'permanent'],
+    ['Argument too large: subject', 'permanent'],
+    ['Error sending email to mina@example.com. Please try again later.', 'unknown'],
+    ['Exceeded maximum execution time', 'unknown'],
+  ])('"%s" is %s', (message, kind) => {
+    expect(classifyMailError(message)).toBe(kind);
+  });
+});
+
+describe('newMailRef', () => {
+  it('is FQ- and six Crockford base32 characters, drawn again when taken', () => {
+    expect(newMailRef(fixedRandom(0, 0.5, 0.99, 0.1, 0.2, 0.3))).toBe('FQ-0GZ369');
+    expect(newMailRef(fixedRandom(0, 0, 0, 0, 0, 0, 0.5), new Set(['FQ-000000']))).toMatch(/^FQ-[0-9A-HJKMNP-TV-Z]{6}$/);
+    expect(newMailRef(fixedRandom(0, 0, 0, 0, 0, 0, 0.5), new Set(['FQ-000000']))).not.toBe('FQ-000000');
+  });
+});

@@ -1,0 +1,272 @@
+// In-memory ports for processing tests: a Queue with hooks between calls, a scripted Gemini, a mailer with an outbox.
+import { readFileSync } from 'node:fs';
+import type {
+  AuditLog,
+  Clock,
+  ConfigStore,
+  FormConfig,
+  GeminiClient,
+  GeminiOutcome,
+  GeminiRequest,
+  IncidentCode,
+  IncidentSink,
+  LogEntry,
+  Mailer,
+  OutgoingMail,
+  QueueStore,
+  Random,
+} from '../../../src/core/ports';
+import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
+import { readSettings, type Settings } from '../../../src/core/settings';
+import type { ProcessingDeps } from '../../../src/core/processing/run-context';
+
+const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+
+export function geminiFixture(name: string): string {
+  return readFileSync(new URL(`gemini/${name}.json`, FIXTURES), 'utf8');
+}
+
+export function typeformFixture(name: string): string {
+  return JSON.stringify(JSON.parse(readFileSync(new URL(`typeform/${name}.json`, FIXTURES), 'utf8')));
+}
+
+export const T0 = Date.UTC(2026, 10, 20, 10, 0, 0);
+
+export class FakeClock implements Clock {
+  constructor(public time: number = T0) {}
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+/** Returns the given values in turn, forever. */
+export function fixedRandom(...values: number[]): Random {
+  let i = 0;
+  return { next: () => values[i++ % values.length] };
+}
+
+const clone = (row: QueueRow): QueueRow => ({ ...row });
+
+export class MemoryQueue implements QueueStore {
+  rows: QueueRow[];
+  archived = new Set<string>();
+  writes: QueueRow[][] = [];
+  flushes = 0;
+  /** Runs before readRows answers: another writer acting between our claim and its read-back. */
+  beforeReadRows: ((numbers: readonly number[], queue: MemoryQueue) => void) | null = null;
+  /** Thrown by the next call of the named method (a Sheets outage, a bug). */
+  failOn: { method: 'readAll' | 'writeRows' | 'readRows' | 'archivedKeys'; error: Error } | null = null;
+
+  constructor(rows: QueueRow[]) {
+    this.rows = rows.map((row, i) => ({ ...row, rowNumber: i + 2 }));
+  }
+
+  private fail(method: 'readAll' | 'writeRows' | 'readRows' | 'archivedKeys'): void {
+    if (this.failOn?.method === method) {
+      const error = this.failOn.error;
+      this.failOn = null;
+      throw error;
+    }
+  }
+
+  row(rowNumber: number): QueueRow {
+    const found = this.rows.find((row) => row.rowNumber === rowNumber);
+    if (!found) throw new Error(`no row ${rowNumber}`);
+    return found;
+  }
+
+  edit(rowNumber: number, patch: Partial<QueueRow>): void {
+    Object.assign(this.row(rowNumber), patch);
+  }
+
+  readAll(): QueueRow[] {
+    this.fail('readAll');
+    return this.rows.map(clone);
+  }
+  readRows(rowNumbers: readonly number[]): QueueRow[] {
+    this.fail('readRows');
+    this.beforeReadRows?.(rowNumbers, this);
+    return this.rows.filter((row) => rowNumbers.includes(row.rowNumber)).map(clone);
+  }
+  writeRows(rows: readonly QueueRow[]): void {
+    this.fail('writeRows');
+    this.writes.push(rows.map(clone));
+    for (const row of rows) Object.assign(this.row(row.rowNumber), clone(row));
+  }
+  appendRows(rows: QueueRow[]): void {
+    for (const row of rows) this.rows.push({ ...row, rowNumber: this.rows.length + 2 });
+  }
+  archiveRows(rows: readonly QueueRow[]): void {
+    const numbers = rows.map((row) => row.rowNumber);
+    this.rows = this.rows.filter((row) => !numbers.includes(row.rowNumber));
+  }
+  archivedKeys(): Set<string> {
+    this.fail('archivedKeys');
+    return new Set(this.archived);
+  }
+  flush(): void {
+    this.flushes++;
+  }
+}
+
+export class MemoryConfig implements ConfigStore {
+  constructor(public forms: FormConfig[] = []) {}
+  readForms(): FormConfig[] {
+    return this.forms.map((form) => ({ ...form }));
+  }
+}
+
+export function formConfig(patch: Partial<FormConfig> = {}): FormConfig {
+  return {
+    formId: '*',
+    enabled: true,
+    prompt: '',
+    model: '',
+    subject: '',
+    body: '',
+    recipientField: '',
+    approvalRequired: false,
+    replyTo: '',
+    bcc: '',
+    senderName: '',
+    ...patch,
+  };
+}
+
+export const okOutcome = (text = 'Dear Mina, thank you.'): GeminiOutcome => ({
+  kind: 'http',
+  status: 200,
+  body: JSON.stringify({ candidates: [{ content: { parts: [{ text }] }, finishReason: 'STOP' }] }),
+});
+
+export const fixtureOutcome = (status: number, name: string): GeminiOutcome => ({ kind: 'http', status, body: geminiFixture(name) });
+
+export class MemoryGemini implements GeminiClient {
+  calls: GeminiRequest[][] = [];
+  /** Answers each request; the default writes a good reply. */
+  respond: (request: GeminiRequest, callIndex: number) => GeminiOutcome = () => okOutcome();
+  /** Runs once per generateAll call (e.g. the clock moving on by Gemini's latency). */
+  onCall: (() => void) | null = null;
+
+  generateAll(requests: readonly GeminiRequest[]): GeminiOutcome[] {
+    const callIndex = this.calls.length;
+    this.calls.push([...requests]);
+    this.onCall?.();
+    return requests.map((request) => this.respond(request, callIndex));
+  }
+  requestCount(): number {
+    return this.calls.reduce((sum, call) => sum + call.length, 0);
+  }
+}
+
+export class MemoryMailer implements Mailer {
+  outbox: OutgoingMail[] = [];
+  quotaChecks = 0;
+  /** A platform error message for this mail, or undefined to send it. */
+  failWith: (mail: OutgoingMail) => string | undefined = () => undefined;
+  constructor(public quota = 100) {}
+  remainingDailyQuota(): number {
+    this.quotaChecks++;
+    return this.quota;
+  }
+  send(mail: OutgoingMail): void {
+    const message = this.failWith(mail);
+    if (message !== undefined) throw new Error(message);
+    this.quota--;
+    this.outbox.push(mail);
+  }
+}
+
+export class MemoryAudit implements AuditLog {
+  batches: LogEntry[][] = [];
+  append(entries: readonly LogEntry[]): void {
+    this.batches.push([...entries]);
+  }
+  get entries(): LogEntry[] {
+    return this.batches.flat();
+  }
+}
+
+export class MemoryIncidents implements IncidentSink {
+  raised: { code: IncidentCode; detail: string; rows: readonly number[] }[] = [];
+  cleared: IncidentCode[] = [];
+  raise(code: IncidentCode, detail: string, rowNumbers: readonly number[] = []): void {
+    this.raised.push({ code, detail, rows: rowNumbers });
+  }
+  clear(code: IncidentCode): void {
+    this.cleared.push(code);
+  }
+  codes(): IncidentCode[] {
+    return this.raised.map((incident) => incident.code);
+  }
+}
+
+export function settingsWith(props: Record<string, string> = {}): Settings {
+  return readSettings({ GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', ...props }).settings;
+}
+
+/** A PENDING row for the essay fixture (recipient and payload filled as intake would). */
+export function pendingRow(patch: Partial<QueueRow> = {}): QueueRow {
+  return {
+    ...emptyRow(),
+    status: 'PENDING',
+    eventId: `evt-${Math.abs(hash(JSON.stringify(patch)))}`,
+    receivedAt: T0 - 60_000,
+    formId: 'Wr1tE5sy',
+    responseToken: `tok-${Math.abs(hash(JSON.stringify(patch)))}`,
+    recipient: 'mina.okafor@example.com',
+    submission: 'Your name: Mina Okafor\nPaste your essay: Caching is the art of remembering answers.',
+    payload: typeformFixture('essay-submission'),
+    updatedAt: T0 - 60_000,
+    ...patch,
+  };
+}
+
+function hash(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+export interface World {
+  deps: ProcessingDeps;
+  queue: MemoryQueue;
+  config: MemoryConfig;
+  gemini: MemoryGemini;
+  mailer: MemoryMailer;
+  audit: MemoryAudit;
+  incidents: MemoryIncidents;
+  clock: FakeClock;
+  drains: number;
+}
+
+export function world(rows: QueueRow[], props: Record<string, string> = {}, forms: FormConfig[] = [formConfig()]): World {
+  const w = {
+    queue: new MemoryQueue(rows),
+    config: new MemoryConfig(forms),
+    gemini: new MemoryGemini(),
+    mailer: new MemoryMailer(),
+    audit: new MemoryAudit(),
+    incidents: new MemoryIncidents(),
+    clock: new FakeClock(),
+    drains: 0,
+  } as World;
+  w.deps = {
+    queue: w.queue,
+    config: w.config,
+    gemini: w.gemini,
+    mailer: w.mailer,
+    audit: w.audit,
+    incidents: w.incidents,
+    clock: w.clock,
+    random: fixedRandom(0.5),
+    settings: settingsWith(props),
+    drainSpill: () => {
+      w.drains++;
+    },
+  };
+  return w;
+}

@@ -1,0 +1,93 @@
+// The state-machine table: every move DESIGN §4 allows, who makes it, and the words staff get when refused.
+import { describe, expect, it } from 'vitest';
+import { STATUSES } from '../../../src/core/statuses';
+import {
+  actorOf,
+  canStaffMove,
+  isSystemMove,
+  staffMoveRefusal,
+  staffTargetsFrom,
+  TRANSITIONS,
+} from '../../../src/core/processing/transitions';
+
+const SYSTEM_MOVES: [string, string, string][] = [
+  ['PENDING', 'GENERATING', 'claim for generation'],
+  ['PENDING', 'DUPLICATE', 'collapse a redelivery'],
+  ['GENERATING', 'READY', 'reply written'],
+  ['GENERATING', 'AWAITING_APPROVAL', 'reply written, approval on'],
+  ['GENERATING', 'PENDING', 'retryable, systemic or stale'],
+  ['GENERATING', 'FAILED', 'content blocked or attempts spent'],
+  ['READY', 'SENDING', 'claim for sending'],
+  ['READY', 'FAILED', 'recipient cannot be mailed'],
+  ['READY', 'NEEDS_REVIEW', 'sent_at already filled'],
+  ['READY', 'DUPLICATE', 'collapse a redelivery'],
+  ['AWAITING_APPROVAL', 'DUPLICATE', 'collapse a redelivery'],
+  ['APPROVED', 'SENDING', 'claim for sending'],
+  ['APPROVED', 'FAILED', 'recipient cannot be mailed'],
+  ['APPROVED', 'NEEDS_REVIEW', 'sent_at already filled'],
+  ['APPROVED', 'DUPLICATE', 'collapse a redelivery'],
+  ['SENDING', 'SENT', 'mailed'],
+  ['SENDING', 'FAILED', 'permanent mail error'],
+  ['SENDING', 'NEEDS_REVIEW', 'unknown outcome or stale'],
+  ['SENDING', 'READY', 'mail quota refused'],
+  ['SENDING', 'APPROVED', 'mail quota refused an approved row'],
+];
+
+const STAFF_MOVES: [string, string][] = [
+  ['AWAITING_APPROVAL', 'APPROVED'],
+  ['FAILED', 'PENDING'],
+  ['NEEDS_REVIEW', 'PENDING'],
+  ['FAILED', 'SENT'],
+  ['NEEDS_REVIEW', 'SENT'],
+  ...['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING', 'NEEDS_REVIEW', 'FAILED'].map(
+    (from): [string, string] => [from, 'SKIPPED'],
+  ),
+];
+
+describe('transitions', () => {
+  it.each(SYSTEM_MOVES)('the system moves %s → %s (%s), staff may not', (from, to) => {
+    expect(actorOf(from, to)).toBe('system');
+    expect(isSystemMove(from, to)).toBe(true);
+    expect(canStaffMove(from, to)).toBe(false);
+    expect(staffMoveRefusal(from, to)).toBe(`only formqueue moves ${from} rows to ${to}`);
+  });
+
+  it.each(STAFF_MOVES)('staff may move %s → %s, the system may not', (from, to) => {
+    expect(canStaffMove(from, to)).toBe(true);
+    expect(isSystemMove(from, to)).toBe(false);
+    expect(staffMoveRefusal(from, to)).toBeNull();
+  });
+
+  it('the table holds exactly the moves listed above and nothing else', () => {
+    const listed = new Set([...SYSTEM_MOVES.map(([f, t]) => `${f}>${t}`), ...STAFF_MOVES.map(([f, t]) => `${f}>${t}`)]);
+    const inTable = Object.entries(TRANSITIONS).flatMap(([from, moves]) => Object.keys(moves).map((to) => `${from}>${to}`));
+    expect(new Set(inTable)).toEqual(listed);
+  });
+
+  it.each(['SENT', 'SKIPPED', 'DUPLICATE', 'TEST'])('%s is final: no move leaves it', (from) => {
+    for (const to of STATUSES) expect(actorOf(from, to)).toBeNull();
+  });
+
+  it.each([
+    ['SENT', 'PENDING', 'SENT rows cannot go back to PENDING: the reply was already mailed'],
+    ['SENT', 'SKIPPED', 'SENT rows cannot go back to SKIPPED: the reply was already mailed'],
+    ['DUPLICATE', 'PENDING', 'DUPLICATE rows are final: the same submission is answered by an earlier row'],
+    ['TEST', 'PENDING', 'TEST rows are final: test deliveries are never mailed'],
+    ['SKIPPED', 'PENDING', 'SKIPPED rows are final: a person already decided not to answer this one'],
+    ['READY', 'APPROVED', 'only AWAITING_APPROVAL rows can be approved (this one is READY)'],
+    ['AWAITING_APPROVAL', 'PENDING', 'only FAILED or NEEDS_REVIEW rows can be retried (this one is AWAITING_APPROVAL)'],
+    ['READY', 'SENT', 'only FAILED or NEEDS_REVIEW rows can be marked sent by hand (this one is READY; formqueue records its own sends)'],
+    ['PENDING', 'PENDING', 'the row is already PENDING'],
+    ['PENDING', 'DONE', '"DONE" is not a status; choose one of ' + STATUSES.join(', ')],
+    ['FAILED', 'READY', 'staff cannot move FAILED rows to READY; staff moves are APPROVED (from AWAITING_APPROVAL), PENDING or SENT (from FAILED or NEEDS_REVIEW), or SKIPPED'],
+  ])('staff moving %s → %s is refused with the reason: %s', (from, to, reason) => {
+    expect(canStaffMove(from, to)).toBe(false);
+    expect(staffMoveRefusal(from, to)).toBe(reason);
+  });
+
+  it('lists what staff may choose from a state, for the console', () => {
+    expect(staffTargetsFrom('FAILED')).toEqual(['PENDING', 'SENT', 'SKIPPED']);
+    expect(staffTargetsFrom('AWAITING_APPROVAL')).toEqual(['APPROVED', 'SKIPPED']);
+    expect(staffTargetsFrom('SENT')).toEqual([]);
+  });
+});

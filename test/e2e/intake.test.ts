@@ -1,0 +1,130 @@
+// Intake end to end: the built bundle's doPost over HTTP in the local runtime, with real concurrency and faults.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixture, startRuntime, submission, TOKEN, type Runtime } from './runtime';
+
+describe('doPost over HTTP in the local runtime', () => {
+  let rt: Runtime;
+  beforeEach(async () => {
+    rt = await startRuntime();
+  });
+  afterEach(async () => {
+    await rt.close();
+  });
+
+  it('queues a delivery once and answers its Typeform retry as a duplicate', async () => {
+    const body = fixture('essay-submission.json');
+    expect(await rt.deliver(body)).toEqual({ ok: true, queued: true, event_id: '01JQ8ZK4W6E2V1RZ5T3N8M0B7C' });
+    expect(await rt.deliver(body)).toEqual({ ok: true, duplicate: true, event_id: '01JQ8ZK4W6E2V1RZ5T3N8M0B7C' });
+    const rows = rt.queue();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'PENDING', recipient: 'mina.okafor@example.com', form_id: 'Wr1tE5sy' });
+    expect(String(rows[0].submission)).toContain('Your name: Mina Okafor');
+  });
+
+  it('gives one row for 20 concurrent deliveries of the same event', async () => {
+    const body = submission(1);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => rt.deliver(body)));
+    expect(answers.filter((a) => a.queued === true)).toHaveLength(1);
+    expect(answers.filter((a) => a.duplicate === true)).toHaveLength(19);
+    expect(rt.queue()).toHaveLength(1);
+  });
+
+  it('queues 10 different concurrent deliveries as 10 rows, none lost', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => rt.deliver(submission(i + 100))));
+    expect(answers.every((a) => a.queued === true)).toBe(true);
+    expect(new Set(rt.queue().map((row) => row.event_id)).size).toBe(10);
+  });
+
+  it('rejects a wrong token: nothing queued, the body kept in Rejected without the token', async () => {
+    const body = submission(2);
+    expect(await rt.deliver(body, 'not-the-token')).toEqual({ ok: false, error: 'unauthorized' });
+    expect(await rt.deliver(body, null)).toEqual({ ok: false, error: 'unauthorized' });
+    expect(rt.queue()).toHaveLength(0);
+    const rejected = rt.sheet('Rejected');
+    expect(rejected.rows).toHaveLength(2);
+    expect(rejected.rows[0][rejected.header.indexOf('body')]).toBe(body);
+    expect(JSON.stringify(rejected)).not.toContain(TOKEN);
+  });
+
+  it('rejects malformed JSON with an answer naming the error and keeps the raw body', async () => {
+    expect(await rt.deliver('{"event_id": "x", ')).toEqual({ ok: false, error: 'malformed_json' });
+    const rejected = rt.sheet('Rejected');
+    expect(rejected.rows[0][rejected.header.indexOf('body')]).toBe('{"event_id": "x", ');
+    expect(String(rejected.rows[0][rejected.header.indexOf('reason')])).toContain('malformed_json');
+  });
+
+  it("queues Typeform's test request as TEST", async () => {
+    expect(await rt.deliver(fixture('test-request.json'))).toMatchObject({ ok: true, queued: true, test: true });
+    expect(rt.queue()[0].status).toBe('TEST');
+  });
+
+  it('rejects a form the Config sheet does not enable as unknown form', async () => {
+    await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'SomeOtherForm', user: 'owner@example.com' });
+    expect(await rt.deliver(submission(3))).toMatchObject({ ok: false, error: 'unknown_form' });
+    expect(rt.queue()).toHaveLength(0);
+  });
+
+  it('writes answers that look like formulas, numbers or dates as text', async () => {
+    const tricky = ['=HYPERLINK("http://evil.example","x")', '+1 555 0100', '-5', '@import', '2026-11-21'];
+    const body = submission(4, (b) => {
+      b.form_response.answers[0].text = tricky[0];
+      b.form_response.answers[4].text = tricky.join('\n');
+      b.form_response.answers[0].field.ref = 'name';
+    });
+    await rt.deliver(body);
+    const sheet = rt.sheet('Queue');
+    expect(sheet.formulas.flat().every((cell) => cell === '')).toBe(true);
+    const row = rt.queue()[0];
+    expect(String(row.submission)).toContain('Your name: =HYPERLINK("http://evil.example","x")');
+    expect(row.payload).toBe(body);
+    expect(typeof row.response_token).toBe('string');
+  });
+
+  it('chunks a 60,000-character essay into Payloads and reassembles it byte for byte', async () => {
+    const essay = 'Ünïcödé essay 😀 '.repeat(4000).slice(0, 60000);
+    const body = submission(5, (b) => {
+      b.form_response.answers[4].text = essay;
+    });
+    expect((await rt.deliver(body)).queued).toBe(true);
+    const row = rt.queue()[0];
+    expect(row.payload).toMatch(/^\(in Payloads: \d+ parts\)$/);
+    expect(String(row.submission).length).toBeLessThanOrEqual(50000);
+    const payloads = rt.sheet('Payloads');
+    const text = payloads.rows.filter((r) => r[0] === row.event_id).sort((a, b) => Number(a[1]) - Number(b[1])).map((r) => r[3]).join('');
+    expect(text).toBe(JSON.stringify(JSON.parse(body)));
+  });
+
+  it('spills deliveries while Sheets fails, answers deferred, and queues them once at the next processQueue', async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    expect(await rt.deliver(submission(6))).toMatchObject({ ok: true, queued: 'deferred' });
+    expect(await rt.deliver(submission(7))).toMatchObject({ ok: true, queued: 'deferred' });
+    expect(await rt.deliver(submission(6))).toMatchObject({ ok: true, queued: 'deferred' });
+    expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(true);
+    rt.host.faults.clear();
+    expect(rt.queue()).toHaveLength(0);
+    await rt.host.run('processQueue', [], { kind: 'trigger' });
+    const ids = rt.queue().map((row) => row.event_id);
+    expect(ids.slice(0, 2)).toEqual([JSON.parse(submission(6)).event_id, JSON.parse(submission(7)).event_id]);
+    expect(ids).toHaveLength(2);
+    expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(false);
+  });
+
+  it('queues a delivery while a processQueue run holds the script lock', async () => {
+    await rt.deliver(submission(8));
+    rt.host.faults.add({ target: 'gemini', pause: true });
+    const running = rt.host.run('processQueue', [], { kind: 'trigger' });
+    await rt.host.faults.waitForPausedFetches(1);
+    // processQueue is now inside its Gemini call, holding the script lock.
+    expect(await rt.deliver(submission(9))).toMatchObject({ ok: true, queued: true });
+    expect(rt.queue().map((row) => row.status)).toEqual(['GENERATING', 'PENDING']);
+    rt.host.faults.clear();
+    expect((await running).status).toBe('ok');
+  });
+
+  it('answers JSON and never an error page, even when the spreadsheet id is wrong', async () => {
+    rt.host.properties.set('SPREADSHEET_ID', 'no-such-spreadsheet');
+    const answer = await rt.deliver(submission(10));
+    expect(answer.ok).toBe(true);
+    expect(answer.queued).toBe('deferred');
+  });
+});

@@ -1,0 +1,88 @@
+// One local runtime per test: the built bundle in GasHost, the offline Gemini, the HTTP front, after Set up.
+import { readFileSync } from 'node:fs';
+import { GasHost } from '../../emulator/host.mjs';
+import { startOfflineGemini } from '../../emulator/offline-gemini.mjs';
+import { startServer } from '../../emulator/server.mjs';
+import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
+
+export const TOKEN = 'e2e-webhook-token-7f3a9c1d2b4e6f80';
+export const GEMINI_KEY = 'AIzaOfflineTestKey000000000000000000000';
+export const BUNDLE_DIR = new URL('../../dist', import.meta.url).pathname;
+
+export function fixture(name: string): string {
+  return readFileSync(new URL(`../fixtures/typeform/${name}`, import.meta.url), 'utf8');
+}
+
+/** A delivery of the essay fixture with its ids replaced, so each call is a distinct submission. */
+export function submission(n: number | string, patch: (body: any) => void = () => undefined): string {
+  const body = JSON.parse(fixture('essay-submission.json'));
+  body.event_id = `01E2E${String(n).padStart(21, '0')}`;
+  body.form_response.token = `tok${String(n).padStart(29, '0')}`;
+  patch(body);
+  return JSON.stringify(body);
+}
+
+export type QueueObject = Record<QueueHeader, unknown>;
+
+export interface Runtime {
+  host: any;
+  url: string;
+  gemini: { baseUrl: string; close(): Promise<void>; requests: unknown[] };
+  /** POSTs to /exec as Typeform does and follows the 302 with a GET; returns the parsed answer. */
+  deliver(body: string, token?: string | null): Promise<any>;
+  run(fn: string, opts?: Record<string, unknown>): Promise<any>;
+  queue(): QueueObject[];
+  sheet(name: string): { header: unknown[]; rows: unknown[][]; formulas: unknown[][] };
+  close(): Promise<void>;
+}
+
+export async function startRuntime(options: { props?: Record<string, string>; host?: Record<string, unknown> } = {}): Promise<Runtime> {
+  const gemini = await startOfflineGemini({ port: 0 });
+  const host: any = new GasHost({
+    bundleDir: BUNDLE_DIR,
+    dataDir: null,
+    executionTimeoutMs: 60000,
+    scriptProperties: {
+      WEBHOOK_TOKEN: TOKEN,
+      GEMINI_API_KEY: GEMINI_KEY,
+      GEMINI_BASE_URL: gemini.baseUrl,
+      STAFF_EMAILS: 'staff@example.com',
+      SPREADSHEET_ID: 'local-spreadsheet',
+      ...options.props,
+    },
+    spreadsheetId: 'local-spreadsheet',
+    ...options.host,
+  });
+  await host.load();
+  const setup = await host.run('setup', [], { kind: 'menu' });
+  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
+  const server = await startServer({ host, port: 0 });
+  const runtime: Runtime = {
+    host,
+    url: server.url,
+    gemini,
+    async deliver(body, token = TOKEN) {
+      const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
+      // fetch follows the 302 with a GET, as Typeform would (PLATFORM §B).
+      const response = await fetch(`${server.url}/exec${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const text = await response.text();
+      try {
+        return JSON.parse(text);
+      } catch {
+        return { unparsed: text, status: response.status };
+      }
+    },
+    run: (fn, opts = {}) => host.run(fn, [], { kind: 'trigger', ...opts }),
+    queue() {
+      const sheet = host.sheetJson('Queue');
+      return sheet.rows.map((cells: unknown[]) => Object.fromEntries(QUEUE_HEADERS.map((name) => [name, cells[sheet.header.indexOf(name)]])) as QueueObject);
+    },
+    sheet: (name) => host.sheetJson(name),
+    async close() {
+      await server.close();
+      await host.dispose();
+      await gemini.close();
+    },
+  };
+  return runtime;
+}
