@@ -1,0 +1,128 @@
+// Injected faults (Sheets outages, Gemini errors/timeouts/latency/pauses, mail quota and crash-after-send), each use recorded.
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout, clearTimeout } from 'node:timers';
+import { GasError } from './spreadsheet-model.mjs';
+
+const TARGETS = ['sheets', 'gemini', 'mail'];
+const SHARED_DIR = new URL('../../shared/fixtures/gemini/', import.meta.url);
+const LOCAL_DIR = new URL('./gemini-bodies/', import.meta.url);
+
+/** Gemini's real error bodies: ../shared/fixtures when present (CI), else the copies shipped with the emulator. */
+function loadBodies() {
+  const read = (name) => {
+    for (const dir of [SHARED_DIR, LOCAL_DIR]) {
+      const u = new URL(name, dir);
+      if (existsSync(u)) return readFileSync(u, 'utf8');
+    }
+    return null;
+  };
+  return {
+    429: read('error-429-per-minute.json'), '429day': read('error-429-per-day.json'), 400: read('error-400-bad-key.json'),
+    404: read('error-404-model.json'), 500: read('error-500.json'), 503: read('error-503.json'), blocked: read('blocked-prompt.json'),
+  };
+}
+
+const STATUS_NAMES = { 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
+
+export class Faults {
+  constructor(host) {
+    this.host = host;
+    this.items = [];
+    this.history = []; // every time a fault fired: { id, target, kind, executionId, at }
+    this.paused = []; // Gemini fetches held by a pause fault: { resolve, fault }
+    this.pauseWatchers = [];
+    this.seq = 0;
+    this.bodies = loadBodies();
+  }
+
+  add(fault) {
+    if (!fault || !TARGETS.includes(fault.target)) throw new Error(`fault target must be one of ${TARGETS.join(', ')}`);
+    const item = { ...fault, id: ++this.seq, addedAt: this.host.now() };
+    if (item.target === 'mail' && item.crashAfterSend !== undefined && item.count === undefined) item.count = Number(item.crashAfterSend) || 1;
+    this.items.push(item);
+    return { ...item };
+  }
+
+  remove(id) { this.items = this.items.filter((f) => f.id !== id); this.releasePaused(); }
+  clear() { this.items = []; this.releasePaused(); }
+  list() { return this.active().map((f) => ({ ...f })); }
+
+  active(target) {
+    const now = this.host.now();
+    this.items = this.items.filter((f) => !(f.forMs !== undefined && now - f.addedAt >= f.forMs) && !(f.count !== undefined && f.count <= 0));
+    return target ? this.items.filter((f) => f.target === target) : this.items;
+  }
+
+  use(f, kind, exec) {
+    this.history.push({ id: f.id, target: f.target, kind, executionId: exec?.id ?? null, at: new Date(this.host.now()).toISOString() });
+    if (f.count !== undefined) { f.count -= 1; if (f.count <= 0) this.items = this.items.filter((g) => g !== f); }
+  }
+
+  /** The message a Sheets call must throw now, if a Sheets fault is active. */
+  sheetsError(exec) {
+    const f = this.active('sheets')[0];
+    if (!f) return null;
+    this.use(f, 'error', exec);
+    return f.error || 'Service Spreadsheets failed while accessing document.';
+  }
+
+  mailQuota() {
+    const f = this.active('mail').find((g) => g.quota !== undefined);
+    return f ? Number(f.quota) : null;
+  }
+
+  takeCrashAfterSend(exec) {
+    const f = this.active('mail').find((g) => g.crashAfterSend !== undefined);
+    if (!f) return false;
+    this.use(f, 'crashAfterSend', exec);
+    return true;
+  }
+
+  /** Resolves when n Gemini fetches are being held by a pause fault (for deterministic race tests). */
+  waitForPausedFetches(n = 1) {
+    if (this.paused.length >= n) return Promise.resolve(this.paused.length);
+    return new Promise((resolve) => this.pauseWatchers.push({ n, resolve }));
+  }
+
+  releasePaused() {
+    if (this.active('gemini').some((f) => f.pause)) return;
+    const held = this.paused;
+    this.paused = [];
+    for (const p of held) p.resolve();
+  }
+
+  /**
+   * Applies Gemini faults to one generateContent fetch: pause, then latency, then the first
+   * status/timeout/blocked fault. Returns a canned { code, body } or null to let the real fetch run.
+   */
+  async gemini(url, exec, signal) {
+    const pause = this.active('gemini').find((f) => f.pause);
+    if (pause) {
+      this.use(pause, 'pause', exec);
+      await new Promise((resolve) => {
+        const p = { resolve };
+        this.paused.push(p);
+        signal.addEventListener('abort', () => { this.paused = this.paused.filter((q) => q !== p); resolve(); }, { once: true });
+        for (const w of this.pauseWatchers.filter((w) => this.paused.length >= w.n)) w.resolve(this.paused.length);
+        this.pauseWatchers = this.pauseWatchers.filter((w) => this.paused.length < w.n);
+      });
+    }
+    const latency = this.active('gemini').find((f) => f.latencyMs);
+    if (latency) {
+      this.use(latency, 'latency', exec);
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, latency.latencyMs);
+        signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+      });
+    }
+    const f = this.active('gemini').find((g) => g.timeout || g.blocked || g.status);
+    if (!f) return null;
+    this.use(f, f.timeout ? 'timeout' : f.blocked ? 'blocked' : `status ${f.status}`, exec);
+    if (f.timeout) throw new GasError(`Timeout: ${url}`);
+    if (f.blocked) return { code: 200, body: this.bodies.blocked };
+    const status = Number(f.status);
+    const body = (status === 429 && f.quota === 'day' ? this.bodies['429day'] : this.bodies[status])
+      ?? JSON.stringify({ error: { code: status, message: `Injected fault ${status}`, status: STATUS_NAMES[status] || 'UNKNOWN' } });
+    return { code: status, body };
+  }
+}

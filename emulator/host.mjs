@@ -1,0 +1,292 @@
+// GasHost: owns all shared state and runs each Apps Script execution in its own worker (DESIGN §7, RUNTIME-NOTES §3/§5).
+import { EventEmitter } from 'node:events';
+import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { resolve as resolvePath } from 'node:path';
+import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
+import { GasError, SheetModel, SpreadsheetModel, parseA1, interpretInput } from './spreadsheet-model.mjs';
+import { Faults } from './faults.mjs';
+import { loadState, saveState } from './persist.mjs';
+import { LockTable } from './services/lock.mjs';
+import { PropertyStore, storeHandlers } from './services/stores.mjs';
+import { rangeHandlers } from './services/range.mjs';
+import { spreadsheetHandlers } from './services/spreadsheet.mjs';
+import { fetchHandlers } from './services/fetch.mjs';
+import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
+import { scriptHandlers } from './services/script.mjs';
+import { lockHandlers } from './services/lock.mjs';
+
+const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
+const MAX_EXECUTIONS = 200;
+const MAX_RTT_SAMPLES = 200000;
+
+const DEFAULTS = {
+  bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
+  activeUserEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
+  scriptId: 'local-script', saveDebounceMs: 200,
+};
+
+export class GasHost extends EventEmitter {
+  constructor(options = {}) {
+    super();
+    // an option passed as undefined (e.g. an absent CLI flag) keeps its default
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    this.opts = { ...DEFAULTS, ...given };
+    this.opts.bundleDir = resolvePath(this.opts.bundleDir);
+    this.ss = SpreadsheetModel.fresh(this.opts.spreadsheetId, this.opts.timeZone);
+    this.properties = new PropertyStore(this.opts.scriptProperties);
+    this.documentProperties = new PropertyStore();
+    this.userProperties = new Map();
+    this.caches = new Map();
+    this.locks = new LockTable();
+    this.outbox = [];
+    this.triggers = [];
+    this.mail = { day: null, used: 0, quota: this.opts.mailDailyQuota };
+    this.faults = new Faults(this);
+    this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
+    this.executions = [];
+    this.live = new Map();
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers };
+    this.rtts = [];
+    this.clockOffsetMs = 0;
+    this.seq = 0;
+    this.clock = null;
+    this.clockTicks = 0;
+  }
+
+  get spreadsheetId() { return this.ss.id; }
+
+  /** Host time: real time plus an offset tests can advance (cache TTLs, mail-quota day). */
+  now() { return Date.now() + this.clockOffsetMs; }
+  advanceClock(ms) { this.clockOffsetMs += ms; }
+
+  async load() {
+    loadState(this);
+    for (const [k, v] of Object.entries(this.opts.scriptProperties)) this.properties.set(k, v);
+    return this;
+  }
+
+  async save() { clearTimeout(this.saveTimer); this.saveTimer = null; saveState(this); }
+
+  markDirty() {
+    if (!this.opts.dataDir || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => { this.saveTimer = null; saveState(this); }, this.opts.saveDebounceMs);
+    this.saveTimer.unref?.();
+  }
+
+  /**
+   * Runs a global function as a new execution in its own worker. Resolves with the execution record
+   * once the worker has exited (so its locks are released and its fetches aborted by then).
+   */
+  run(functionName, args = [], runOpts = {}) {
+    const kind = runOpts.kind ?? 'api';
+    const id = `exec-${++this.seq}`;
+    const owner = this.opts.activeUserEmail;
+    // Web apps run as the deploying user, so they share its user lock; an anonymous caller has no active user [PLATFORM B].
+    const userEmail = kind === 'webapp' ? owner : (runOpts.user ?? owner);
+    const activeUser = kind === 'webapp' ? (runOpts.user ?? '') : (runOpts.user ?? owner);
+    const rec = {
+      id, functionName, kind, user: activeUser, status: 'running', value: undefined, logs: [], startedAt: new Date(this.now()).toISOString(), durationMs: 0,
+      calls: {}, serviceCalls: 0, cellsRead: 0, cellsWritten: 0, fetches: 0, mailsSent: 0, spreadsheetOpened: false,
+    };
+    if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
+    const st = { rec, userEmail, dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
+    if (runOpts.activeRange) {
+      const sh = this.ss.byName(runOpts.activeRange.sheet);
+      if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
+      st.activeRange = parseA1(runOpts.activeRange.a1, sh);
+    }
+    const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
+    const { port1, port2 } = new MessageChannel();
+    const info = { kind, activeUser, effectiveUser: owner, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id };
+    const t0 = process.hrtime.bigint();
+    const worker = new Worker(WORKER_URL, {
+      workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },
+      transferList: [port2],
+    });
+    st.kill = (status, error) => {
+      if (st.settled) return;
+      st.settled = { status, error };
+      worker.terminate();
+    };
+    this.live.set(id, st);
+    const timer = setTimeout(() => st.kill('timeout', { name: 'Exception', message: 'Exceeded maximum execution time' }), runOpts.timeoutMs ?? this.opts.executionTimeoutMs);
+
+    const onMessage = (msg) => {
+      if (msg.t === 'log') { rec.logs.push(msg.level === 'info' ? msg.text : `[${msg.level}] ${msg.text}`); return; }
+      if (msg.t === 'done') {
+        if (!st.settled) st.settled = { status: msg.status, value: msg.value, error: msg.error };
+        this.recordRtts(msg.rtts);
+        return;
+      }
+      this.dispatch(st, msg).then((reply) => {
+        if (st.dead || reply === null) return;
+        port1.postMessage(reply); // 1) enqueue the reply, 2) then wake the worker
+        Atomics.add(flag, 0, 1);
+        Atomics.notify(flag, 0);
+      });
+    };
+    port1.on('message', onMessage);
+
+    st.finished = new Promise((resolve) => {
+      worker.on('error', (e) => { if (!st.settled) st.settled = { status: 'crash', error: { name: e.name || 'Error', message: e.message } }; });
+      worker.on('exit', (code) => {
+        // 'exit' can overtake messages still queued on the port: drain them first.
+        for (let m; (m = receiveMessageOnPort(port1)); ) if (m.message.t !== 'call') onMessage(m.message);
+        clearTimeout(timer);
+        st.dead = true;
+        port1.close();
+        for (const ac of st.aborts) ac.abort();
+        this.locks.releaseAll(id);
+        this.live.delete(id);
+        const s = st.settled ?? { status: 'crash', error: { name: 'Error', message: `worker exited with code ${code}` } };
+        rec.status = s.status;
+        rec.value = s.value;
+        if (s.error) rec.error = s.error;
+        rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
+        this.executions.push(rec);
+        if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
+        this.markDirty();
+        this.emit('execution', rec);
+        resolve(rec);
+      });
+    });
+    return st.finished;
+  }
+
+  /** One service call: always answers (value or error) unless the execution is being killed. */
+  async dispatch(st, req) {
+    const key = `${req.c}.${req.m}`;
+    const rec = st.rec;
+    rec.calls[key] = (rec.calls[key] ?? 0) + 1;
+    rec.serviceCalls += 1;
+    try {
+      const handler = this.handlers[req.c]?.[req.m];
+      if (!handler) throw new GasError(`not emulated: ${key}`, 'Error');
+      if (SHEETS_CLASSES.has(req.c)) {
+        const injected = this.faults.sheetsError(rec);
+        if (injected) throw new GasError(injected);
+      }
+      const value = await handler({ host: this, exec: rec, st }, req.h, req.a ?? []);
+      return { v: value === undefined ? null : value };
+    } catch (e) {
+      if (e instanceof KillExecution) { st.kill(e.status, e.error); return null; }
+      return { e: { name: e instanceof GasError ? e.name : 'Exception', message: e?.message ?? String(e) } };
+    }
+  }
+
+  recordRtts(samples) {
+    if (!samples?.length) return;
+    this.rtts.push(...samples);
+    if (this.rtts.length > MAX_RTT_SAMPLES) this.rtts.splice(0, this.rtts.length - MAX_RTT_SAMPLES);
+  }
+
+  /** Round-trip times of service calls as measured inside the workers (µs), from finished executions. */
+  bridgeStats({ reset = false } = {}) {
+    const s = [...this.rtts].sort((a, b) => a - b);
+    const q = (p) => (s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : null);
+    const out = { samples: s.length, medianUs: q(0.5), p90Us: q(0.9), p99Us: q(0.99), minUs: s[0] ?? null, maxUs: s[s.length - 1] ?? null };
+    if (reset) this.rtts = [];
+    return out;
+  }
+
+  sheetNames() { return this.ss.sheets.map((s) => s.name); }
+
+  /** A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows. */
+  sheetJson(name) {
+    const sh = this.ss.byName(name);
+    if (!sh) return null;
+    const width = sh.lastColumn(), height = sh.lastRow();
+    const iso = (x) => (x instanceof Date ? x.toISOString() : x);
+    const rowOf = (r, get) => Array.from({ length: width }, (_, j) => iso(get(r, j + 1)));
+    const rows = [], formulas = [];
+    for (let r = 2; r <= height; r++) { rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); }
+    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas };
+  }
+
+  /** Bulk-writes a sheet as stored values (no input parsing), replacing its content; fast enough for 100,000 rows. */
+  loadSheet(name, header, rows) {
+    const sh = this.ss.byName(name) ?? this.ss.insert(name);
+    sh.v = [header.slice(), ...rows.map((r) => r.slice())];
+    sh.f = []; sh.notes = [];
+    sh.grow(sh.v.length, Math.max(header.length, ...rows.slice(0, 1).map((r) => r.length)));
+    this.markDirty();
+    return sh;
+  }
+
+  /**
+   * A person edits one cell: the value is entered as typed (formula/plain-text rules), then every
+   * installed ON_EDIT trigger runs as its own execution with Sheets' event fields [GAS-TRIG].
+   */
+  async edit({ sheet, a1, value, user }) {
+    const sh = this.ss.byName(sheet);
+    if (!sh) throw new Error(`no sheet named ${sheet}`);
+    const h = parseA1(a1, sh);
+    const old = sh.value(h.r, h.c);
+    const rule = validationRule(sh, h.r, h.c);
+    if (rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
+      throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
+    }
+    const e = interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone);
+    sh.put('v', h.r, h.c, e.value === '' ? undefined : e.value);
+    sh.put('f', h.r, h.c, e.formula || undefined);
+    this.markDirty();
+    const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
+    const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
+      const ev = {
+        authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: user ?? this.opts.activeUserEmail } },
+        source: { __ref: 'Spreadsheet', h: { id: this.ss.id } }, range: { __ref: 'Range', h: { sid: sh.id, r: h.r, c: h.c, nr: 1, nc: 1 } },
+        value: asText(sh.value(h.r, h.c)),
+      };
+      if (old !== '') ev.oldValue = asText(old); // Sheets omits oldValue when the cell was empty
+      return this.run(t.handler, [ev], { kind: 'edit', user: user ?? this.opts.activeUserEmail, triggerUid: t.id, activeRange: { sheet, a1 } });
+    });
+    return Promise.all(runs);
+  }
+
+  /** Fires clock triggers now, each as its own execution; `all` ignores everyMinutes (tick() is "fire once now"). */
+  tick(all = true) {
+    const n = this.clockTicks++;
+    const due = this.triggers.filter((t) => t.type === 'CLOCK' && (all || n % (t.everyMinutes ?? (t.everyHours ?? 1) * 60) === 0));
+    return Promise.all(due.map((t) => this.run(t.handler, [clockEvent(t, this.now(), this.opts.timeZone)], { kind: 'trigger', triggerUid: t.id })));
+  }
+
+  /** Each interval is one "minute": a trigger every N minutes fires every N ticks; runs overlap on purpose. */
+  startClock(intervalSeconds = 60) {
+    this.stopClock();
+    if (!(intervalSeconds > 0)) return;
+    this.clock = setInterval(() => { this.tick(false).catch(() => {}); }, intervalSeconds * 1000);
+  }
+  stopClock() { if (this.clock) clearInterval(this.clock); this.clock = null; }
+
+  setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
+  resetDay() { this.mail.used = 0; this.mail.day = new Date(this.now()).toISOString().slice(0, 10); this.markDirty(); }
+  remainingMailQuota() { return remainingQuota(this); }
+
+  async dispose() {
+    this.stopClock();
+    const live = [...this.live.values()];
+    for (const st of live) st.kill('crash', { name: 'Error', message: 'host disposed' });
+    await Promise.all(live.map((st) => st.finished));
+    if (this.saveTimer) await this.save();
+  }
+}
+
+function validationRule(sh, r, c) {
+  for (let k = sh.validations.length - 1; k >= 0; k--) {
+    const { rect, rule } = sh.validations[k];
+    if (r >= rect.r && r < rect.r + rect.nr && c >= rect.c && c < rect.c + rect.nc) return rule;
+  }
+  return null;
+}
+
+/** A time-driven event object [GAS-TRIG]. */
+function clockEvent(t, ms, tz) {
+  const d = new Date(ms);
+  return {
+    authMode: 'FULL', triggerUid: t.id, timezone: tz, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, 'day-of-month': d.getUTCDate(),
+    'day-of-week': d.getUTCDay() === 0 ? 7 : d.getUTCDay(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
+  };
+}
+
+export { SheetModel };

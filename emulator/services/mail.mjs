@@ -1,0 +1,91 @@
+// Host handlers for MailApp and GmailApp: recipient quota per day, Apps Script's send errors, the outbox, GmailApp.search.
+import { GasError } from '../spreadsheet-model.mjs';
+
+export class KillExecution extends Error {
+  constructor(status, error) { super(error.message); this.status = status; this.error = error; }
+}
+
+const EMAIL_RE = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+const BODY_MAX_BYTES = 200 * 1024; // [GAS-QUOTA] consumer: 200 KB per message
+const RECIPIENTS_PER_MESSAGE = 50; // [GAS-QUOTA]
+
+const split = (s) => (s ? String(s).split(',').map((a) => a.trim()).filter(Boolean) : []);
+
+/** Recipients left today, counted as to+cc+bcc addresses [GAS-MAIL]; a mail fault can force the value. */
+export function remainingQuota(host) {
+  const m = host.mail, today = new Date(host.now()).toISOString().slice(0, 10);
+  if (m.day !== today) { m.day = today; m.used = 0; }
+  const real = Math.max(0, m.quota - m.used);
+  const forced = host.faults.mailQuota();
+  return forced === null ? real : Math.min(real, forced);
+}
+
+function send(x, via, msg) {
+  const host = x.host;
+  const to = split(msg.to), cc = split(msg.cc), bcc = split(msg.bcc);
+  const all = [...to, ...cc, ...bcc];
+  if (all.length === 0) throw new GasError('Failed to send email: no recipient');
+  for (const a of all) {
+    const bare = /<([^>]+)>\s*$/.exec(a)?.[1] ?? a;
+    if (!EMAIL_RE.test(bare)) throw new GasError(`Invalid email: ${a}`);
+  }
+  if (msg.replyTo && !EMAIL_RE.test(String(msg.replyTo).trim())) throw new GasError(`Invalid email: ${msg.replyTo}`);
+  if (all.length > RECIPIENTS_PER_MESSAGE) throw new GasError('Limit Exceeded: Email Recipients Per Message.');
+  if (String(msg.subject ?? '').length > 250) throw new GasError('Argument too large: subject');
+  if (Buffer.byteLength(String(msg.body ?? '')) + Buffer.byteLength(String(msg.htmlBody ?? '')) > BODY_MAX_BYTES) throw new GasError('Limit Exceeded: Email Body Size.');
+  if (remainingQuota(host) < all.length) throw new GasError('Service invoked too many times for one day: email.');
+  const entry = {
+    to: to.join(', '), cc: cc.join(', '), bcc: bcc.join(', '), replyTo: msg.replyTo ? String(msg.replyTo) : '', name: msg.name ? String(msg.name) : '',
+    from: host.opts.activeUserEmail, subject: String(msg.subject ?? ''), body: String(msg.body ?? ''), htmlBody: msg.htmlBody ? String(msg.htmlBody) : '',
+    attachments: (msg.attachments || []).filter((b) => b && b.__ref === 'Blob').map((b) => ({ name: b.h.name, contentType: b.h.contentType, data: Buffer.from(b.h.bytes.map((n) => n & 255)).toString('base64') })),
+    noReply: !!msg.noReply, sentAt: new Date(host.now()).toISOString(), executionId: x.exec.id, via, id: `msg-${host.outbox.length + 1}`,
+  };
+  host.mail.used += all.length;
+  host.outbox.push(entry);
+  x.exec.mailsSent += 1;
+  host.emit('mail', entry);
+  host.markDirty();
+  if (host.faults.takeCrashAfterSend(x.exec)) {
+    throw new KillExecution('crash', { name: 'Exception', message: 'Execution killed right after a send (injected fault mail.crashAfterSend)' });
+  }
+}
+
+/** A small subset of Gmail's query language over sent mail: words, "phrases", subject:, to:, from:, newer_than:, after:, before:, in:sent. */
+function matches(mail, query, now) {
+  const tokens = String(query).match(/(-?\w+:)?("[^"]*"|\S+)/g) || [];
+  return tokens.every((tk) => {
+    const m = /^(-?)(?:(\w+):)?(.*)$/.exec(tk);
+    const neg = m[1] === '-', op = m[2]?.toLowerCase(), val = m[3].replace(/^"|"$/g, '').toLowerCase();
+    let ok;
+    if (op === 'in' || op === 'is' || op === 'label') ok = true;
+    else if (op === 'subject') ok = mail.subject.toLowerCase().includes(val);
+    else if (op === 'to') ok = [mail.to, mail.cc, mail.bcc].join(',').toLowerCase().includes(val);
+    else if (op === 'from') ok = mail.from.toLowerCase().includes(val);
+    else if (op === 'newer_than' || op === 'older_than') {
+      const n = parseInt(val, 10), unit = { d: 864e5, h: 36e5, m: 30 * 864e5, y: 365 * 864e5 }[val.slice(-1)] || 864e5;
+      const newer = Date.parse(mail.sentAt) >= now - n * unit;
+      ok = op === 'newer_than' ? newer : !newer;
+    } else if (op === 'after' || op === 'before') {
+      const t = Date.parse(val.replace(/\//g, '-'));
+      ok = op === 'after' ? Date.parse(mail.sentAt) >= t : Date.parse(mail.sentAt) < t;
+    } else ok = `${mail.subject}\n${mail.body}\n${mail.htmlBody}`.toLowerCase().includes(val);
+    return neg ? !ok : ok;
+  });
+}
+
+export const mailHandlers = {
+  MailApp: {
+    sendEmail: (x, h, [msg]) => send(x, 'MailApp', msg),
+    getRemainingDailyQuota: (x) => remainingQuota(x.host),
+  },
+  GmailApp: {
+    sendEmail: (x, h, [msg]) => send(x, 'GmailApp', msg),
+    search: (x, h, [query, start = 0, max = 500]) => {
+      const found = x.host.outbox.filter((m) => matches(m, query, x.host.now())).reverse().slice(start, start + max);
+      return found.map((m) => ({
+        __ref: 'GmailThread',
+        h: { id: `thread-${m.id}`, messages: [{ id: m.id, subject: m.subject, to: m.to, cc: m.cc, bcc: m.bcc, from: m.from, replyTo: m.replyTo, plainBody: m.body, htmlBody: m.htmlBody || m.body, date: new Date(Date.parse(m.sentAt)) }] },
+      }));
+    },
+  },
+};

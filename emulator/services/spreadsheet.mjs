@@ -1,0 +1,152 @@
+// Host handlers for SpreadsheetApp, Spreadsheet, Sheet and the container Ui (menus and dialogs are recorded, not shown).
+import { GasError, parseA1 } from '../spreadsheet-model.mjs';
+import { makeRange, protect, rangeFromArgs, ref, sheetOf } from './range.mjs';
+
+const ssRef = (x) => ref('Spreadsheet', { id: x.host.ss.id });
+const sheetRef = (sh) => ref('Sheet', { sid: sh.id });
+
+function open(x) { x.exec.spreadsheetOpened = true; return ssRef(x); }
+
+/** The Spreadsheet methods that take 'Sheet!A1' notation resolve the sheet part first. */
+function rangeByA1(x, a1) {
+  const s = String(a1), bang = s.lastIndexOf('!');
+  let sh = activeSheet(x);
+  if (bang >= 0) {
+    const name = s.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+    sh = x.host.ss.byName(name);
+    if (!sh) throw new GasError('Range not found');
+  }
+  return ref('Range', parseA1(s.slice(bang + 1), sh));
+}
+
+function activeSheet(x) {
+  if (x.st.activeRange) return sheetOf(x, x.st.activeRange.sid);
+  return x.host.ss.byId(x.st.activeSheetId) || x.host.ss.sheets[0];
+}
+
+function protectionsOf(sheets, type) {
+  const want = type ? String(type) : 'RANGE';
+  const out = [];
+  for (const sh of sheets) for (const p of sh.protections) if (p.type === want) out.push(ref('Protection', { sid: sh.id, pid: p.pid }));
+  return out;
+}
+
+function deleteRows(x, sh, start, n) {
+  if (start < 1 || start + n - 1 > sh.maxRows) throw new GasError('Those rows are out of bounds.');
+  if (n >= sh.maxRows - sh.frozenRows && start > sh.frozenRows) throw new GasError('Sorry, it is not possible to delete all non-frozen rows.');
+  sh.spliceRows(start - 1, n, 0);
+}
+
+function insertRows(sh, before, n) {
+  if (before < 1 || before > sh.maxRows + 1) throw new GasError('Those rows are out of bounds.');
+  sh.spliceRows(before - 1, 0, n);
+}
+
+const NOOP_SHEET = ['setColumnWidth', 'setColumnWidths', 'autoResizeColumns', 'autoResizeColumn', 'setTabColor', 'hideColumns', 'showColumns', 'setRowHeight', 'setRowHeights', 'hideSheet', 'showSheet'];
+
+export const spreadsheetHandlers = {
+  SpreadsheetApp: {
+    openById: (x, h, [id]) => {
+      if (String(id) !== x.host.ss.id) throw new GasError('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
+      return open(x);
+    },
+    openByUrl: (x, h, [url]) => {
+      if (!String(url).includes(`/d/${x.host.ss.id}`)) throw new GasError('Unexpected error while getting the method or property openByUrl on object SpreadsheetApp.');
+      return open(x);
+    },
+    getActiveSpreadsheet: (x) => open(x),
+    getActive: (x) => open(x),
+    getActiveSheet: (x) => sheetRef(activeSheet(x)),
+    getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
+    flush: () => undefined, // writes apply at once in the host, so flush has nothing left to commit
+  },
+  Spreadsheet: {
+    getName: (x) => x.host.ss.name,
+    rename: (x, h, [n]) => { x.host.ss.name = String(n); },
+    getSheetByName: (x, h, [name]) => { const sh = x.host.ss.byName(String(name)); return sh ? sheetRef(sh) : null; },
+    getSheetById: (x, h, [sid]) => { const sh = x.host.ss.byId(Number(sid)); return sh ? sheetRef(sh) : null; },
+    getSheets: (x) => x.host.ss.sheets.map(sheetRef),
+    getNumSheets: (x) => x.host.ss.sheets.length,
+    insertSheet: (x, h, a) => {
+      const name = typeof a[0] === 'string' ? a[0] : `Sheet${x.host.ss.sheets.length + 1}`;
+      const index = typeof a[0] === 'number' ? a[0] : a[1];
+      return sheetRef(x.host.ss.insert(name, index));
+    },
+    deleteSheet: (x, h, [s]) => {
+      if (x.host.ss.sheets.length === 1) throw new GasError("You can't remove all the sheets in a document.");
+      x.host.ss.sheets = x.host.ss.sheets.filter((sh) => sh.id !== s.h.sid);
+    },
+    getActiveSheet: (x) => sheetRef(activeSheet(x)),
+    setActiveSheet: (x, h, [s]) => { x.st.activeSheetId = s.h.sid; return s; },
+    getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
+    getRange: (x, h, [a1]) => rangeByA1(x, a1),
+    getSpreadsheetTimeZone: (x) => x.host.ss.timeZone,
+    getProtections: (x, h, [type]) => protectionsOf(x.host.ss.sheets, type),
+    toast: (x, h, a) => { x.host.ui.toasts.push({ message: String(a[0]), title: a[1] ?? '', executionId: x.exec.id }); },
+  },
+  Sheet: {
+    getName: (x, h) => sheetOf(x, h.sid).name,
+    setName: (x, h, [name]) => {
+      const other = x.host.ss.byName(String(name));
+      if (other && other.id !== h.sid) throw new GasError(`A sheet with the name "${name}" already exists. Please enter another name.`);
+      sheetOf(x, h.sid).name = String(name);
+    },
+    getIndex: (x, h) => x.host.ss.sheets.findIndex((s) => s.id === h.sid) + 1,
+    getParent: (x) => ssRef(x),
+    getRange: (x, h, a) => ref('Range', rangeFromArgs(sheetOf(x, h.sid), a)),
+    getLastRow: (x, h) => sheetOf(x, h.sid).lastRow(),
+    getLastColumn: (x, h) => sheetOf(x, h.sid).lastColumn(),
+    getMaxRows: (x, h) => sheetOf(x, h.sid).maxRows,
+    getMaxColumns: (x, h) => sheetOf(x, h.sid).maxCols,
+    getDataRange: (x, h) => { const sh = sheetOf(x, h.sid); return ref('Range', makeRange(sh, 1, 1, Math.max(1, sh.lastRow()), Math.max(1, sh.lastColumn()))); },
+    getSheetValues: (x, h, [r, c, nr, nc]) => {
+      const sh = sheetOf(x, h.sid);
+      const rr = makeRange(sh, r, c, nr === -1 ? sh.lastRow() - r + 1 : nr, nc === -1 ? sh.lastColumn() - c + 1 : nc);
+      return x.host.handlers.Range.getValues(x, rr);
+    },
+    appendRow: (x, h, [row]) => {
+      if (!Array.isArray(row)) throw new GasError("The parameters (String) don't match the method signature for SpreadsheetApp.Sheet.appendRow.");
+      const sh = sheetOf(x, h.sid), r = sh.lastRow() + 1;
+      sh.grow(r, row.length);
+      x.host.handlers.Range.setValues(x, { sid: sh.id, r, c: 1, nr: 1, nc: row.length }, [[row]]);
+    },
+    deleteRow: (x, h, [r]) => deleteRows(x, sheetOf(x, h.sid), r, 1),
+    deleteRows: (x, h, [r, n]) => deleteRows(x, sheetOf(x, h.sid), r, n),
+    insertRowsAfter: (x, h, [after, n]) => insertRows(sheetOf(x, h.sid), after + 1, n),
+    insertRowAfter: (x, h, [after]) => insertRows(sheetOf(x, h.sid), after + 1, 1),
+    insertRowsBefore: (x, h, [before, n]) => insertRows(sheetOf(x, h.sid), before, n),
+    insertRowBefore: (x, h, [before]) => insertRows(sheetOf(x, h.sid), before, 1),
+    setFrozenRows: (x, h, [n]) => { sheetOf(x, h.sid).frozenRows = n; },
+    getFrozenRows: (x, h) => sheetOf(x, h.sid).frozenRows,
+    setFrozenColumns: (x, h, [n]) => { sheetOf(x, h.sid).frozenCols = n; },
+    getFrozenColumns: (x, h) => sheetOf(x, h.sid).frozenCols,
+    protect: (x, h) => protect(sheetOf(x, h.sid), 'SHEET', null),
+    getProtections: (x, h, [type]) => protectionsOf([sheetOf(x, h.sid)], type),
+    setConditionalFormatRules: (x, h, [rules]) => { sheetOf(x, h.sid).cfRules = rules.map((r) => r.h); },
+    getConditionalFormatRules: (x, h) => sheetOf(x, h.sid).cfRules.map((r) => ref('ConditionalFormatRule', r)),
+    clear: (x, h) => { const sh = sheetOf(x, h.sid); sh.v = []; sh.f = []; sh.nf = []; sh.notes = []; },
+    clearContents: (x, h) => { const sh = sheetOf(x, h.sid); sh.v = []; sh.f = []; },
+    activate: (x, h) => { x.st.activeSheetId = h.sid; x.st.activeRange = null; },
+    ...Object.fromEntries(NOOP_SHEET.map((m) => [m, () => undefined])),
+  },
+  Ui: {
+    addMenu: (x, h, [menu]) => {
+      const menus = x.host.ui.menus.filter((m) => m.caption !== menu.caption);
+      x.host.ui.menus = [...menus, { ...menu, executionId: x.exec.id }];
+    },
+    alert: (x, h, a) => {
+      const [title, prompt, buttons] = a.length >= 2 && typeof a[1] === 'string' ? a : [null, a[0], a[1]];
+      x.host.ui.dialogs.push({ kind: 'alert', title, prompt: String(prompt), buttons: buttons ?? 'OK', executionId: x.exec.id });
+      return x.host.ui.responses.shift() ?? 'OK';
+    },
+    prompt: (x, h, a) => {
+      const [title, prompt, buttons] = a.length >= 2 && typeof a[1] === 'string' ? a : [null, a[0], a[1]];
+      x.host.ui.dialogs.push({ kind: 'prompt', title, prompt: String(prompt), buttons: buttons ?? 'OK', executionId: x.exec.id });
+      const r = x.host.ui.responses.shift();
+      return r && typeof r === 'object' ? r : { button: r ?? 'OK', text: '' };
+    },
+    showModalDialog: (x, h, [out, title]) => { x.host.ui.dialogs.push({ kind: 'modal', title: String(title), content: out.h.content, executionId: x.exec.id }); },
+    showModelessDialog: (x, h, [out, title]) => { x.host.ui.dialogs.push({ kind: 'modeless', title: String(title), content: out.h.content, executionId: x.exec.id }); },
+    showSidebar: (x, h, [out]) => { x.host.ui.dialogs.push({ kind: 'sidebar', title: out.h.title, content: out.h.content, executionId: x.exec.id }); },
+  },
+};

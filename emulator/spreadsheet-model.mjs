@@ -1,0 +1,212 @@
+// The host-owned spreadsheet: sheets as parallel row arrays (values, formulas, formats, notes) plus Sheets' input rules.
+import { formatJavaDate, isDatePattern, sheetsDatePatternToJava } from './format-date.mjs';
+
+export const MAX_CELL_CHARS = 50000;
+export const DEFAULT_DATE_FORMAT = 'M/d/yyyy H:mm:ss';
+
+/** An Apps Script-style service exception: String(e) reads "Exception: <message>". */
+export class GasError extends Error {
+  constructor(message, name = 'Exception') { super(message); this.name = name; }
+}
+
+export function colToNum(s) { let n = 0; for (const ch of s.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64); return n; }
+export function numToCol(n) { let s = ''; while (n > 0) { const m = (n - 1) % 26; s = String.fromCharCode(65 + m) + s; n = Math.floor((n - 1) / 26); } return s; }
+
+/** A1 text of a range handle; open-ended ranges keep their open form ('B:B', 'A2:C') as Sheets prints them. */
+export function a1Of(h) {
+  const c1 = numToCol(h.c), c2 = numToCol(h.c + h.nc - 1);
+  if (h.open) return h.open === 1 ? `${c1}:${c2}` : `${c1}${h.r}:${c2}`;
+  const start = `${c1}${h.r}`;
+  return h.nr === 1 && h.nc === 1 ? start : `${start}:${c2}${h.r + h.nr - 1}`;
+}
+
+const A1_RE = /^\$?([A-Z]*)\$?(\d*)(?::\$?([A-Z]*)\$?(\d*))?$/i;
+
+/** Parses A1 notation (cells, rectangles, whole columns 'B:B', open-ended 'A2:C', whole rows '2:5') against a sheet. */
+export function parseA1(a1, sheet) {
+  const m = A1_RE.exec(String(a1).trim());
+  if (!m || (!m[1] && !m[2])) throw new GasError('Range not found');
+  const [, ca, ra, cb, rb] = m;
+  const hasSecond = m[3] !== undefined || m[4] !== undefined;
+  if (!hasSecond) {
+    if (!ca || !ra) throw new GasError('Range not found');
+    return { sid: sheet.id, r: Number(ra), c: colToNum(ca), nr: 1, nc: 1 };
+  }
+  if (ca && !ra && cb && !rb) { // whole columns: formats set here apply to rows added later (open: 1)
+    const c1 = Math.min(colToNum(ca), colToNum(cb)), c2 = Math.max(colToNum(ca), colToNum(cb));
+    return { sid: sheet.id, r: 1, c: c1, nr: sheet.maxRows, nc: c2 - c1 + 1, open: 1 };
+  }
+  if (ca && ra && cb && !rb) {
+    const c1 = Math.min(colToNum(ca), colToNum(cb)), c2 = Math.max(colToNum(ca), colToNum(cb)), r = Number(ra);
+    return { sid: sheet.id, r, c: c1, nr: Math.max(1, sheet.maxRows - r + 1), nc: c2 - c1 + 1, open: r };
+  }
+  if (!ca && ra && !cb && rb) {
+    const r1 = Math.min(+ra, +rb), r2 = Math.max(+ra, +rb);
+    return { sid: sheet.id, r: r1, c: 1, nr: r2 - r1 + 1, nc: sheet.maxCols };
+  }
+  if (ca && ra && cb && rb) {
+    const r1 = Math.min(+ra, +rb), r2 = Math.max(+ra, +rb), c1 = Math.min(colToNum(ca), colToNum(cb)), c2 = Math.max(colToNum(ca), colToNum(cb));
+    return { sid: sheet.id, r: r1, c: c1, nr: r2 - r1 + 1, nc: c2 - c1 + 1 };
+  }
+  throw new GasError('Range not found');
+}
+
+const NUMBER_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+const ISO_DATE_RE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/** A sheet: rows are 1-based in the API, 0-based here; every per-cell array is sparse (undefined = empty). */
+export class SheetModel {
+  constructor(id, name) {
+    Object.assign(this, { id, name, v: [], f: [], nf: [], notes: [], maxRows: 1000, maxCols: 26, frozenRows: 0, frozenCols: 0 });
+    this.colFormats = {}; // col -> { from, fmt }
+    this.validations = []; // { rect, rule }, later entries win
+    this.cfRules = [];
+    this.protections = [];
+  }
+
+  value(r, c) { const row = this.v[r - 1]; const x = row ? row[c - 1] : undefined; return x === undefined || x === null ? '' : x; }
+  formula(r, c) { const row = this.f[r - 1]; return (row && row[c - 1]) || ''; }
+  note(r, c) { const row = this.notes[r - 1]; return (row && row[c - 1]) || ''; }
+  format(r, c) {
+    const row = this.nf[r - 1];
+    const own = row ? row[c - 1] : undefined;
+    if (own !== undefined) return own;
+    const col = this.colFormats[c];
+    return col && r >= col.from ? col.fmt : undefined;
+  }
+
+  put(arrName, r, c, x) {
+    const rows = this[arrName];
+    let row = rows[r - 1];
+    if (!row) { if (x === undefined) return; row = rows[r - 1] = []; }
+    row[c - 1] = x;
+  }
+
+  /** Writes one cell as a person (or setValue/appendRow) would type it: Sheets' user-entered rules. */
+  enter(r, c, input, tz) {
+    const e = interpretInput(input, this.format(r, c), tz);
+    this.put('v', r, c, e.value === '' ? undefined : e.value);
+    this.put('f', r, c, e.formula || undefined);
+  }
+
+  lastRow() {
+    for (let i = Math.max(this.v.length, this.f.length) - 1; i >= 0; i--) {
+      if (rowHasContent(this.v[i]) || rowHasContent(this.f[i])) return i + 1;
+    }
+    return 0;
+  }
+
+  lastColumn() {
+    let last = 0;
+    for (const rows of [this.v, this.f]) {
+      for (const row of rows) {
+        if (!row) continue;
+        for (let j = row.length - 1; j >= last; j--) if (row[j] !== undefined && row[j] !== '') { last = j + 1; break; }
+      }
+    }
+    return last;
+  }
+
+  grow(rows, cols) { if (rows > this.maxRows) this.maxRows = rows; if (cols > this.maxCols) this.maxCols = cols; }
+
+  spliceRows(start0, deleteCount, insertCount) {
+    const filler = new Array(insertCount).fill(undefined);
+    for (const k of ['v', 'f', 'nf', 'notes']) {
+      if (this[k].length > start0) this[k].splice(start0, deleteCount, ...filler);
+    }
+    this.maxRows += insertCount - deleteCount;
+  }
+}
+
+function rowHasContent(row) { if (!row) return false; for (const x of row) if (x !== undefined && x !== '') return true; return false; }
+
+/**
+ * Sheets' input rules (DESIGN §7, PLATFORM L): '=' starts a formula, a leading "'" keeps text and is dropped,
+ * a plain-text '@' cell keeps the string verbatim, numeric/boolean/ISO-date strings are parsed, and more than
+ * 50,000 characters is refused.
+ */
+export function interpretInput(input, fmt, tz) {
+  if (input === null || input === undefined) return { value: '' };
+  if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
+  if (input instanceof Date || Object.prototype.toString.call(input) === '[object Date]') return { value: new Date(input.getTime()) };
+  const s = typeof input === 'string' ? input : String(input);
+  if (s.length > MAX_CELL_CHARS) throw new GasError(`Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`);
+  if (fmt === '@') return { value: s };
+  if (s.startsWith("'")) return { value: s.slice(1) };
+  if (s.length > 1 && s.startsWith('=')) return { value: evaluateFormula(s), formula: s };
+  if (NUMBER_RE.test(s)) return { value: Number(s) };
+  if (/^(true|false)$/i.test(s)) return { value: s.toLowerCase() === 'true' };
+  const d = ISO_DATE_RE.exec(s);
+  if (d) return { value: zonedDate(+d[1], +d[2], +d[3], +(d[4] || 0), +(d[5] || 0), +(d[6] || 0), tz) };
+  return { value: s };
+}
+
+/** Only literals and HYPERLINK's label are evaluated; any other formula reads back as '' (documented limitation). */
+export function evaluateFormula(src) {
+  const body = src.slice(1).trim();
+  let m;
+  if ((m = /^"((?:[^"]|"")*)"$/.exec(body))) return m[1].replace(/""/g, '"');
+  if (NUMBER_RE.test(body)) return Number(body);
+  if (/^(TRUE|FALSE)$/i.test(body)) return body.toUpperCase() === 'TRUE';
+  if ((m = /^HYPERLINK\(\s*"(?:[^"]|"")*"\s*(?:[,;]\s*"((?:[^"]|"")*)"\s*)?\)$/i.exec(body))) return m[1] !== undefined ? m[1].replace(/""/g, '"') : '';
+  return '';
+}
+
+function zonedDate(y, mo, d, h, mi, s, tz) {
+  // Find the UTC instant whose wall-clock time in tz is the given one (two passes settle DST edges).
+  let guess = Date.UTC(y, mo - 1, d, h, mi, s);
+  for (let i = 0; i < 2; i++) {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(guess));
+    const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
+    const wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
+    guess += Date.UTC(y, mo - 1, d, h, mi, s) - wall;
+  }
+  return new Date(guess);
+}
+
+const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/** The text Sheets shows for a value under a number format (a subset: dates, fixed decimals, percent, '@'). */
+export function displayValue(x, fmt, tz) {
+  if (x === '' || x === undefined || x === null) return '';
+  if (typeof x === 'boolean') return x ? 'TRUE' : 'FALSE';
+  const isDate = x instanceof Date;
+  if (isDate || (typeof x === 'number' && fmt && isDatePattern(fmt))) {
+    const ms = isDate ? x.getTime() : SERIAL_EPOCH_MS + x * 86400000;
+    const pattern = fmt && fmt !== '@' && isDatePattern(fmt) ? sheetsDatePatternToJava(fmt) : DEFAULT_DATE_FORMAT;
+    return formatJavaDate(ms, isDate ? tz : 'UTC', pattern);
+  }
+  if (typeof x === 'number' && fmt && fmt !== '@' && !/general/i.test(fmt)) {
+    const pct = fmt.trim().endsWith('%');
+    const n = pct ? x * 100 : x;
+    const dec = /\.(0+)/.exec(fmt);
+    const digits = dec ? dec[1].length : 0;
+    let s = n.toFixed(digits);
+    if (fmt.includes(',')) s = Number(s).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return s + (pct ? '%' : '');
+  }
+  return String(x);
+}
+
+/** The one container spreadsheet the emulated script is bound to. */
+export class SpreadsheetModel {
+  constructor(id, timeZone) {
+    this.id = id;
+    this.name = 'formqueue (local)';
+    this.timeZone = timeZone;
+    this.sheets = [];
+    this.nextSheetId = 1;
+  }
+
+  static fresh(id, tz) { const ss = new SpreadsheetModel(id, tz); ss.sheets.push(new SheetModel(0, 'Sheet1')); return ss; }
+  byName(name) { return this.sheets.find((s) => s.name === name) || null; }
+  byId(sid) { return this.sheets.find((s) => s.id === sid) || null; }
+
+  insert(name, index) {
+    if (this.byName(name)) throw new GasError(`A sheet with the name "${name}" already exists. Please enter another name.`);
+    const sh = new SheetModel(this.nextSheetId++ * 1000003 % 2147483647, name);
+    if (index === undefined || index === null || index > this.sheets.length) this.sheets.push(sh);
+    else this.sheets.splice(Math.max(0, index), 0, sh);
+    return sh;
+  }
+}

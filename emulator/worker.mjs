@@ -1,0 +1,123 @@
+// One execution: a worker thread with its own vm context running the bundle; every service call blocks on the host.
+import { receiveMessageOnPort, workerData } from 'node:worker_threads';
+import vm from 'node:vm';
+import { basename, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { format } from 'node:util';
+import gas from 'gas-local';
+import { formatJavaDate } from './format-date.mjs';
+import { realmCore } from './realm/core.mjs';
+import { realmSpreadsheet } from './realm/spreadsheet.mjs';
+import { realmServices } from './realm/services.mjs';
+import { realmOutput } from './realm/output.mjs';
+
+const { bundleDir, sab, port, fn, args, info } = workerData;
+const flag = new Int32Array(sab);
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+const rtts = [];
+let seq = 0;
+
+/** The bridge (RUNTIME-NOTES §3): post, then bump seq (a failed post must not desync), block until the host bumps the flag. */
+function hostCall(msg) {
+  const t0 = process.hrtime.bigint();
+  try {
+    port.postMessage(msg);
+  } catch (e) {
+    return { e: { name: 'Exception', message: `Invalid argument: ${e.message}` } };
+  }
+  const expected = ++seq;
+  while (Atomics.load(flag, 0) < expected) Atomics.wait(flag, 0, expected - 1);
+  const m = receiveMessageOnPort(port);
+  rtts.push(Number(process.hrtime.bigint() - t0) / 1000);
+  return m.message;
+}
+
+const signed = (buf) => Array.from(buf, (b) => (b > 127 ? b - 256 : b));
+const unsigned = (bytes) => Buffer.from(Array.from(bytes, (n) => n & 255));
+const encoding = (charset) => (String(charset || 'UTF_8').toUpperCase().replace('-', '_') === 'US_ASCII' ? 'latin1' : 'utf8');
+const DIGESTS = { MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
+const HMACS = { HMAC_MD5: 'md5', HMAC_SHA_1: 'sha1', HMAC_SHA_256: 'sha256', HMAC_SHA_384: 'sha384', HMAC_SHA_512: 'sha512' };
+
+function parseCsv(text, delim) {
+  const rows = [];
+  let row = [], cell = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === delim) { row.push(cell); cell = ''; }
+    else if (ch === '\n' || ch === '\r') { if (ch === '\r' && text[i + 1] === '\n') i++; row.push(cell); rows.push(row); row = []; cell = ''; }
+    else cell += ch;
+  }
+  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+/** Outer-realm helpers the in-realm code calls; results are rebuilt in the realm by rt.toRealm. */
+const natives = {
+  hostCall,
+  log: (level, text) => port.postMessage({ t: 'log', level, text }),
+  sleep: (ms) => { Atomics.wait(sleepCell, 0, 0, Math.max(0, ms)); }, // local, no round trip
+  format: (...a) => format(...a),
+  utf8Bytes: (s) => signed(Buffer.from(s, 'utf8')),
+  stringToBytes: (s, charset) => signed(Buffer.from(s, encoding(charset))),
+  bytesToString: (bytes, charset) => unsigned(bytes).toString(encoding(charset)),
+  base64Encode: (bytes, webSafe) => { const s = unsigned(bytes).toString('base64'); return webSafe ? s.replace(/\+/g, '-').replace(/\//g, '_') : s; },
+  base64Decode: (s) => signed(Buffer.from(s, 'base64')),
+  decodeBase64: (b64, charset) => Buffer.from(b64, 'base64').toString(encoding(charset)),
+  base64ToBytes: (b64) => signed(Buffer.from(b64, 'base64')),
+  digest: (alg, bytes) => {
+    if (!DIGESTS[alg]) throw new Error(`not emulated: Utilities.DigestAlgorithm.${alg}`);
+    return signed(createHash(DIGESTS[alg]).update(unsigned(bytes)).digest());
+  },
+  hmac: (alg, bytes, key) => signed(createHmac(HMACS[alg] || 'sha256', unsigned(key)).update(unsigned(bytes)).digest()),
+  gzip: (bytes) => signed(gzipSync(unsigned(bytes))),
+  gunzip: (bytes) => signed(gunzipSync(unsigned(bytes))),
+  uuid: () => randomUUID(),
+  digestHex: (s) => createHash('sha256').update(s).digest('hex').slice(0, 32),
+  formatDate: (ms, tz, pattern) => formatJavaDate(ms, tz, pattern),
+  parseCsv,
+  readBundleFile: (name) => {
+    for (const f of [join(bundleDir, `${name}.html`), join(bundleDir, name)]) if (existsSync(f)) return readFileSync(f, 'utf8');
+    return null;
+  },
+};
+
+function errorOf(e) {
+  if (e && typeof e === 'object') return { name: String(e.name ?? 'Error'), message: String(e.message ?? e), stack: e.stack ? String(e.stack) : undefined };
+  return { name: 'Error', message: String(e) };
+}
+
+function finish(result) {
+  const msg = { t: 'done', ...result, rtts };
+  try {
+    port.postMessage(msg);
+  } catch {
+    port.postMessage({ ...msg, value: JSON.parse(JSON.stringify(result.value ?? null)) });
+  }
+  port.close();
+}
+
+async function main() {
+  const ctx = vm.createContext({});
+  const rt = vm.runInContext('({})', ctx);
+  rt.natives = natives;
+  rt.info = info;
+  for (const install of [realmCore, realmSpreadsheet, realmServices, realmOutput]) vm.runInContext(`(${install.toString()})`, ctx)(rt);
+  // Only Code.js: gas-local would otherwise load every *.js under the folder (RUNTIME-NOTES pitfall 2).
+  gas.require(bundleDir, ctx, { filter: (f) => basename(f) === 'Code.js' });
+  const entry = ctx[fn];
+  if (typeof entry !== 'function') return finish({ status: 'error', error: { name: 'Exception', message: `Script function not found: ${fn}` } });
+  try {
+    let value = entry.apply(undefined, rt.toRealm(args));
+    if (value && typeof value.then === 'function' && !value.__cls) value = await value;
+    finish({ status: 'ok', value: rt.toHost(value) });
+  } catch (e) {
+    finish({ status: 'error', error: errorOf(e) });
+  }
+}
+
+main().catch((e) => finish({ status: 'error', error: errorOf(e) }));

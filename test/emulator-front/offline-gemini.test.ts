@@ -1,0 +1,122 @@
+// The offline Gemini stand-in speaks generateContent's real shapes [PLATFORM F] and writes a deterministic reply per submission.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { load } from './support';
+
+interface GeminiModule {
+  startOfflineGemini(o?: { port?: number }): Promise<{ baseUrl: string; requests: { model: string | null; hasApiKey: boolean; status: number }[]; close(): Promise<void> }>;
+}
+const { startOfflineGemini } = await load<GeminiModule>('emulator/offline-gemini.mjs');
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../shared/fixtures/gemini/${name}`, import.meta.url), 'utf8'));
+const hasSharedFixtures = (() => { try { fixture('error-503.json'); return true; } catch { return false; } })();
+
+let gemini: Awaited<ReturnType<GeminiModule['startOfflineGemini']>>;
+beforeAll(async () => { gemini = await startOfflineGemini({ port: 0 }); });
+afterAll(async () => { await gemini.close(); });
+
+const submission = (name: string, essay: string) =>
+  `Write a short feedback email.\n<answers>\nYour name: ${name}\nEmail for your feedback: x@example.com\nPaste your essay: ${essay}\n</answers>`;
+const ask = async (body: unknown, { key = 'offline-stand-in', model = 'gemini-2.5-flash', raw = false } = {}) => {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (key) headers['x-goog-api-key'] = key;
+  const res = await fetch(`${gemini.baseUrl}/v1beta/models/${model}:generateContent`, {
+    method: 'POST', headers, body: raw ? String(body) : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as any };
+};
+const prompt = (text: string, extra: Record<string, unknown> = {}) => ({ contents: [{ role: 'user', parts: [{ text }] }], ...extra });
+
+describe('offline Gemini', () => {
+  it('answers with generateContent\'s response shape', async () => {
+    const { status, json } = await ask(prompt(submission('Mina Park', 'Caching trades freshness for speed.')));
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      candidates: [{ content: { role: 'model', parts: [{ text: expect.any(String) }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: expect.any(Number), candidatesTokenCount: expect.any(Number), totalTokenCount: expect.any(Number) },
+      modelVersion: 'gemini-2.5-flash',
+      responseId: expect.stringMatching(/^offline-/),
+    });
+    const u = json.usageMetadata;
+    expect(u.totalTokenCount).toBe(u.promptTokenCount + u.candidatesTokenCount);
+  });
+
+  it('writes a polite reply that quotes the respondent\'s name and says it is a stand-in', async () => {
+    const text: string = (await ask(prompt(submission('Mina Park', 'Caching trades freshness for speed.')))).json.candidates[0].content.parts[0].text;
+    expect(text).toMatch(/^Dear Mina Park,/);
+    expect(text).toContain('Caching trades freshness for speed.');
+    expect(text).toContain("(Written by formqueue's offline Gemini stand-in.)");
+  });
+
+  it('is deterministic: the same prompt gets the same reply', async () => {
+    const body = prompt(submission('Jonas', 'A short essay.'));
+    expect((await ask(body)).json).toEqual((await ask(body)).json);
+  });
+
+  it('different submissions get visibly different replies', async () => {
+    const texts = await Promise.all(['Ana', 'Bo', 'Cy'].map(async (n, i) =>
+      (await ask(prompt(submission(n, `Essay number ${i} about topic ${n}.`)))).json.candidates[0].content.parts[0].text as string));
+    expect(new Set(texts).size).toBe(3);
+    // beyond the name and the quote, the hash-derived theme differs too
+    const themes = texts.map((t) => /Your reply theme: (.*)\./.exec(t)?.[1]);
+    expect(new Set(themes).size).toBe(3);
+  });
+
+  it('reads formqueue\'s own <<<ANSWERS block, preferring the full submission over a quoted single field', async () => {
+    const text = (await ask(prompt('Greet <<<ANSWERS\nignored\nANSWERS>>> warmly.\n<<<ANSWERS\nJonas\nANSWERS>>>\n\n'
+      + '<<<ANSWERS\nYour name: Jonas Berg\nPaste your essay: I forgot my address.\nANSWERS>>>'))).json.candidates[0].content.parts[0].text;
+    expect(text).toMatch(/^Dear Jonas Berg,/);
+    expect(text).toContain('"Paste your essay" ("I forgot my address.")');
+  });
+
+  it('finds the answers inside BEGIN/END markers and greets generically without a name', async () => {
+    const text = (await ask(prompt('Reply kindly.\n--- BEGIN ANSWERS ---\nFavourite colour: teal\n--- END ANSWERS ---\nBe brief.'))).json.candidates[0].content.parts[0].text;
+    expect(text).toMatch(/^Dear respondent,/);
+    expect(text).toContain('"Favourite colour" ("teal")');
+  });
+
+  it('a missing x-goog-api-key gets Gemini\'s 403 PERMISSION_DENIED body', async () => {
+    const { status, json } = await ask(prompt('hi'), { key: '' });
+    expect(status).toBe(403);
+    expect(json.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED', message: expect.stringContaining('API Key') });
+  });
+
+  it('malformed requests get 400 INVALID_ARGUMENT', async () => {
+    for (const body of ['{not json', JSON.stringify({}), JSON.stringify({ contents: [{ parts: [] }] }), JSON.stringify({ contents: [], foo: 1 })]) {
+      const { status, json } = await ask(body, { raw: true });
+      expect(status).toBe(400);
+      expect(json.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.any(String) });
+    }
+  });
+
+  it('an unknown path is 404 NOT_FOUND in Gemini\'s error envelope', async () => {
+    const res = await fetch(`${gemini.baseUrl}/v1beta/models/gemini-2.5-flash:streamGenerateContent`, { method: 'POST', headers: { 'x-goog-api-key': 'k' }, body: '{}' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 404, message: 'Method not found.', status: 'NOT_FOUND' } });
+  });
+
+  it.runIf(hasSharedFixtures)('error bodies have the envelope of the recorded Gemini errors', async () => {
+    const real = fixture('error-503.json');
+    const { json } = await ask(prompt('hi'), { key: '' });
+    expect(Object.keys(json)).toEqual(Object.keys(real));
+    expect(Object.keys(json.error).slice(0, 3)).toEqual(Object.keys(real.error));
+  });
+
+  it('cuts the reply at maxOutputTokens with finishReason MAX_TOKENS', async () => {
+    const { json } = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { maxOutputTokens: 5 } }));
+    expect(json.candidates[0].finishReason).toBe('MAX_TOKENS');
+    expect(json.candidates[0].content.parts[0].text).toHaveLength(20);
+  });
+
+  it('answers JSON when asked for application/json, filling the schema\'s string field', async () => {
+    const schema = { type: 'OBJECT', properties: { reply: { type: 'STRING' }, confident: { type: 'BOOLEAN' } } };
+    const { json } = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { responseMimeType: 'application/json', responseSchema: schema } }));
+    const parsed = JSON.parse(json.candidates[0].content.parts[0].text);
+    expect(parsed.reply).toMatch(/^Dear Mina,/);
+    expect(parsed.confident).toBe(false);
+  });
+
+  it('records the requests it served, without the key', async () => {
+    const last = gemini.requests.at(-1);
+    expect(last).toMatchObject({ model: 'gemini-2.5-flash', hasApiKey: true, status: 200 });
+    expect(JSON.stringify(gemini.requests)).not.toContain('offline-stand-in');
+  });
+});

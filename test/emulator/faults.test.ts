@@ -1,0 +1,82 @@
+// Contract tests for injected faults: Sheets errors, Gemini answers/timeouts/pauses, mail quota and crash-after-send.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { makeHost } from './helpers';
+
+let host: any;
+afterEach(async () => { await host?.dispose(); });
+const ok = async (fn: string, args: unknown[] = [], opts: object = {}) => {
+  const e = await host.run(fn, args, opts);
+  if (e.status !== 'ok') throw new Error(`${fn}: ${e.status} ${e.error?.message}`);
+  return e.value;
+};
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../emulator/gemini-bodies/${name}`, import.meta.url), 'utf8'));
+
+describe('faults', () => {
+  // [ERR-LOG] Sheets outages surface as exceptions on every Spreadsheet call; count-limited faults expire.
+  it('a sheets fault makes Spreadsheet calls throw "Exception: <error>" for its count, then expires', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'sheets', error: 'Error code INTERNAL', count: 1 });
+    expect(await ok('readSheet')).toBe('Exception: Error code INTERNAL');
+    expect(await ok('readSheet')).toBe('Sheet1');
+    host.faults.add({ target: 'sheets', error: 'Service Spreadsheets timed out', forMs: 60000 });
+    expect(await ok('readSheet')).toBe('Exception: Service Spreadsheets timed out');
+    host.faults.clear();
+    expect(await ok('readSheet')).toBe('Sheet1');
+    expect(host.faults.history.map((h: any) => h.target)).toEqual(['sheets', 'sheets']);
+  });
+
+  // [GEM-TS, GEM-RL] Gemini's real error bodies; per-day and per-minute 429 differ only in quotaId.
+  it('gemini status faults answer with Gemini\'s real error bodies', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'gemini', status: 429, quota: 'day', count: 1 });
+    host.faults.add({ target: 'gemini', status: 429, count: 1 });
+    host.faults.add({ target: 'gemini', status: 404, count: 1 });
+    expect(await ok('gemini')).toEqual({ code: 429, body: fixture('error-429-per-day.json') });
+    expect(await ok('gemini')).toEqual({ code: 429, body: fixture('error-429-per-minute.json') });
+    expect(await ok('gemini')).toEqual({ code: 404, body: fixture('error-404-model.json') });
+    expect(host.faults.list()).toEqual([]);
+  });
+
+  // [GAS-FETCH] a UrlFetch timeout throws "Timeout: <url>"; a blocked prompt is a 200 with promptFeedback.
+  it('gemini timeout and blocked faults', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'gemini', timeout: true, count: 1 });
+    host.faults.add({ target: 'gemini', blocked: true, count: 1 });
+    expect(await ok('gemini')).toEqual({ error: 'Exception: Timeout: http://127.0.0.1:9/v1beta/models/m:generateContent' });
+    expect(await ok('gemini')).toEqual({ code: 200, body: fixture('blocked-prompt.json') });
+  });
+
+  it('a paused gemini fetch waits until the pause is removed; latency faults are applied and recorded', async () => {
+    host = makeHost('triggers');
+    const pause = host.faults.add({ target: 'gemini', pause: true });
+    host.faults.add({ target: 'gemini', status: 503, count: 2 });
+    host.faults.add({ target: 'gemini', latencyMs: 1, count: 2 });
+    const runs = [host.run('gemini'), host.run('gemini')];
+    expect(await host.faults.waitForPausedFetches(2)).toBe(2);
+    host.faults.remove(pause.id);
+    const done = await Promise.all(runs);
+    expect(done.map((r: any) => r.value.code)).toEqual([503, 503]);
+    expect(host.faults.history.map((h: any) => h.kind).sort()).toEqual(['latency', 'latency', 'pause', 'pause', 'status 503', 'status 503']);
+  });
+
+  // [GAS-MAIL] getRemainingDailyQuota reflects a forced quota while the fault is active.
+  it('a mail quota fault forces the remaining quota while active', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'mail', quota: 0 });
+    expect(await ok('quota')).toBe(0);
+    host.faults.clear();
+    expect(await ok('quota')).toBe(100);
+  });
+
+  // DESIGN §7: the send reaches the outbox, then the execution dies; [GAS-LOCK] its lock is released.
+  it('crashAfterSend kills the execution right after the first send and releases its lock', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'mail', crashAfterSend: 1 });
+    const e = await host.run('sendAndMore', [], { kind: 'trigger' });
+    expect(e.status).toBe('crash');
+    expect(host.outbox.map((m: any) => m.subject)).toEqual(['once']);
+    expect(host.locks.ownerOf('script')).toBe(null);
+    expect(host.faults.list()).toEqual([]);
+  });
+});
