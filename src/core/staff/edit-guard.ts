@@ -1,0 +1,136 @@
+// The on-edit guard's decisions: which staff edits of the Queue stand, and what is put back (with a note) when not.
+import type { LogEntry } from '../ports';
+import type { QueueHeader, QueueRow } from '../queue-row';
+import type { Status } from '../statuses';
+import { formatTime } from '../triage/text';
+import { decideStaffMove, parseStatus, staffName, type StaffContext } from './staff-moves';
+
+/** Columns staff may edit and the statuses in which each edit stands; status is guarded by the move table instead. */
+export const STAFF_EDITABLE: Readonly<Partial<Record<QueueHeader, readonly Status[]>>> = {
+  // What staff leave in result is what is mailed, so it may change only before a send is claimed.
+  result: ['AWAITING_APPROVAL', 'READY'],
+};
+
+/** Statuses staff may pick themselves (DESIGN §4); any other value in a multi-cell edit is certainly wrong. */
+export const STAFF_TARGETS: readonly Status[] = ['APPROVED', 'PENDING', 'SENT', 'SKIPPED'];
+
+export function canStaffEdit(header: QueueHeader, status: string): boolean {
+  const allowed = STAFF_EDITABLE[header];
+  return allowed !== undefined && (allowed as readonly string[]).includes(status);
+}
+
+export interface StatusEdit extends StaffContext {
+  /** The cell before the edit (e.oldValue); '' when it was empty. */
+  from: string;
+  /** The cell after the edit (e.value). */
+  to: string;
+  /** The row as read after the edit. */
+  row: QueueRow;
+}
+
+export type EditDecision =
+  /** Nothing to do, except write `rewrite` (the canonical spelling) when set. */
+  | { kind: 'unchanged'; rewrite?: string }
+  /** `row` is what the row must now hold (status written canonically, updated_at, side effects of the move). */
+  | { kind: 'allowed'; row: QueueRow; log: LogEntry }
+  /** Put `putBack` into the cell and `note` on it; `log` records the attempt (the status stays `putBack`'s). */
+  | { kind: 'refused'; putBack: string; note: string; log: LogEntry };
+
+export function refusalNote(what: string, reason: string, context: StaffContext): string {
+  return `formqueue put back ${what} (${formatTime(context.now)}, edit by ${staffName(context.user)}): ${reason}.`;
+}
+
+/** A refused edit is logged too: the audit shows who tried what, and that nothing moved. */
+function refused(row: QueueRow, status: string, putBack: string, what: string, attempt: string, reason: string, context: StaffContext): EditDecision {
+  return {
+    kind: 'refused',
+    putBack,
+    note: refusalNote(what, reason, context),
+    log: { at: context.now, eventId: row.eventId, from: status, to: status, by: staffName(context.user), detail: `refused ${attempt}: ${reason}` },
+  };
+}
+
+export function decideStatusEdit(edit: StatusEdit): EditDecision {
+  const from = String(edit.from ?? '').trim();
+  const to = String(edit.to ?? '').trim();
+  const target = parseStatus(to);
+  if (edit.row.eventId === '') {
+    // A status typed into an empty row would look like a submission to processing.
+    return refused(edit.row, from, from, `"${from || '(empty)'}"`, `status edit to "${to}"`, 'this row holds no submission (event_id is empty)', edit);
+  }
+  if (target !== null && target === parseStatus(from)) {
+    // Same state, perhaps typed in lower case: no move, only the canonical spelling.
+    return to === target ? { kind: 'unchanged' } : { kind: 'unchanged', rewrite: target };
+  }
+  const decision = decideStaffMove(edit.row, from, to, edit);
+  if (decision.ok) return { kind: 'allowed', row: decision.row, log: decision.log };
+  return refused(edit.row, from, from, `"${from || '(empty)'}"`, `status edit to "${to}"`, decision.reason, edit);
+}
+
+export interface ResultEdit extends StaffContext {
+  from: string;
+  to: string;
+  row: QueueRow;
+}
+
+export function decideResultEdit(edit: ResultEdit): EditDecision {
+  if (edit.from === edit.to) return { kind: 'unchanged' };
+  const status = String(edit.row.status);
+  if (!canStaffEdit('result', status)) {
+    const reason = `result can be edited only while the row is AWAITING_APPROVAL or READY, and this row is ${status || '(empty)'}`;
+    return refused(edit.row, status, edit.from, 'the previous result', 'result edit', reason, edit);
+  }
+  const by = staffName(edit.user);
+  return {
+    kind: 'allowed',
+    row: { ...edit.row, result: edit.to, updatedAt: edit.now },
+    log: { at: edit.now, eventId: edit.row.eventId, from: status, to: status, by, detail: `result edited (${edit.to.length} characters)` },
+  };
+}
+
+/** Values of a multi-cell status edit that stay: each stops the system, so none can cause a second mail. */
+export const UNCHECKED_KEEPS: readonly Status[] = ['SKIPPED', 'SENT', 'FAILED', 'NEEDS_REVIEW'];
+
+/**
+ * A multi-cell edit of the status column: Sheets reports no old values then, so nothing can be put back.
+ * A value that stops the system stays (with a note and a Log line); anything else (APPROVED or PENDING
+ * over a row that may be SENDING, a typo) parks the row in NEEDS_REVIEW, where nothing is sent until a
+ * person has looked. The menu's "… selected" items are the checked way to act on several rows.
+ */
+export function decideUncheckedStatusEdit(row: QueueRow, to: string, context: StaffContext): { row: QueueRow; log: LogEntry; note: string } {
+  const target = parseStatus(to);
+  const by = staffName(context.user);
+  const keep = target !== null && UNCHECKED_KEEPS.includes(target);
+  const status: Status = keep && target !== null ? target : 'NEEDS_REVIEW';
+  const detail = keep
+    ? `multi-cell edit to ${status}: not checked, as Sheets gives no previous values`
+    : `multi-cell edit to "${to || '(empty)'}" could not be checked, as Sheets gives no previous values; ` +
+      'parked in NEEDS_REVIEW so nothing is sent until a person looks (use the formqueue menu to act on several rows)';
+  return {
+    row: { ...row, status, updatedAt: context.now },
+    log: { at: context.now, eventId: row.eventId, from: '(unknown)', to: status, by, detail },
+    note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}. The row's history is in the Log sheet.`,
+  };
+}
+
+/**
+ * The result cell of a multi-cell edit: no previous text to put back. An APPROVED row would mail text nobody
+ * approved, so it is parked in NEEDS_REVIEW; in any other status the edit is only noted and logged.
+ */
+export function decideUncheckedResultEdit(row: QueueRow, context: StaffContext): { row: QueueRow; log: LogEntry; note: string | null } {
+  const status = String(row.status);
+  const by = staffName(context.user);
+  const base = { at: context.now, eventId: row.eventId, from: status, by };
+  if (canStaffEdit('result', status)) {
+    return { row: { ...row, updatedAt: context.now }, log: { ...base, to: status, detail: 'result edited (multi-cell edit)' }, note: null };
+  }
+  const parked = status === 'APPROVED';
+  const detail = parked
+    ? 'result changed after approval by a multi-cell edit; parked in NEEDS_REVIEW so unapproved text is not mailed'
+    : `result changed while ${status || '(empty)'} by a multi-cell edit; it could not be put back (Sheets gives no previous values)`;
+  return {
+    row: parked ? { ...row, status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
+    log: { ...base, to: parked ? 'NEEDS_REVIEW' : status, detail },
+    note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}.`,
+  };
+}

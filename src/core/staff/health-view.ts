@@ -1,0 +1,50 @@
+// The Queue health dialog's HTML: counts by status, the oldest PENDING row, rows needing a person, open incidents.
+import { STATUSES, STATUS_COLOURS } from '../statuses';
+import type { QueueHealth } from '../triage/health';
+import { INCIDENT_TITLE, NEXT_STEP } from '../triage/incident-catalog';
+import type { Incident } from '../triage/incident-record';
+import { escapeHtml, formatDuration, formatTime, plural } from '../triage/text';
+
+export function healthDialogHtml(health: QueueHealth, incidents: readonly Incident[], now: number, paused: boolean): string {
+  const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">'];
+  if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
+  parts.push('<table style="border-collapse:collapse">');
+  for (const status of STATUSES) {
+    const count = health.counts[status];
+    if (count === 0) continue;
+    parts.push(`<tr><td style="background:${STATUS_COLOURS[status]};padding:2px 8px">${status}</td><td style="padding:2px 8px;text-align:right">${count}</td></tr>`);
+  }
+  if (health.unknownStatus > 0) parts.push(`<tr><td style="padding:2px 8px">not a status</td><td style="padding:2px 8px;text-align:right">${health.unknownStatus}</td></tr>`);
+  parts.push('</table>');
+  const total = STATUSES.reduce((sum, status) => sum + health.counts[status], 0) + health.unknownStatus;
+  if (total === 0) parts.push('<p>The Queue is empty.</p>');
+  if (health.spilled > 0) parts.push(`<p>${health.spilled} deliveries wait outside the sheet (kept while Sheets was unavailable).</p>`);
+  parts.push(
+    health.oldestPendingAt === null
+      ? '<p>No PENDING rows.</p>'
+      : `<p>Oldest PENDING: received ${escapeHtml(formatTime(health.oldestPendingAt))}, ${escapeHtml(formatDuration(now - health.oldestPendingAt))} ago.</p>`,
+  );
+  if (health.needsPersonCount > 0) {
+    const rows = health.needsPerson.map((row) => {
+      const label = `row ${row.rowNumber} (${escapeHtml(row.status || 'empty')})`;
+      return row.link ? `<a href="${escapeHtml(row.link)}" target="_top">${label}</a>` : label;
+    });
+    const more = health.needsPersonCount > rows.length ? `, and ${health.needsPersonCount - rows.length} more` : '';
+    const verb = health.needsPersonCount === 1 ? 'needs' : 'need';
+    parts.push(`<p><b>${plural(health.needsPersonCount, 'row')} ${verb} a person:</b> ${rows.join(', ')}${more}.</p>`);
+  }
+  const open = incidents.filter((incident) => incident.state === 'open');
+  if (open.length === 0) parts.push('<p>No open incidents.</p>');
+  else {
+    parts.push('<p><b>Open incidents</b></p><ul>');
+    for (const incident of open) {
+      parts.push(
+        `<li><b>${escapeHtml(INCIDENT_TITLE[incident.code])}</b> since ${escapeHtml(formatTime(incident.firstSeen))} ` +
+          `(${incident.count}×): ${escapeHtml(incident.detail)}<br><i>Next step:</i> ${escapeHtml(NEXT_STEP[incident.code])}</li>`,
+      );
+    }
+    parts.push('</ul>');
+  }
+  parts.push(`<p style="color:#666">${escapeHtml(health.userImpact.statement)}</p></div>`);
+  return parts.join('\n');
+}

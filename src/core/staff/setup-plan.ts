@@ -1,0 +1,215 @@
+// Set up / repair as data: the sheets, headers, formats, protections, colours, triggers and properties setup() makes sure of.
+import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
+import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
+import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
+import { missingSettingMessage, readSettings } from '../settings';
+import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../sheet-names';
+import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
+
+const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+const TEXT = '@';
+
+export interface SheetPlan {
+  name: string;
+  headers: readonly string[];
+  /** Number format per header, for the whole column so appended rows inherit it; '@' keeps `=…` text. */
+  formats: Readonly<Record<string, string>>;
+  /** Columns protected with a warning (staff may still edit after confirming). */
+  protectedHeaders: readonly string[];
+  /** The whole sheet is protected with a warning: it is written by the system only. */
+  protectSheet: boolean;
+}
+
+function allText(headers: readonly string[], overrides: Record<string, string> = {}): Record<string, string> {
+  const formats: Record<string, string> = {};
+  for (const header of headers) formats[header] = overrides[header] ?? TEXT;
+  return formats;
+}
+
+/** Queue columns staff work in: the status (guarded on edit), the reply, and the address (to fix a bounce). */
+export const STAFF_COLUMNS: readonly string[] = ['status', 'recipient', 'result'];
+
+export const SHEET_PLANS: readonly SheetPlan[] = [
+  {
+    name: SHEETS.queue,
+    headers: QUEUE_HEADERS,
+    formats: QUEUE_NUMBER_FORMATS,
+    protectedHeaders: QUEUE_HEADERS.filter((header) => !STAFF_COLUMNS.includes(header)),
+    protectSheet: false,
+  },
+  { name: SHEETS.config, headers: CONFIG_HEADERS, formats: allText(CONFIG_HEADERS), protectedHeaders: [], protectSheet: false },
+  { name: SHEETS.log, headers: LOG_HEADERS, formats: allText(LOG_HEADERS, { at: TIME_FORMAT }), protectedHeaders: [], protectSheet: true },
+  {
+    name: SHEETS.rejected,
+    headers: REJECTED_HEADERS,
+    formats: allText(REJECTED_HEADERS, { at: TIME_FORMAT }),
+    protectedHeaders: [],
+    protectSheet: true,
+  },
+  {
+    name: SHEETS.payloads,
+    headers: PAYLOADS_HEADERS,
+    formats: allText(PAYLOADS_HEADERS, { part: '0', parts: '0' }),
+    protectedHeaders: [],
+    protectSheet: true,
+  },
+  { name: SHEETS.archive, headers: ARCHIVE_HEADERS, formats: QUEUE_NUMBER_FORMATS, protectedHeaders: [], protectSheet: true },
+];
+
+/** Every protection setup makes starts with this, so a re-run can find and replace its own. */
+export const PROTECTION_PREFIX = 'formqueue: ';
+
+export type HeaderRepair =
+  | { kind: 'ok' }
+  /** Write `headers` into row 1 from `startColumn` (1-based): the whole header of a new sheet, or the missing ones. */
+  | { kind: 'write'; startColumn: number; headers: string[] };
+
+/** What row 1 needs: everything when it is blank; only the missing names, to the right of staff columns, otherwise. */
+export function repairHeader(existing: readonly unknown[], wanted: readonly string[]): HeaderRepair {
+  const names = existing.map((cell) => String(cell ?? '').trim());
+  let width = names.length;
+  while (width > 0 && names[width - 1] === '') width--;
+  if (width === 0) return { kind: 'write', startColumn: 1, headers: [...wanted] };
+  const missing = wanted.filter((name) => !names.includes(name));
+  return missing.length === 0 ? { kind: 'ok' } : { kind: 'write', startColumn: width + 1, headers: missing };
+}
+
+/** 1 → A, 27 → AA. */
+export function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+/** The 1-based columns of `names` in `header`, merged into contiguous blocks (one protection per block). */
+export function columnBlocks(header: readonly string[], names: readonly string[]): { startColumn: number; width: number }[] {
+  const columns = names
+    .map((name) => header.indexOf(name) + 1)
+    .filter((column) => column > 0)
+    .sort((a, b) => a - b);
+  const blocks: { startColumn: number; width: number }[] = [];
+  for (const column of columns) {
+    const last = blocks[blocks.length - 1];
+    if (last && last.startColumn + last.width === column) last.width++;
+    else blocks.push({ startColumn: column, width: 1 });
+  }
+  return blocks;
+}
+
+export interface ColourRule {
+  status: Status;
+  colour: string;
+  /** Colours the whole row, so a status is visible while reading the reply. */
+  formula: string;
+}
+
+export function statusColourRules(statusColumn: number): ColourRule[] {
+  const letter = columnLetter(statusColumn);
+  return STATUSES.map((status) => ({ status, colour: STATUS_COLOURS[status], formula: `=$${letter}2="${status}"` }));
+}
+
+const OWN_RULE = new RegExp(`^=\\$[A-Z]+2="(${STATUSES.join('|')})"$`);
+
+/** A conditional-format formula setup wrote earlier (replaced on every run, so colours never pile up). */
+export function isOwnColourFormula(formula: string): boolean {
+  return OWN_RULE.test(formula.trim());
+}
+
+export type TriggerKind = 'clock' | 'edit' | 'other';
+
+export interface TriggerInfo {
+  id: string;
+  handler: string;
+  kind: TriggerKind;
+}
+
+export interface WantedTrigger {
+  handler: string;
+  kind: Exclude<TriggerKind, 'other'>;
+}
+
+export const WANTED_TRIGGERS: readonly WantedTrigger[] = [
+  { handler: 'processQueue', kind: 'clock' },
+  { handler: 'onEditInstallable', kind: 'edit' },
+];
+
+/** Exactly one trigger of each wanted kind: keep the first, remove the rest and any of ours of the wrong kind. */
+export function planTriggers(existing: readonly TriggerInfo[]): { remove: string[]; create: WantedTrigger[] } {
+  const remove: string[] = [];
+  const create: WantedTrigger[] = [];
+  const ours = new Set(WANTED_TRIGGERS.map((wanted) => wanted.handler));
+  for (const wanted of WANTED_TRIGGERS) {
+    const same = existing.filter((trigger) => trigger.handler === wanted.handler && trigger.kind === wanted.kind);
+    if (same.length === 0) create.push(wanted);
+    remove.push(...same.slice(1).map((trigger) => trigger.id));
+  }
+  for (const trigger of existing) {
+    const wanted = WANTED_TRIGGERS.some((w) => w.handler === trigger.handler && w.kind === trigger.kind);
+    if (ours.has(trigger.handler) && !wanted) remove.push(trigger.id);
+  }
+  return { remove, create };
+}
+
+/** Script Properties formqueue cannot run without, and why (the why is printed in the report). */
+export const REQUIRED_PROPERTIES: readonly { key: string; why: string }[] = [
+  { key: 'WEBHOOK_TOKEN', why: 'the secret in the webhook URL Typeform calls' },
+  { key: 'GEMINI_API_KEY', why: 'the Gemini API key, from Google AI Studio' },
+  { key: 'STAFF_EMAILS', why: 'comma-separated addresses that get triage mail' },
+  { key: 'SPREADSHEET_ID', why: 'the id of this spreadsheet, from its URL' },
+];
+
+export interface PropertyPlan {
+  /** Properties setup writes itself. */
+  set: Record<string, string>;
+  /** One line per thing staff should know: what was set, what is missing and how to set it, bad values. */
+  lines: string[];
+}
+
+/**
+ * What setup does about Script Properties. `newToken` is called only when WEBHOOK_TOKEN is missing;
+ * `activeSpreadsheetId` fills SPREADSHEET_ID when setup runs inside the spreadsheet.
+ */
+export function planProperties(props: Readonly<Record<string, string>>, activeSpreadsheetId: string, newToken: () => string): PropertyPlan {
+  const plan: PropertyPlan = { set: {}, lines: [] };
+  const has = (key: string) => (props[key] ?? '').trim() !== '';
+  for (const { key, why } of REQUIRED_PROPERTIES) {
+    if (has(key)) continue;
+    if (key === 'WEBHOOK_TOKEN') {
+      plan.set[key] = newToken();
+      plan.lines.push(
+        'WEBHOOK_TOKEN was not set: a new long random token was generated and stored. Read it in Project Settings → ' +
+          'Script Properties and add it to the webhook URL in Typeform as ?token=… (it is not shown here, so it stays out of screenshots).',
+      );
+    } else if (key === 'SPREADSHEET_ID' && activeSpreadsheetId !== '') {
+      plan.set[key] = activeSpreadsheetId;
+      plan.lines.push(`SPREADSHEET_ID was not set: set to this spreadsheet (${activeSpreadsheetId}).`);
+    } else {
+      plan.lines.push(`MISSING: ${missingSettingMessage(key, why)}`);
+    }
+  }
+  if (has('SPREADSHEET_ID') && activeSpreadsheetId !== '' && props.SPREADSHEET_ID.trim() !== activeSpreadsheetId) {
+    plan.lines.push(`NOTE: SPREADSHEET_ID names another spreadsheet (${props.SPREADSHEET_ID.trim()}), not this one: the web app and triggers use that one.`);
+  }
+  plan.lines.push(...readSettings(props).problems.map((problem) => `PROBLEM: ${problem}`));
+  return plan;
+}
+
+/** True when the Config sheet's values (header first) already hold a `*` row. */
+export function hasDefaultConfigRow(values: readonly (readonly unknown[])[]): boolean {
+  if (values.length === 0) return false;
+  const at = values[0].map((cell) => String(cell).trim().toLowerCase()).indexOf('form_id');
+  return at >= 0 && values.slice(1).some((row) => String(row[at] ?? '').trim() === ANY_FORM);
+}
+
+/** The `*` row: every form answered with the default prompt and mail, approval off, laid out along `header`. */
+export function defaultConfigRow(header: readonly unknown[]): string[] {
+  const values: Record<string, string> = {
+    form_id: ANY_FORM,
+    enabled: 'TRUE',
+    prompt: DEFAULT_PROMPT,
+    subject: DEFAULT_SUBJECT,
+    body: DEFAULT_BODY,
+    approval_required: 'FALSE',
+  };
+  return header.map((cell) => values[String(cell).trim().toLowerCase()] ?? '');
+}

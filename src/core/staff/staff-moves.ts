@@ -1,0 +1,74 @@
+// What a staff move does to a row besides its status: one function shared by the on-edit guard and the menu actions.
+import { staffMoveRefusal } from '../processing/transitions';
+import type { LogEntry } from '../ports';
+import type { QueueRow } from '../queue-row';
+import { isStatus, type Status } from '../statuses';
+
+export interface StaffContext {
+  /** The staff member's email; Sheets leaves it empty for people outside the owner's domain. */
+  user: string;
+  now: number;
+}
+
+export type MoveDecision = { ok: true; row: QueueRow; log: LogEntry } | { ok: false; reason: string };
+
+/** How staff are named in Log and notes when Sheets does not tell us who they are. */
+export function staffName(user: string): string {
+  const trimmed = String(user ?? '').trim();
+  return trimmed === '' ? 'staff (unknown)' : trimmed;
+}
+
+/** What staff typed, as a status if it is one ("approved " → APPROVED); null for anything else. */
+export function parseStatus(value: unknown): Status | null {
+  const text = String(value ?? '').trim().toUpperCase();
+  return isStatus(text) ? text : null;
+}
+
+const DETAIL: Readonly<Partial<Record<Status, string>>> = {
+  APPROVED: 'approved',
+  PENDING: 'retry: generate and mail again',
+  SKIPPED: 'skipped: will not be answered',
+};
+
+/**
+ * The row after staff move it from `from` to `to`, with its Log entry, or why the move is refused.
+ * `from` is passed apart from `row.status` because an on-edit trigger sees the cell after the edit.
+ */
+export function decideStaffMove(row: QueueRow, from: string, to: string, context: StaffContext): MoveDecision {
+  const target = parseStatus(to);
+  if (target === null) {
+    return { ok: false, reason: `"${to}" is not a formqueue status; pick one from the dropdown` };
+  }
+  const refusal = staffMoveRefusal(from, target);
+  if (refusal !== null) return { ok: false, reason: refusal };
+  // sent_at is the guard that cannot lie: a row with it is never mailed again, so a retry would only strand it.
+  if (target === 'PENDING' && row.sentAt !== null) {
+    return {
+      ok: false,
+      reason:
+        'this row already has sent_at, so formqueue will never mail it again and a retry would do nothing; ' +
+        'if it really was not sent, clear sent_at by hand first',
+    };
+  }
+  if (target === 'APPROVED' && row.result.trim() === '') {
+    return { ok: false, reason: 'result is empty: there is no reply to approve' };
+  }
+  const by = staffName(context.user);
+  const next: QueueRow = { ...row, status: target, updatedAt: context.now };
+  let detail = DETAIL[target] ?? `moved by staff`;
+  if (target === 'PENDING') {
+    next.attempts = 0;
+    next.nextAttemptAt = null;
+    next.claimedAt = null;
+    next.error = '';
+    if (row.error !== '') detail += `; last error was: ${row.error}`;
+  }
+  if (target === 'SENT') {
+    // Keep a real send time if one was recorded; otherwise the time of the check.
+    next.sentAt = row.sentAt ?? context.now;
+    next.claimedAt = null;
+    detail = `marked sent by ${by} after checking by hand`;
+  }
+  const log: LogEntry = { at: context.now, eventId: row.eventId, from: from || '(empty)', to: target, by, detail };
+  return { ok: true, row: next, log };
+}

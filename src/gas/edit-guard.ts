@@ -1,0 +1,149 @@
+// The installable on-edit handler's body: checks staff edits of the Queue's status and result cells, puts back what may not stand.
+import { DIRTY_PROPERTY } from '../core/tick-gate';
+import type { AuditLog, LogEntry, PropertyStore } from '../core/ports';
+import { indexColumns, rowFromValues, rowToValues } from '../core/queue-row';
+import { SHEETS } from '../core/sheet-names';
+import {
+  decideResultEdit,
+  decideStatusEdit,
+  decideUncheckedResultEdit,
+  decideUncheckedStatusEdit,
+  type EditDecision,
+} from '../core/staff/edit-guard';
+import type { StaffContext } from '../core/staff/staff-moves';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export interface EditGuardDeps {
+  props: PropertyStore;
+  audit: AuditLog;
+  now: number;
+}
+
+/** What the guard did, for the execution log and the tests. */
+export interface GuardOutcome {
+  allowed: number;
+  refused: number;
+  notes: string[];
+}
+
+/** e.user is a User in Apps Script; some runtimes hand over the address itself. */
+export function editorEmail(e: GoogleAppsScript.Events.SheetsOnEdit): string {
+  const user = (e as unknown as { user?: unknown }).user;
+  if (typeof user === 'string') return user;
+  const getEmail = (user as { getEmail?: () => string } | undefined)?.getEmail;
+  return typeof getEmail === 'function' ? String(getEmail.call(user) ?? '') : '';
+}
+
+function cellText(value: unknown): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}
+
+function sameCell(a: unknown, b: unknown): boolean {
+  const time = (x: unknown) => (Object.prototype.toString.call(x) === '[object Date]' ? (x as Date).getTime() : x);
+  return time(a) === time(b);
+}
+
+/** Writes the box around every changed cell in one call (the batch rule: no per-cell writes). */
+function writeChanges(sheet: Sheet, top: number, before: unknown[][], after: unknown[][]): void {
+  let r0 = Infinity, r1 = -1, c0 = Infinity, c1 = -1;
+  after.forEach((cells, i) =>
+    cells.forEach((cell, j) => {
+      if (sameCell(cell, before[i][j])) return;
+      r0 = Math.min(r0, i); r1 = Math.max(r1, i); c0 = Math.min(c0, j); c1 = Math.max(c1, j);
+    }),
+  );
+  if (r1 < 0) return;
+  const box = after.slice(r0, r1 + 1).map((cells) => cells.slice(c0, c1 + 1));
+  sheet.getRange(top + r0, c0 + 1, box.length, c1 - c0 + 1).setValues(box);
+}
+
+export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: EditGuardDeps): GuardOutcome {
+  const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
+  const range = e.range;
+  const sheet = range.getSheet();
+  if (sheet.getName() !== SHEETS.queue) return outcome;
+  const firstRow = range.getRow();
+  const lastRow = firstRow + range.getNumRows() - 1;
+  const firstCol = range.getColumn();
+  const lastCol = firstCol + range.getNumColumns() - 1;
+  if (lastRow < 2) return outcome; // the header row: protected with a warning, not ours to judge
+  const width = sheet.getLastColumn();
+  const index = indexColumns(sheet.getRange(1, 1, 1, width).getValues()[0]);
+  const touches = (at: number) => at >= 0 && at + 1 >= firstCol && at + 1 <= lastCol;
+  const statusTouched = touches(index.status);
+  const resultTouched = touches(index.result);
+  if (!statusTouched && !resultTouched) return outcome;
+
+  const top = Math.max(firstRow, 2);
+  const before = sheet.getRange(top, 1, lastRow - top + 1, width).getValues();
+  const after = before.map((cells) => cells.slice());
+  const context: StaffContext = { user: editorEmail(e), now: deps.now };
+  const log: LogEntry[] = [];
+  const single = firstRow === lastRow && firstCol === lastCol;
+
+  if (single) {
+    const row = rowFromValues(index, before[0], top);
+    const column = statusTouched ? index.status : index.result;
+    const to = cellText(before[0][column]);
+    const from = cellText(e.oldValue);
+    const decision: EditDecision = statusTouched
+      ? decideStatusEdit({ from, to, row, ...context })
+      : decideResultEdit({ from, to, row, ...context });
+    if (decision.kind === 'unchanged') {
+      if (decision.rewrite !== undefined) after[0][column] = decision.rewrite;
+    } else if (decision.kind === 'allowed') {
+      after[0] = rowToValues(index, decision.row, width, before[0]);
+      log.push(decision.log);
+      outcome.allowed++;
+    } else {
+      after[0][column] = decision.putBack;
+      log.push(decision.log);
+      outcome.refused++;
+      outcome.notes.push(decision.note);
+    }
+    writeChanges(sheet, top, before, after);
+    // A note from an earlier refusal would mislead once a move stands; a refusal says why on the cell itself.
+    if (decision.kind !== 'unchanged') range.setNote(decision.kind === 'refused' ? decision.note : '');
+  } else {
+    const statusNotes: string[][] = [];
+    const resultNotes: string[][] = [];
+    before.forEach((cells, i) => {
+      let row = rowFromValues(index, cells, top + i);
+      let statusNote = '';
+      let resultNote = '';
+      if (row.eventId !== '') {
+        if (statusTouched) {
+          const unchecked = decideUncheckedStatusEdit(row, cellText(cells[index.status]), context);
+          row = unchecked.row;
+          statusNote = unchecked.note;
+          log.push(unchecked.log);
+        }
+        if (resultTouched) {
+          const unchecked = decideUncheckedResultEdit(row, context);
+          row = unchecked.row;
+          resultNote = unchecked.note ?? '';
+          log.push(unchecked.log);
+        }
+        after[i] = rowToValues(index, row, width, cells);
+        if (statusNote !== '' || resultNote !== '') outcome.notes.push(statusNote || resultNote);
+      }
+      statusNotes.push([statusNote]);
+      resultNotes.push([resultNote]);
+    });
+    writeChanges(sheet, top, before, after);
+    if (statusTouched) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
+    if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
+    outcome.refused += outcome.notes.length;
+  }
+
+  deps.audit.append(log);
+  // A row that changed status may have work for processing: the next tick must not be skipped as idle.
+  const statusChanged = before.some((cells, i) => !sameCell(cells[index.status], after[i][index.status]));
+  if (outcome.allowed > 0 || statusChanged) deps.props.set(DIRTY_PROPERTY, String(deps.now));
+  if (outcome.notes.length > 0) {
+    const first = outcome.notes[0];
+    e.source.toast(outcome.notes.length === 1 ? first : `${first} (and ${outcome.notes.length - 1} more: see the cell notes)`, 'formqueue', 15);
+  }
+  return outcome;
+}

@@ -1,0 +1,141 @@
+// The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
+import type { AuditLog, PropertyStore, QueueStore } from '../core/ports';
+import { readSettings } from '../core/settings';
+import { SHEETS } from '../core/sheet-names';
+import { healthDialogHtml } from '../core/staff/health-view';
+import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
+import { staffName } from '../core/staff/staff-moves';
+import { DIRTY_PROPERTY } from '../core/tick-gate';
+import { computeHealth } from '../core/triage/health';
+import { incidentFromJson, type Incident } from '../core/triage/incident-record';
+import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/** Menu captions → the global functions src/entry/staff.ts exports under those names. */
+export const MENU_ITEMS: readonly (readonly [string, string] | null)[] = [
+  ['Process now', 'menuProcessNow'],
+  null,
+  ['Approve selected', 'menuApproveSelected'],
+  ['Retry selected', 'menuRetrySelected'],
+  ['Skip selected', 'menuSkipSelected'],
+  ['Mark selected as sent', 'menuMarkSent'],
+  null,
+  ['Accept rejected delivery', 'menuAcceptRejected'],
+  ['Queue health', 'menuQueueHealth'],
+  null,
+  ['Pause', 'menuPause'],
+  ['Resume', 'menuResume'],
+  ['Set up / repair', 'setup'],
+];
+
+export function addFormqueueMenu(ui: GoogleAppsScript.Base.Ui): void {
+  const menu = ui.createMenu('formqueue');
+  for (const item of MENU_ITEMS) {
+    if (item === null) menu.addSeparator();
+    else menu.addItem(item[0], item[1]);
+  }
+  menu.addToUi();
+}
+
+function activeRanges(spreadsheet: Spreadsheet): GoogleAppsScript.Spreadsheet.Range[] {
+  try {
+    const list = spreadsheet.getActiveRangeList();
+    if (list) return list.getRanges();
+  } catch {
+    // A runtime without range lists (the local one, so far) still has the active range.
+  }
+  const active = spreadsheet.getActiveRange();
+  return active ? [active] : [];
+}
+
+/** Every row touched by the selection (several ranges with Ctrl/Cmd), header excluded; null when not on Queue. */
+export function selectedQueueRowNumbers(spreadsheet: Spreadsheet): number[] | null {
+  const sheet = spreadsheet.getActiveSheet();
+  if (!sheet || sheet.getName() !== SHEETS.queue) return null;
+  const ranges = activeRanges(spreadsheet);
+  const rows = new Set<number>();
+  const lastRow = sheet.getLastRow();
+  for (const range of ranges) {
+    const first = Math.max(range.getRow(), 2);
+    const last = Math.min(range.getRow() + range.getNumRows() - 1, lastRow);
+    for (let row = first; row <= last; row++) rows.add(row);
+  }
+  return Array.from(rows).sort((a, b) => a - b);
+}
+
+export interface SelectionDeps {
+  spreadsheet: Spreadsheet;
+  store: QueueStore;
+  audit: AuditLog;
+  props: PropertyStore;
+  user: string;
+  now: number;
+}
+
+/** Approve / Retry / Skip / Mark sent on the selected rows: read them fresh, write only the moved ones, log each. */
+export function runSelectionAction(action: MenuAction, deps: SelectionDeps): string {
+  const numbers = selectedQueueRowNumbers(deps.spreadsheet);
+  if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
+  const rows = deps.store.readRows(numbers);
+  const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now });
+  if (outcome.changed.length > 0) {
+    deps.store.writeRows(outcome.changed);
+    deps.store.flush();
+    deps.audit.append(outcome.log);
+    deps.props.set(DIRTY_PROPERTY, String(deps.now));
+  }
+  return outcome.message;
+}
+
+export const PAUSED_PROPERTY = 'PAUSED';
+
+export function setPaused(props: PropertyStore, paused: boolean, user: string, now: number): string {
+  if (paused) {
+    props.set(PAUSED_PROPERTY, 'true');
+    return `formqueue is paused (by ${staffName(user)}): no reply is generated or sent until Resume. Deliveries are still queued.`;
+  }
+  props.delete(PAUSED_PROPERTY);
+  props.set(DIRTY_PROPERTY, String(now)); // resume at the next tick, not at the next safety sweep
+  return 'formqueue resumed: waiting rows are processed from the next run (within a minute).';
+}
+
+export interface HealthDeps {
+  spreadsheet: Spreadsheet;
+  store: QueueStore;
+  props: PropertyStore;
+  spilled: number;
+  now: number;
+}
+
+export function openIncidents(all: Readonly<Record<string, string>>): Incident[] {
+  return Object.keys(all)
+    .filter((key) => key.startsWith(INCIDENT_KEY_PREFIX))
+    .map((key) => incidentFromJson(all[key]))
+    .filter((incident): incident is Incident => incident !== null && incident.state === 'open');
+}
+
+export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps): void {
+  const all = deps.props.getAll();
+  const queue = deps.spreadsheet.getSheetByName(SHEETS.queue);
+  const health = computeHealth(deps.store.readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, { spilled: deps.spilled });
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, readSettings(all).settings.paused);
+  ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
+}
+
+/** The row the cursor is on in Rejected, with its body; a message instead when there is nothing to accept. */
+export function selectedRejectedBody(spreadsheet: Spreadsheet): { rowNumber: number; body: string } | { message: string } {
+  const sheet = spreadsheet.getActiveSheet();
+  const range = spreadsheet.getActiveRange();
+  if (!sheet || sheet.getName() !== SHEETS.rejected || !range || range.getRow() < 2) {
+    return { message: 'Open the Rejected sheet and put the cursor on the delivery to accept.' };
+  }
+  const rowNumber = range.getRow();
+  const width = Math.max(sheet.getLastColumn(), 1);
+  const header = sheet.getRange(1, 1, 1, width).getValues()[0];
+  const cells = sheet.getRange(rowNumber, 1, 1, width).getValues()[0];
+  const at = header.map((cell) => String(cell).trim()).indexOf('body');
+  const body = at < 0 ? '' : String(cells[at] ?? '');
+  if (body.trim() === '') return { message: `Row ${rowNumber} of Rejected keeps no body (only a count was kept during a flood), so there is nothing to accept.` };
+  return { rowNumber, body };
+}

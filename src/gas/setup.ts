@@ -1,0 +1,159 @@
+// Set up / repair: makes the spreadsheet, triggers and Script Properties match the setup plan; safe to run any number of times.
+import type { PropertyStore } from '../core/ports';
+import { readSettings } from '../core/settings';
+import { SHEETS } from '../core/sheet-names';
+import {
+  PROTECTION_PREFIX,
+  SHEET_PLANS,
+  columnBlocks,
+  columnLetter,
+  defaultConfigRow,
+  hasDefaultConfigRow,
+  isOwnColourFormula,
+  planProperties,
+  planTriggers,
+  repairHeader,
+  statusColourRules,
+  type SheetPlan,
+  type TriggerInfo,
+} from '../core/staff/setup-plan';
+import { STATUSES } from '../core/statuses';
+import { appendRows, plainTextFormats } from './sheet-append';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** Creates the sheet if needed and repairs its header; returns the header as it now is. */
+function ensureSheet(spreadsheet: Spreadsheet, plan: SheetPlan, report: string[]): { sheet: Sheet; header: string[] } {
+  let sheet = spreadsheet.getSheetByName(plan.name);
+  if (!sheet) {
+    sheet = spreadsheet.insertSheet(plan.name);
+    report.push(`Created the ${plan.name} sheet.`);
+  }
+  const width = Math.max(sheet.getLastColumn(), 1);
+  const header = sheet.getRange(1, 1, 1, width).getValues()[0].map((cell) => String(cell).trim());
+  const repair = repairHeader(header, plan.headers);
+  if (repair.kind === 'write') {
+    sheet.getRange(1, repair.startColumn, 1, repair.headers.length).setValues([repair.headers]);
+    if (repair.startColumn > 1) report.push(`${plan.name}: added missing columns ${repair.headers.join(', ')} at the right.`);
+    header.length = repair.startColumn - 1;
+    header.push(...repair.headers);
+  }
+  if (sheet.getFrozenRows() !== 1) sheet.setFrozenRows(1);
+  return { sheet, header };
+}
+
+/** Whole-column number formats (rows 2…max), one call per run of adjacent columns sharing a format. */
+function applyFormats(sheet: Sheet, header: readonly string[], plan: SheetPlan): void {
+  const rows = sheet.getMaxRows() - 1;
+  if (rows < 1) return;
+  const formatAt = (column: number) => plan.formats[header[column - 1]];
+  for (let column = 1; column <= header.length; column++) {
+    const format = formatAt(column);
+    if (format === undefined) continue; // a staff column: Sheets' own format stays
+    let end = column;
+    while (end + 1 <= header.length && formatAt(end + 1) === format) end++;
+    sheet.getRange(2, column, rows, end - column + 1).setNumberFormat(format);
+    column = end;
+  }
+}
+
+/** Removes the protections an earlier run made (found by description) and makes them again from the plan. */
+function applyProtections(sheet: Sheet, header: readonly string[], plan: SheetPlan): void {
+  const existing = [
+    ...sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE),
+    ...sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET),
+  ];
+  for (const protection of existing) if (protection.getDescription().startsWith(PROTECTION_PREFIX)) protection.remove();
+  if (plan.protectSheet) {
+    sheet.protect().setDescription(`${PROTECTION_PREFIX}written by formqueue only`).setWarningOnly(true);
+    return;
+  }
+  sheet.getRange(1, 1, 1, header.length).protect().setDescription(`${PROTECTION_PREFIX}column names (code finds columns by them)`).setWarningOnly(true);
+  const rows = sheet.getMaxRows() - 1;
+  if (rows < 1) return;
+  for (const block of columnBlocks(header, plan.protectedHeaders)) {
+    const name = `${columnLetter(block.startColumn)}–${columnLetter(block.startColumn + block.width - 1)}`;
+    sheet.getRange(2, block.startColumn, rows, block.width).protect().setDescription(`${PROTECTION_PREFIX}system columns ${name}`).setWarningOnly(true);
+  }
+}
+
+/** The status dropdown and one row colour per status; colour rules of earlier runs are replaced, staff rules kept. */
+function applyQueueLook(sheet: Sheet, header: readonly string[]): void {
+  const statusColumn = header.indexOf('status') + 1;
+  const rows = sheet.getMaxRows() - 1;
+  if (statusColumn < 1 || rows < 1) return;
+  const dropdown = SpreadsheetApp.newDataValidation()
+    .requireValueInList(STATUSES.slice(), true)
+    .setAllowInvalid(false)
+    .setHelpText('Staff may set APPROVED (from AWAITING_APPROVAL), PENDING or SENT (from FAILED or NEEDS_REVIEW), or SKIPPED.')
+    .build();
+  sheet.getRange(2, statusColumn, rows, 1).setDataValidation(dropdown);
+  const kept = sheet.getConditionalFormatRules().filter((rule) => {
+    const condition = rule.getBooleanCondition();
+    const formula = condition ? String(condition.getCriteriaValues()[0] ?? '') : '';
+    return !isOwnColourFormula(formula);
+  });
+  const rowsRange = sheet.getRange(2, 1, rows, header.length);
+  const ours = statusColourRules(statusColumn).map((rule) =>
+    SpreadsheetApp.newConditionalFormatRule().whenFormulaSatisfied(rule.formula).setBackground(rule.colour).setRanges([rowsRange]).build(),
+  );
+  sheet.setConditionalFormatRules([...kept, ...ours]);
+}
+
+function ensureDefaultConfig(sheet: Sheet, header: readonly string[], report: string[]): void {
+  const values = sheet.getDataRange().getValues();
+  if (hasDefaultConfigRow(values)) return;
+  appendRows(sheet, [defaultConfigRow(header)], plainTextFormats(header.length));
+  report.push('Config: added the default row (form_id *) with the default prompt, subject and body; edit it to suit.');
+}
+
+function triggerKind(trigger: GoogleAppsScript.Script.Trigger): TriggerInfo['kind'] {
+  const type = trigger.getEventType();
+  if (type === ScriptApp.EventType.CLOCK) return 'clock';
+  if (type === ScriptApp.EventType.ON_EDIT) return 'edit';
+  return 'other';
+}
+
+function ensureTriggers(spreadsheet: Spreadsheet, report: string[]): void {
+  const triggers = ScriptApp.getProjectTriggers();
+  const infos = triggers.map((trigger) => ({ id: trigger.getUniqueId(), handler: trigger.getHandlerFunction(), kind: triggerKind(trigger) }));
+  const plan = planTriggers(infos);
+  for (const trigger of triggers) if (plan.remove.includes(trigger.getUniqueId())) ScriptApp.deleteTrigger(trigger);
+  if (plan.remove.length > 0) report.push(`Triggers: removed ${plan.remove.length} duplicate trigger(s).`);
+  for (const wanted of plan.create) {
+    const builder = ScriptApp.newTrigger(wanted.handler);
+    if (wanted.kind === 'clock') builder.timeBased().everyMinutes(1).create();
+    else builder.forSpreadsheet(spreadsheet).onEdit().create();
+    report.push(`Triggers: created ${wanted.handler} (${wanted.kind === 'clock' ? 'every minute' : 'on edit'}).`);
+  }
+  if (plan.create.length === 0) report.push('Triggers: processQueue (every minute) and onEditInstallable (on edit) are in place.');
+}
+
+function newWebhookToken(): string {
+  // Two UUIDs: 244 random bits, hex only, so it survives a URL unescaped.
+  return (Utilities.getUuid() + Utilities.getUuid()).replace(/-/g, '');
+}
+
+/** Runs every step and returns the report staff read; the caller holds a lock so two runs cannot both add a trigger. */
+export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string {
+  const report: string[] = [];
+  for (const plan of SHEET_PLANS) {
+    const { sheet, header } = ensureSheet(spreadsheet, plan, report);
+    applyFormats(sheet, header, plan);
+    applyProtections(sheet, header, plan);
+    if (plan.name === SHEETS.queue) applyQueueLook(sheet, header);
+    if (plan.name === SHEETS.config) ensureDefaultConfig(sheet, header, report);
+  }
+  report.push('Sheets: all six in place, with frozen headers, plain-text columns, the status dropdown, colours and warning-only protections.');
+  ensureTriggers(spreadsheet, report);
+  const all = props.getAll();
+  const properties = planProperties(all, spreadsheet.getId(), newWebhookToken);
+  props.setMany(properties.set);
+  report.push(...properties.lines);
+  if (properties.lines.every((line) => !line.startsWith('MISSING') && !line.startsWith('PROBLEM'))) {
+    report.push('Script Properties: everything formqueue needs is set.');
+  }
+  if (readSettings(all).settings.paused) report.push('formqueue is PAUSED: nothing is generated or sent until formqueue → Resume.');
+  return ['formqueue set up / repair', '', ...report].join('\n');
+}

@@ -1,0 +1,147 @@
+// The on-edit guard's decisions: every staff move of DESIGN §4, result edits, and multi-cell edits.
+import { describe, expect, it } from 'vitest';
+import { decideResultEdit, decideStatusEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit } from '../../../src/core/staff/edit-guard';
+import { STATUSES } from '../../../src/core/statuses';
+import { row, STAFF, T0 } from './rows';
+
+/** DESIGN §4: the only moves staff may make by hand. */
+const ALLOWED: readonly [string, string][] = [
+  ['AWAITING_APPROVAL', 'APPROVED'],
+  ['FAILED', 'PENDING'],
+  ['NEEDS_REVIEW', 'PENDING'],
+  ['FAILED', 'SENT'],
+  ['NEEDS_REVIEW', 'SENT'],
+  ...['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING', 'NEEDS_REVIEW', 'FAILED'].map(
+    (from) => [from, 'SKIPPED'] as [string, string],
+  ),
+];
+
+const isAllowed = (from: string, to: string) => ALLOWED.some(([f, t]) => f === from && t === to);
+const everyPair = STATUSES.flatMap((from) => STATUSES.filter((to) => to !== from).map((to) => [from, to] as [string, string]));
+
+describe('decideStatusEdit: every staff move of DESIGN §4', () => {
+  it.each(everyPair.filter(([from, to]) => isAllowed(from, to)))('%s → %s stands and is logged with who', (from, to) => {
+    const decision = decideStatusEdit({ from, to, row: row(to), ...STAFF });
+    expect(decision.kind).toBe('allowed');
+    if (decision.kind !== 'allowed') return;
+    expect(decision.row.status).toBe(to);
+    expect(decision.row.updatedAt).toBe(T0);
+    expect(decision.log).toMatchObject({ at: T0, eventId: 'ev-2', from, to, by: 'ana@example.org' });
+  });
+
+  it.each(everyPair.filter(([from, to]) => !isAllowed(from, to)))('%s → %s is put back with a note', (from, to) => {
+    const decision = decideStatusEdit({ from, to, row: row(to), ...STAFF });
+    expect(decision.kind).toBe('refused');
+    if (decision.kind !== 'refused') return;
+    expect(decision.putBack).toBe(from);
+    expect(decision.note).toContain('ana@example.org');
+    expect(decision.note.length).toBeGreaterThan(40);
+    expect(decision.log).toMatchObject({ from, to: from, by: 'ana@example.org' });
+    expect(decision.log.detail).toMatch(new RegExp(`^refused status edit to "${to}"`));
+  });
+
+  it('SENT → PENDING is refused because the reply was already mailed', () => {
+    const decision = decideStatusEdit({ from: 'SENT', to: 'PENDING', row: row('PENDING', { sentAt: T0 - 1000 }), ...STAFF });
+    expect(decision).toMatchObject({ kind: 'refused', putBack: 'SENT' });
+    if (decision.kind === 'refused') expect(decision.note).toMatch(/already mailed/);
+  });
+
+  it.each([['sent it'], ['Aproved'], [''], ['=HYPERLINK("x")']])('a value that is no status (%j) is put back', (to) => {
+    const decision = decideStatusEdit({ from: 'FAILED', to, row: row(to), ...STAFF });
+    expect(decision).toMatchObject({ kind: 'refused', putBack: 'FAILED' });
+  });
+
+  it('a lower-case status is taken as the status', () => {
+    const decision = decideStatusEdit({ from: 'AWAITING_APPROVAL', to: 'approved', row: row('approved'), ...STAFF });
+    expect(decision.kind).toBe('allowed');
+    if (decision.kind === 'allowed') expect(decision.row.status).toBe('APPROVED');
+  });
+
+  it('retyping the same status is no move; a different spelling is rewritten', () => {
+    expect(decideStatusEdit({ from: 'READY', to: 'READY', row: row('READY'), ...STAFF })).toEqual({ kind: 'unchanged' });
+    expect(decideStatusEdit({ from: 'READY', to: 'ready', row: row('ready'), ...STAFF })).toEqual({ kind: 'unchanged', rewrite: 'READY' });
+  });
+
+  it('a retry by hand resets attempts, back-off, claim and error, and logs the old error', () => {
+    const failed = row('PENDING', { attempts: 5, nextAttemptAt: T0 + 1, claimedAt: T0 - 5, error: 'GEMINI_BLOCKED: SAFETY' });
+    const decision = decideStatusEdit({ from: 'FAILED', to: 'PENDING', row: failed, ...STAFF });
+    expect(decision.kind).toBe('allowed');
+    if (decision.kind !== 'allowed') return;
+    expect(decision.row).toMatchObject({ attempts: 0, nextAttemptAt: null, claimedAt: null, error: '' });
+    expect(decision.log.detail).toContain('GEMINI_BLOCKED: SAFETY');
+  });
+
+  it('a retry of a row with sent_at is refused: it could never be mailed again', () => {
+    const decision = decideStatusEdit({ from: 'NEEDS_REVIEW', to: 'PENDING', row: row('PENDING', { sentAt: T0 - 60_000 }), ...STAFF });
+    expect(decision).toMatchObject({ kind: 'refused', putBack: 'NEEDS_REVIEW' });
+  });
+
+  it('marking sent by hand fills sent_at with now, or keeps a recorded send time', () => {
+    const fresh = decideStatusEdit({ from: 'NEEDS_REVIEW', to: 'SENT', row: row('SENT'), ...STAFF });
+    const kept = decideStatusEdit({ from: 'NEEDS_REVIEW', to: 'SENT', row: row('SENT', { sentAt: T0 - 99 }), ...STAFF });
+    expect(fresh.kind === 'allowed' && fresh.row.sentAt).toBe(T0);
+    expect(kept.kind === 'allowed' && kept.row.sentAt).toBe(T0 - 99);
+    expect(fresh.kind === 'allowed' && fresh.log.detail).toBe('marked sent by ana@example.org after checking by hand');
+  });
+
+  it('approving an empty reply is refused', () => {
+    const decision = decideStatusEdit({ from: 'AWAITING_APPROVAL', to: 'APPROVED', row: row('APPROVED', { result: '  ' }), ...STAFF });
+    expect(decision.kind).toBe('refused');
+  });
+
+  it('a status typed into a row without a submission is put back', () => {
+    const decision = decideStatusEdit({ from: '', to: 'PENDING', row: row('PENDING', { eventId: '' }), ...STAFF });
+    expect(decision).toMatchObject({ kind: 'refused', putBack: '' });
+  });
+
+  it('an editor Sheets does not name is logged as unknown staff', () => {
+    const decision = decideStatusEdit({ from: 'FAILED', to: 'SKIPPED', row: row('SKIPPED'), user: '', now: T0 });
+    expect(decision.kind === 'allowed' && decision.log.by).toBe('staff (unknown)');
+  });
+});
+
+describe('decideResultEdit: result is editable only before a send is claimed', () => {
+  it.each(STATUSES.map((status) => [status, status === 'AWAITING_APPROVAL' || status === 'READY']))('while %s: stands = %s', (status, stands) => {
+    const decision = decideResultEdit({ from: 'old text', to: 'new text', row: row(status, { result: 'new text' }), ...STAFF });
+    expect(decision.kind).toBe(stands ? 'allowed' : 'refused');
+    if (decision.kind === 'refused') {
+      expect(decision.putBack).toBe('old text');
+      expect(decision.note).toContain(status);
+    }
+    if (decision.kind === 'allowed') {
+      expect(decision.row.result).toBe('new text');
+      expect(decision.log).toMatchObject({ from: status, to: status, by: 'ana@example.org' });
+    }
+  });
+
+  it('an edit that leaves the text as it was does nothing', () => {
+    expect(decideResultEdit({ from: 'same', to: 'same', row: row('SENT'), ...STAFF })).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('multi-cell edits (Sheets gives no previous values)', () => {
+  it.each([
+    ['SKIPPED', 'SKIPPED'],
+    ['SENT', 'SENT'],
+    ['FAILED', 'FAILED'],
+    ['NEEDS_REVIEW', 'NEEDS_REVIEW'],
+    ['APPROVED', 'NEEDS_REVIEW'],
+    ['PENDING', 'NEEDS_REVIEW'],
+    ['SENDING', 'NEEDS_REVIEW'],
+    ['', 'NEEDS_REVIEW'],
+    ['oops', 'NEEDS_REVIEW'],
+  ])('a pasted %j leaves the row %s, with a note and a Log line', (to, status) => {
+    const outcome = decideUncheckedStatusEdit(row(to), to, STAFF);
+    expect(outcome.row.status).toBe(status);
+    expect(outcome.log).toMatchObject({ from: '(unknown)', to: status, by: 'ana@example.org' });
+    expect(outcome.note).toContain('ana@example.org');
+  });
+
+  it('pasted result text on an APPROVED row parks it; on a READY row it stands', () => {
+    expect(decideUncheckedResultEdit(row('APPROVED'), STAFF).row.status).toBe('NEEDS_REVIEW');
+    const ready = decideUncheckedResultEdit(row('READY'), STAFF);
+    expect(ready.row.status).toBe('READY');
+    expect(ready.note).toBeNull();
+    expect(decideUncheckedResultEdit(row('SENT'), STAFF).row.status).toBe('SENT');
+  });
+});

@@ -1,0 +1,73 @@
+// Menu actions on mixed selections: which rows move, what is logged, what staff are told.
+import { describe, expect, it } from 'vitest';
+import { applyMenuAction, type MenuAction } from '../../../src/core/staff/menu-actions';
+import { STATUSES } from '../../../src/core/statuses';
+import { row, STAFF, T0 } from './rows';
+
+/** One row of every status, rows 2…13, as a mixed selection. */
+const mixed = () => STATUSES.map((status, i) => row(status, {}, i + 2));
+
+const MOVED: Record<MenuAction, { target: string; from: string[] }> = {
+  approve: { target: 'APPROVED', from: ['AWAITING_APPROVAL'] },
+  retry: { target: 'PENDING', from: ['NEEDS_REVIEW', 'FAILED'] },
+  skip: { target: 'SKIPPED', from: ['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING', 'NEEDS_REVIEW', 'FAILED'] },
+  markSent: { target: 'SENT', from: ['NEEDS_REVIEW', 'FAILED'] },
+};
+
+describe('menu actions on a mixed selection', () => {
+  it.each(Object.entries(MOVED))('%s moves exactly the rows it may and logs each with who', (action, { target, from }) => {
+    const outcome = applyMenuAction(action as MenuAction, mixed(), STAFF);
+    expect(outcome.changed.map((changed) => String(changed.status))).toEqual(from.map(() => target));
+    const movedFrom = mixed().filter((r) => outcome.changed.some((c) => c.rowNumber === r.rowNumber)).map((r) => r.status);
+    expect(movedFrom.sort()).toEqual([...from].sort());
+    expect(outcome.log).toHaveLength(from.length);
+    for (const entry of outcome.log) expect(entry).toMatchObject({ at: T0, to: target, by: 'ana@example.org' });
+    expect(outcome.refused).toHaveLength(STATUSES.length - from.length);
+    expect(outcome.message).toContain(`${from.length} row`);
+  });
+
+  it('retry resets attempts and back-off and says the rows will be mailed next run', () => {
+    const outcome = applyMenuAction('retry', [row('FAILED', { attempts: 5, nextAttemptAt: T0 + 60_000, error: 'X: y' })], STAFF);
+    expect(outcome.changed[0]).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: null, error: '' });
+    expect(outcome.message).toMatch(/next run/);
+  });
+
+  it('retry leaves a row that already has sent_at, and says why', () => {
+    const outcome = applyMenuAction('retry', [row('NEEDS_REVIEW', { sentAt: T0 - 1 })], STAFF);
+    expect(outcome.changed).toHaveLength(0);
+    expect(outcome.refused[0].reason).toMatch(/sent_at/);
+    expect(outcome.message).toMatch(/row 2: .*sent_at/);
+  });
+
+  it('mark sent closes a NEEDS_REVIEW row with sent_at = now and a "marked sent by" Log line', () => {
+    const outcome = applyMenuAction('markSent', [row('NEEDS_REVIEW')], STAFF);
+    expect(outcome.changed[0]).toMatchObject({ status: 'SENT', sentAt: T0, updatedAt: T0 });
+    expect(outcome.log[0].detail).toBe('marked sent by ana@example.org after checking by hand');
+  });
+
+  it('mark sent refuses a SENT row as already sent and a READY row as not the system\'s to skip', () => {
+    const outcome = applyMenuAction('markSent', [row('SENT', {}, 2), row('READY', {}, 3)], STAFF);
+    expect(outcome.changed).toHaveLength(0);
+    expect(outcome.refused).toEqual([
+      { rowNumber: 2, reason: 'already SENT' },
+      { rowNumber: 3, reason: 'is READY; this item acts only on FAILED or NEEDS_REVIEW rows' },
+    ]);
+  });
+
+  it('an empty selection asks staff to select rows', () => {
+    expect(applyMenuAction('approve', [], STAFF).message).toMatch(/^Select one or more rows/);
+  });
+
+  it('a long list of refusals is cut short with a count', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => row('SENT', {}, i + 2));
+    const outcome = applyMenuAction('skip', rows, STAFF);
+    expect(outcome.message.split('\n').filter((line) => line.startsWith('• row'))).toHaveLength(8);
+    expect(outcome.message).toContain('… and 12 more');
+  });
+
+  it('does not change the rows it was given', () => {
+    const given = [row('FAILED')];
+    applyMenuAction('retry', given, STAFF);
+    expect(given[0].status).toBe('FAILED');
+  });
+});

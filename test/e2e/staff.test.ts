@@ -1,0 +1,188 @@
+// The staff console end to end in the local runtime: setup, the on-edit guard and the menu, against the built bundle.
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QUEUE_HEADERS } from '../../src/core/queue-row';
+
+const HOST_PATH = new URL('../../emulator/host.mjs', import.meta.url).pathname;
+const BUNDLE_DIR = new URL('../../dist', import.meta.url).pathname;
+
+interface Exec { status: string; value?: unknown; error?: { message: string }; logs: string[] }
+interface SheetModel { note(r: number, c: number): string; validations: unknown[]; protections: { description: string; warningOnly: boolean }[]; cfRules: unknown[]; frozenRows: number }
+interface Host {
+  load(): Promise<unknown>;
+  dispose(): Promise<void>;
+  run(fn: string, args?: unknown[], opts?: Record<string, unknown>): Promise<Exec>;
+  edit(e: { sheet: string; a1: string; value: string; user?: string }): Promise<Exec[]>;
+  sheetJson(name: string): { header: unknown[]; rows: unknown[][] } | null;
+  loadSheet(name: string, header: string[], rows: unknown[][]): unknown;
+  tick(): Promise<Exec[]>;
+  triggers: { handler: string; type: string; everyMinutes?: number }[];
+  outbox: unknown[];
+  properties: { get(k: string): string | null; getAll(): Record<string, string> };
+  ui: { dialogs: { kind: string; title: string | null; prompt?: string; content?: string }[]; toasts: { message: string }[] };
+  ss: { byName(name: string): SheetModel | null };
+}
+
+const ANA = 'ana@example.org';
+const BOB = 'bob@example.org';
+/** Recent, so processQueue's archiving (finished rows older than ARCHIVE_AFTER_DAYS) leaves the seeded rows in place. */
+const T = Date.now() - 3600_000;
+
+/** A Queue row in header order; only the columns a test cares about are given. */
+function queueRow(fields: Partial<Record<(typeof QUEUE_HEADERS)[number], unknown>>): unknown[] {
+  return QUEUE_HEADERS.map((header) => fields[header] ?? '');
+}
+
+function seededRows(): unknown[][] {
+  const base = (n: number) => ({ event_id: `ev-${n}`, received_at: new Date(T), form_id: 'f1', recipient: `r${n}@example.com`, submission: 'Q: a', updated_at: new Date(T) });
+  return [
+    queueRow({ ...base(2), status: 'SENT', result: 'Hello', sent_at: new Date(T), mail_ref: 'FQ-AAAAAA' }),
+    queueRow({ ...base(3), status: 'AWAITING_APPROVAL', result: 'Draft reply' }),
+    queueRow({ ...base(4), status: 'FAILED', attempts: 5, error: 'GEMINI_BLOCKED: SAFETY' }),
+    queueRow({ ...base(5), status: 'NEEDS_REVIEW', result: 'Maybe sent', mail_ref: 'FQ-BBBBBB', error: 'MAIL_UNKNOWN: killed' }),
+  ];
+}
+
+describe.runIf(existsSync(HOST_PATH) && existsSync(`${BUNDLE_DIR}/Code.js`))('staff console in the runtime', () => {
+  let host: Host;
+
+  beforeEach(async () => {
+    const { GasHost } = (await import(/* @vite-ignore */ HOST_PATH)) as { GasHost: new (o: object) => Host };
+    host = new GasHost({ bundleDir: BUNDLE_DIR, spreadsheetId: 'sheet-staff', activeUserEmail: 'owner@example.org', executionTimeoutMs: 20000 });
+    await host.load();
+    const setup = await host.run('setup', [], { kind: 'editor' });
+    expect(setup.status, JSON.stringify(setup.error)).toBe('ok');
+  });
+
+  afterEach(async () => {
+    await host.dispose();
+  });
+
+  const status = (row: number) => host.sheetJson('Queue')!.rows[row - 2][0];
+  const column = (row: number, header: string) => host.sheetJson('Queue')!.rows[row - 2][QUEUE_HEADERS.indexOf(header as never)];
+  const logRows = () => host.sheetJson('Log')!.rows;
+
+  it('setup twice leaves one trigger of each kind, one default Config row, and reports what is missing', async () => {
+    const second = await host.run('setup', [], { kind: 'editor' });
+    expect(second.status).toBe('ok');
+    expect(host.triggers.map((t) => [t.handler, t.type, t.everyMinutes])).toEqual([
+      ['processQueue', 'CLOCK', 1],
+      ['onEditInstallable', 'ON_EDIT', undefined],
+    ]);
+    for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive']) expect(host.sheetJson(name)).not.toBeNull();
+    expect(host.sheetJson('Queue')!.header).toEqual([...QUEUE_HEADERS]);
+    expect(host.sheetJson('Config')!.rows.filter((row) => row[0] === '*')).toHaveLength(1);
+    const queue = host.ss.byName('Queue')!;
+    expect(queue.frozenRows).toBe(1);
+    expect(queue.cfRules).toHaveLength(12);
+    expect(queue.protections.every((p) => p.warningOnly && p.description.startsWith('formqueue: '))).toBe(true);
+    expect(queue.protections).toHaveLength(4);
+    const report = String(second.value);
+    expect(report).toMatch(/MISSING: Script Property GEMINI_API_KEY/);
+    expect(report).toMatch(/MISSING: Script Property STAFF_EMAILS/);
+    expect(host.properties.get('WEBHOOK_TOKEN')).toMatch(/^[0-9a-f]{64}$/);
+    expect(host.properties.get('SPREADSHEET_ID')).toBe('sheet-staff');
+  });
+
+  it('a respondent answer starting with = stays text in a Queue column after setup', async () => {
+    host.loadSheet('Queue', [...QUEUE_HEADERS], seededRows());
+    await host.edit({ sheet: 'Queue', a1: 'G3', value: '=1+1', user: ANA });
+    expect(column(3, 'submission')).toBe('=1+1');
+  });
+
+  describe('with seeded rows', () => {
+    beforeEach(() => {
+      host.loadSheet('Queue', [...QUEUE_HEADERS], seededRows());
+    });
+
+    it('SENT → PENDING is put back with a note saying why, logged, and nothing is resent', async () => {
+      const [run] = await host.edit({ sheet: 'Queue', a1: 'A2', value: 'PENDING', user: ANA });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      expect(status(2)).toBe('SENT');
+      expect(host.ss.byName('Queue')!.note(2, 1)).toMatch(/put back "SENT".*ana@example\.org.*already mailed/);
+      expect(logRows().at(-1)!.slice(1, 5)).toEqual(['ev-2', 'SENT', 'SENT', ANA]);
+      await host.tick();
+      expect(host.outbox).toHaveLength(0);
+      expect(status(2)).toBe('SENT');
+    });
+
+    it('the Log records every move with the staff member who made it', async () => {
+      await host.edit({ sheet: 'Queue', a1: 'A3', value: 'APPROVED', user: ANA });
+      const skip = await host.run('menuSkipSelected', [], { kind: 'menu', user: BOB, activeRange: { sheet: 'Queue', a1: 'C4' } });
+      expect(skip.status, JSON.stringify(skip.error)).toBe('ok');
+      expect(status(3)).toBe('APPROVED');
+      expect(status(4)).toBe('SKIPPED');
+      expect(logRows().map((row) => row.slice(1, 5))).toEqual([
+        ['ev-3', 'AWAITING_APPROVAL', 'APPROVED', ANA],
+        ['ev-4', 'FAILED', 'SKIPPED', BOB],
+      ]);
+      expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/^Skipped: 1 row \(4\)/);
+      expect(host.properties.get('FQ_DIRTY')).not.toBeNull();
+    });
+
+    it('Mark selected as sent closes a NEEDS_REVIEW row without mailing, and leaves the others', async () => {
+      const run = await host.run('menuMarkSent', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Queue', a1: 'A2:A5' } });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      expect([status(2), status(3), status(4), status(5)]).toEqual(['SENT', 'AWAITING_APPROVAL', 'SENT', 'SENT']);
+      expect(column(5, 'sent_at')).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(column(2, 'sent_at')).toBe(new Date(T).toISOString());
+      expect(logRows().map((row) => [row[1], row[5]])).toEqual([
+        ['ev-4', `marked sent by ${ANA} after checking by hand`],
+        ['ev-5', `marked sent by ${ANA} after checking by hand`],
+      ]);
+      expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/Marked as sent: 2 rows \(4, 5\)[\s\S]*row 2: already SENT[\s\S]*row 3: is AWAITING_APPROVAL/);
+      await host.tick();
+      expect(host.outbox).toHaveLength(0);
+    });
+
+    it('Retry selected puts FAILED back to PENDING with attempts reset', async () => {
+      await host.run('menuRetrySelected', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Queue', a1: 'B4' } });
+      expect(status(4)).toBe('PENDING');
+      expect(column(4, 'attempts')).toBe(0);
+      expect(column(4, 'error')).toBe('');
+    });
+
+    it('editing result is put back outside AWAITING_APPROVAL / READY and stands inside', async () => {
+      await host.edit({ sheet: 'Queue', a1: 'L2', value: 'Rewritten after sending', user: ANA });
+      expect(column(2, 'result')).toBe('Hello');
+      expect(host.ss.byName('Queue')!.note(2, 12)).toMatch(/this row is SENT/);
+      await host.edit({ sheet: 'Queue', a1: 'L3', value: 'Better reply', user: ANA });
+      expect(column(3, 'result')).toBe('Better reply');
+      expect(logRows().at(-1)!.slice(1, 5)).toEqual(['ev-3', 'AWAITING_APPROVAL', 'AWAITING_APPROVAL', ANA]);
+    });
+
+    it('a typo in the status column is refused by the dropdown itself', async () => {
+      await expect(host.edit({ sheet: 'Queue', a1: 'A4', value: 'PENDNG', user: ANA })).rejects.toThrow(/data validation/);
+      expect(status(4)).toBe('FAILED');
+    });
+  });
+
+  it('Accept rejected delivery queues the body under the cursor once', async () => {
+    const body = readFileSync(new URL('../fixtures/typeform/essay-submission.json', import.meta.url), 'utf8');
+    host.loadSheet('Rejected', ['at', 'reason', 'form_id', 'event_id', 'body'], [[new Date(T), 'unauthorized: wrong token', '', '', body]]);
+    const accept = () => host.run('menuAcceptRejected', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Rejected', a1: 'B2' } });
+    expect((await accept()).status).toBe('ok');
+    expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/^Row 2 of Rejected: Event .* was added to Queue as PENDING/);
+    expect(host.sheetJson('Queue')!.rows.map((row) => row[0])).toEqual(['PENDING']);
+    await accept();
+    expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/already in the queue/);
+    expect(host.sheetJson('Queue')!.rows).toHaveLength(1);
+  });
+
+  it('onOpen builds the formqueue menu; Pause and Resume flip PAUSED; Queue health opens a dialog', async () => {
+    host.loadSheet('Queue', [...QUEUE_HEADERS], seededRows());
+    expect((await host.run('onOpen', [], { kind: 'menu' })).status).toBe('ok');
+    await host.run('menuPause', [], { kind: 'menu', user: ANA });
+    expect(host.properties.get('PAUSED')).toBe('true');
+    const health = await host.run('menuQueueHealth', [], { kind: 'menu', user: ANA });
+    expect(health.status, JSON.stringify(health.error)).toBe('ok');
+    const dialog = host.ui.dialogs.at(-1)!;
+    expect(dialog.kind).toBe('modal');
+    expect(dialog.content).toMatch(/Paused[\s\S]*AWAITING_APPROVAL/);
+    await host.run('menuResume', [], { kind: 'menu', user: ANA });
+    expect(host.properties.get('PAUSED')).toBeNull();
+    const now = await host.run('menuProcessNow', [], { kind: 'menu', user: ANA });
+    expect(now.status, JSON.stringify(now.error)).toBe('ok');
+    expect(host.ui.dialogs.at(-1)).toMatchObject({ kind: 'alert', title: 'Process now' });
+  });
+});
