@@ -98,7 +98,7 @@ export class GasHost extends EventEmitter {
     }
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    const info = { kind, activeUser, effectiveUser: owner, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id };
+    const info = { kind, activeUser, effectiveUser: owner, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
       workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },

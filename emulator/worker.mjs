@@ -101,8 +101,25 @@ function finish(result) {
   port.close();
 }
 
+/** Replaces the realm's Date with one whose "now" is offset; dates it makes are still real Dates (instanceof holds). */
+const SHIFT_DATE = `(function (offset) {
+  const RealDate = Date;
+  const realNow = RealDate.now;
+  function ShiftedDate(...args) {
+    if (!new.target) return new RealDate(realNow() + offset).toString();
+    return args.length === 0 ? new RealDate(realNow() + offset) : new RealDate(...args);
+  }
+  ShiftedDate.prototype = RealDate.prototype;
+  ShiftedDate.now = () => realNow() + offset;
+  ShiftedDate.UTC = RealDate.UTC;
+  ShiftedDate.parse = RealDate.parse;
+  globalThis.Date = ShiftedDate;
+})`;
+
 async function main() {
   const ctx = vm.createContext({});
+  // host.advanceClock(ms) moves script time too, so tests can let back-offs, stale claims and throttles expire.
+  if (info.clockOffsetMs) vm.runInContext(SHIFT_DATE, ctx)(info.clockOffsetMs);
   const rt = vm.runInContext('({})', ctx);
   rt.natives = natives;
   rt.info = info;
