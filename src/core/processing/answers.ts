@@ -1,4 +1,6 @@
 // A Typeform payload's answers as plain text by field ref: what templates substitute for {{field_ref}}.
+import { answerText } from '../intake/answers';
+import type { TypeformAnswer } from '../intake/typeform-payload';
 
 type Json = Record<string, unknown>;
 
@@ -12,20 +14,6 @@ function textOf(value: unknown): string {
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   if (Array.isArray(value)) return value.map(textOf).filter((part) => part !== '').join(', ');
   return JSON.stringify(value);
-}
-
-/** One answer's value as a person would read it; the value sits under the key its `type` names. */
-export function answerText(answer: Json): string {
-  const type = String(answer.type ?? '');
-  const value = answer[type];
-  if (type === 'choice' && isObject(value)) return textOf(value.label ?? value.other);
-  if (type === 'choices' && isObject(value)) {
-    const labels = Array.isArray(value.labels) ? value.labels.map(textOf) : [];
-    if (value.other !== undefined && value.other !== '') labels.push(textOf(value.other));
-    return labels.join(', ');
-  }
-  if (type === 'payment' && isObject(value)) return textOf(value.amount);
-  return textOf(value);
 }
 
 /**
@@ -51,7 +39,7 @@ export function answerValuesByRef(payloadJson: string): Record<string, string> |
   for (const answer of Array.isArray(response.answers) ? response.answers : []) {
     if (!isObject(answer) || !isObject(answer.field)) continue;
     const ref = answer.field.ref;
-    if (typeof ref === 'string' && ref !== '') values[ref] = answerText(answer);
+    if (typeof ref === 'string' && ref !== '') values[ref] = answerText(answer as unknown as TypeformAnswer);
   }
   const extras: Record<string, unknown> = isObject(response.hidden) ? { ...response.hidden } : {};
   for (const variable of Array.isArray(response.variables) ? response.variables : []) {

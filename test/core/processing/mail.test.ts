@@ -36,20 +36,20 @@ describe('answerValuesByRef', () => {
       course: 'Technical writing',
       goals: 'Structure, Clarity',
       confidence: '6',
-      consent: 'yes',
+      consent: 'Yes',
       due: '2026-11-21',
       cohort: '2026-autumn',
     });
   });
 
-  it('a payment answer gives its amount, and a defined but unanswered field is blank rather than unknown', () => {
+  it('a payment answer reads as staff see it in the submission, and a defined but unanswered field is blank rather than unknown', () => {
     const payload = JSON.stringify({
       form_response: {
         definition: { fields: [{ ref: 'fee' }, { ref: 'phone' }] },
         answers: [{ type: 'payment', payment: { amount: '49.00', last4: '4242' }, field: { ref: 'fee' } }],
       },
     });
-    expect(answerValuesByRef(payload)).toEqual({ fee: '49.00', phone: '' });
+    expect(answerValuesByRef(payload)).toEqual({ fee: '49.00, card ending 4242', phone: '' });
   });
 
   it('a payload that is not Typeform JSON gives null', () => {
