@@ -1,10 +1,9 @@
 // The staff console end to end in the local runtime: setup, the on-edit guard and the menu, against the built bundle.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS } from '../../src/core/queue-row';
-
-const HOST_PATH = new URL('../../emulator/host.mjs', import.meta.url).pathname;
-const BUNDLE_DIR = new URL('../../dist', import.meta.url).pathname;
+import { GasHost } from '../../emulator/host.mjs';
+import { BUNDLE_DIR, startRuntime, submission, type Runtime } from './runtime';
 
 interface Exec { status: string; value?: unknown; error?: { message: string }; logs: string[] }
 interface SheetModel { note(r: number, c: number): string; validations: unknown[]; protections: { description: string; warningOnly: boolean }[]; cfRules: unknown[]; frozenRows: number }
@@ -43,12 +42,11 @@ function seededRows(): unknown[][] {
   ];
 }
 
-describe.runIf(existsSync(HOST_PATH) && existsSync(`${BUNDLE_DIR}/Code.js`))('staff console in the runtime', () => {
+describe('staff console in the runtime', () => {
   let host: Host;
 
   beforeEach(async () => {
-    const { GasHost } = (await import(/* @vite-ignore */ HOST_PATH)) as { GasHost: new (o: object) => Host };
-    host = new GasHost({ bundleDir: BUNDLE_DIR, spreadsheetId: 'sheet-staff', activeUserEmail: 'owner@example.org', executionTimeoutMs: 20000 });
+    host = new (GasHost as unknown as new (o: object) => Host)({ bundleDir: BUNDLE_DIR, spreadsheetId: 'sheet-staff', activeUserEmail: 'owner@example.org', executionTimeoutMs: 20000 });
     await host.load();
     const setup = await host.run('setup', [], { kind: 'editor' });
     expect(setup.status, JSON.stringify(setup.error)).toBe('ok');
@@ -184,5 +182,101 @@ describe.runIf(existsSync(HOST_PATH) && existsSync(`${BUNDLE_DIR}/Code.js`))('st
     const now = await host.run('menuProcessNow', [], { kind: 'menu', user: ANA });
     expect(now.status, JSON.stringify(now.error)).toBe('ok');
     expect(host.ui.dialogs.at(-1)).toMatchObject({ kind: 'alert', title: 'Process now' });
+  });
+});
+
+/** Staff scenarios that need the whole pipeline: deliveries over HTTP, the offline Gemini, processQueue and the outbox. */
+describe('staff console with intake and processing', () => {
+  let rt: Runtime;
+  const RESPONDENT = 'mina.okafor@example.com'; // the essay fixture's email answer
+  const DAY_MS = 86400000;
+
+  beforeEach(async () => {
+    rt = await startRuntime();
+  });
+
+  afterEach(async () => {
+    await rt.close();
+  });
+
+  /** Mails to the respondent only; triage mail to STAFF_EMAILS lands in the same outbox. */
+  const replies = () => (rt.host.outbox as { to: string; subject: string; body: string }[]).filter((mail) => mail.to === RESPONDENT);
+  const menu = (fn: string, a1?: string) => rt.host.run(fn, [], { kind: 'menu', user: ANA, ...(a1 ? { activeRange: { sheet: 'Queue', a1 } } : {}) });
+
+  it('Retry selected on a FAILED row regenerates it and mails it exactly once', async () => {
+    rt.host.faults.add({ target: 'gemini', blocked: true, count: 1 });
+    expect(await rt.deliver(submission(1))).toMatchObject({ ok: true, queued: true });
+    const first = await rt.run('processQueue');
+    expect(first.status, JSON.stringify(first.error)).toBe('ok');
+    expect(rt.queue()[0]).toMatchObject({ status: 'FAILED', result: '', sent_at: '' });
+    expect(String(rt.queue()[0].error)).toMatch(/blocked/i);
+    expect(replies()).toHaveLength(0);
+    const requestsBefore = rt.gemini.requests.length;
+
+    const retry = await menu('menuRetrySelected', 'F2');
+    expect(retry.status, JSON.stringify(retry.error)).toBe('ok');
+    expect(rt.host.ui.dialogs.at(-1)!.prompt).toMatch(/^Queued for a new try: 1 row \(2\)\.[\s\S]*next run/);
+    expect(rt.queue()[0]).toMatchObject({ status: 'PENDING', attempts: 0, error: '' });
+
+    const second = await rt.run('processQueue');
+    expect(second.status, JSON.stringify(second.error)).toBe('ok');
+    const row = rt.queue()[0];
+    expect(row.status).toBe('SENT');
+    expect(rt.gemini.requests.length).toBe(requestsBefore + 1); // the offline Gemini wrote it this time
+    expect(String(row.result)).toMatch(/^Dear Mina Okafor,/);
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0].body).toContain(String(row.result));
+    expect(replies()[0].body).toContain(String(row.mail_ref));
+
+    // Later runs, a clock tick and another Retry of the now SENT row send nothing more.
+    await menu('menuRetrySelected', 'A2');
+    expect(rt.host.ui.dialogs.at(-1)!.prompt).toMatch(/^Queued for a new try: no rows\.[\s\S]*row 2: is SENT; this item acts only on FAILED or NEEDS_REVIEW rows/);
+    await menu('menuProcessNow');
+    await rt.host.tick();
+    expect(replies()).toHaveLength(1);
+    expect(rt.queue()[0].status).toBe('SENT');
+    const log = rt.sheet('Log').rows.map((cells) => cells.slice(2, 5));
+    expect(log).toContainEqual(['FAILED', 'PENDING', ANA]);
+  });
+
+  it('archiving moves old finished rows to Archive in one run, and dedupe still sees them', async () => {
+    for (const n of [11, 12, 13]) expect(await rt.deliver(submission(n))).toMatchObject({ ok: true, queued: true });
+    await rt.run('processQueue');
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'SENT', 'SENT']);
+    expect(replies()).toHaveLength(3);
+    const [eleven, , thirteen] = rt.queue().map((row) => String(row.event_id));
+
+    // Rows 2 and 4 (not adjacent) finished 40 days ago: received_at, sent_at and updated_at back-dated.
+    const old = new Date(Date.now() - 40 * DAY_MS).toISOString().slice(0, 10);
+    for (const row of [2, 4]) for (const column of ['C', 'M', 'P']) await rt.host.edit({ sheet: 'Queue', a1: `${column}${row}`, value: `${old} 09:00`, user: ANA });
+    expect(rt.sheet('Archive').rows).toHaveLength(0);
+
+    const run = await menu('menuProcessNow'); // Process now is processQueue after marking the queue dirty
+    expect(run.status, JSON.stringify(run.error)).toBe('ok');
+    expect(rt.sheet('Archive').rows.map((cells) => [cells[0], cells[1]])).toEqual([
+      ['SENT', eleven],
+      ['SENT', thirteen],
+    ]);
+    expect(rt.queue().map((row) => row.event_id)).toEqual(['01E2E000000000000000000012']);
+    expect(run.calls['Sheet.deleteRows']).toBe(2); // one per contiguous block, bottom-up, in the same run
+
+    // The seen-mark in the script cache lasts 6 hours; past it, only the sheets can recognise a redelivery.
+    rt.host.advanceClock(7 * 3600_000);
+    expect(await rt.deliver(submission(11))).toEqual({ ok: true, duplicate: true, event_id: eleven });
+    const post = (rt.host.executions as { functionName: string; calls: Record<string, number> }[]).filter((e) => e.functionName === 'doPost').at(-1)!;
+    expect(post.calls['TextFinder.findNext']).toBeGreaterThan(0); // answered by the sheets, not by the cache
+    expect(rt.queue()).toHaveLength(1);
+
+    // The second layer: a row with an archived event_id that reaches the Queue anyway is collapsed, never mailed.
+    const queue = rt.sheet('Queue');
+    const copy = queue.rows[0].slice();
+    copy[QUEUE_HEADERS.indexOf('event_id')] = thirteen;
+    copy[QUEUE_HEADERS.indexOf('response_token')] = 'tok-copy';
+    copy[QUEUE_HEADERS.indexOf('status')] = 'PENDING';
+    for (const header of ['result', 'sent_at', 'mail_ref'] as const) copy[QUEUE_HEADERS.indexOf(header)] = '';
+    rt.host.loadSheet('Queue', queue.header as string[], [queue.rows[0], copy]);
+    await menu('menuProcessNow');
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'DUPLICATE']);
+    expect(replies()).toHaveLength(3);
   });
 });
