@@ -3,7 +3,7 @@ import { messageOf } from '../core/errors';
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/redact';
 import { readSettings } from '../core/settings';
-import { computeHealth, healthReport, IncidentBook } from '../core/triage';
+import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
 import { createScriptPropertyStore } from '../gas/script-properties';
 import { openSpreadsheet } from '../gas/spreadsheet';
@@ -27,7 +27,8 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
       health = computeHealth(createQueueStore(openSpreadsheet(settings)).readAll(), now);
     } catch {
       // Sheets down: the last figures processQueue saw, marked as not read now.
-      health = book.lastKnownHealth(now);
+      const lastKnown = book.lastKnownHealth(now);
+      health = lastKnown ? healthWhenUnreadable(now, lastKnown) : null;
     }
     return json(health ? healthReport(health, book.all(), now) : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
   } catch (error) {

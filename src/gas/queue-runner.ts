@@ -9,7 +9,17 @@ import { missingSettingMessage, readSettings, type Settings } from '../core/sett
 import { SHEETS } from '../core/sheet-names';
 import { rowsToArchive } from '../core/staff/archive';
 import { decideTick, DIRTY_PROPERTY, LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../core/tick-gate';
-import { computeHealth, healthWhenUnreadable, IncidentBook, knownSecretsOf, planDailySummary, planTriageMails, type QueueHealth } from '../core/triage';
+import {
+  computeHealth,
+  healthWhenUnreadable,
+  HOLDS_ROWS_BACK,
+  IncidentBook,
+  knownSecretsOf,
+  nextTriageMailAt,
+  planDailySummary,
+  planTriageMails,
+  type QueueHealth,
+} from '../core/triage';
 import { createAuditLog } from './audit-log';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
@@ -95,21 +105,42 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
     );
     nextDueAt = summary.nextDueAt;
     if (summary.stoppedBecause === 'sheets-unavailable' || summary.stoppedBecause === 'code-bug') {
-      health = healthWhenUnreadable(systemClock.now(), book.lastKnownHealth(), { spilled: spill.list().length });
+      // safeSpillCount: the spill itself may be what failed (an undecodable entry); that was raised once already.
+      health = healthWhenUnreadable(systemClock.now(), book.lastKnownHealth(), { spilled: safeSpillCount(spill) });
     } else {
       book.clear('SHEETS_UNAVAILABLE');
+      addCaughtUp(book, summary);
       health = archiveAndMeasure(spreadsheet, queue, settings, spill.list().length);
       book.rememberHealth(health);
     }
   } catch (error) {
     recordFailure(book, error, settings);
     health = healthWhenUnreadable(systemClock.now(), book.lastKnownHealth(), { spilled: safeSpillCount(spill) });
+    // As runProcessing does for a failure inside it: the next tick comes back, to see the outage end or report the bug again.
+    nextDueAt = systemClock.now();
   }
   watchSideConditions(book, props, spill, health, startedAt);
   sendTriage(book, mailer, health, settings);
   book.commit();
+  // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
+  nextDueAt = earliest(nextDueAt, nextTriageMailAt(book.all(), systemClock.now()));
   props.setMany({ [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt) });
   return summary;
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
+/**
+ * What this run did for rows an incident had held back, added up in each incident awaiting its recovery mail.
+ * Replies sent only: a delivery drained from the spill and then answered would otherwise count twice in the subject.
+ */
+function addCaughtUp(book: IncidentBook, summary: ProcessingSummary): void {
+  const caughtUp = { 'replies sent': summary.sent };
+  for (const incident of book.all()) {
+    if (incident.state === 'cleared' && HOLDS_ROWS_BACK.includes(incident.code)) book.clear(incident.code, caughtUp);
+  }
 }
 
 function missingSettings(settings: Settings): string[] {

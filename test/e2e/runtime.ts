@@ -86,3 +86,37 @@ export async function startRuntime(options: { props?: Record<string, string>; ho
   };
   return runtime;
 }
+
+/**
+ * Lets `ms` pass for formqueue's stored clock readings. `host.advanceClock` moves host time only (cache TTLs,
+ * the mail-quota day): Date.now() inside an execution is the real clock. So instead every time formqueue keeps
+ * in Script Properties (incidents and their history, the tick gate, the health snapshot) is moved `ms` into the
+ * past: to the next execution, exactly `ms` has passed since they were written. Sheet cells are not moved.
+ */
+export function letTimePass(host: any, ms: number): void {
+  const all: Record<string, string> = host.properties.getAll();
+  const back = (value: unknown) => (typeof value === 'number' ? value - ms : value);
+  for (const [key, value] of Object.entries(all)) {
+    if (key.startsWith('FQ_INCIDENT_') && key !== 'FQ_INCIDENT_HISTORY') {
+      const incident = JSON.parse(value);
+      for (const field of ['firstSeen', 'lastSeen', 'lastMailedAt', 'clearedAt']) incident[field] = back(incident[field]);
+      host.properties.set(key, JSON.stringify(incident));
+    } else if (key === 'FQ_INCIDENT_HISTORY') {
+      const history = JSON.parse(value).map((entry: any) => ({ ...entry, firstSeen: back(entry.firstSeen), clearedAt: back(entry.clearedAt) }));
+      host.properties.set(key, JSON.stringify(history));
+    } else if ((key === 'FQ_LAST_SWEEP_AT' || key === 'FQ_NEXT_DUE_AT') && value !== '') {
+      host.properties.set(key, String(Number(value) - ms));
+    } else if (key === 'FQ_HEALTH') {
+      const snapshot = JSON.parse(value);
+      for (const field of ['at', 'p', 'w']) snapshot[field] = back(snapshot[field]);
+      host.properties.set(key, JSON.stringify(snapshot));
+    }
+  }
+}
+
+/** GET /exec (doGet) as an uptime checker calls it, following the 302; the parsed answer. */
+export async function getHealth(rt: Runtime, token: string | null = TOKEN): Promise<any> {
+  const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
+  const response = await fetch(`${rt.url}/exec${query}`);
+  return JSON.parse(await response.text());
+}

@@ -50,7 +50,7 @@ export const INCIDENT_TITLE: Readonly<Record<IncidentCode, string>> = {
 /** What the condition is, in a sentence a person on duty understands without the code. */
 export const WHAT_HAPPENED: Readonly<Record<IncidentCode, string>> = {
   SHEETS_UNAVAILABLE: "Google's spreadsheet service failed when formqueue read or wrote the Queue sheet.",
-  GEMINI_KEY_INVALID: 'Gemini refused the API key (401/403): no reply can be generated.',
+  GEMINI_KEY_INVALID: 'Gemini refused the API key (400 API_KEY_INVALID, 401 or 403): no reply can be generated.',
   GEMINI_MODEL_NOT_FOUND: 'Gemini does not know the configured model (404): no reply can be generated.',
   GEMINI_DAILY_QUOTA: "Gemini's daily quota or spend cap is used up (429): generation is paused until it resets.",
   GEMINI_RATE_LIMITED: 'Gemini keeps answering "too many requests" (429) over several runs.',
@@ -106,6 +106,24 @@ export const RATE_LIMIT_PERSIST_MINUTES = 15;
 
 /** A cleared incident must stay clear this long before the recovery mail: a flapping condition stays one incident. */
 export const RECOVERY_QUIET_MINUTES = 5;
+
+/**
+ * Codes during which rows wait for the condition to end: when one clears, what later runs catch up (replies sent,
+ * deliveries moved in from the spill) is added to it and told in its recovery mail.
+ */
+export const HOLDS_ROWS_BACK: readonly IncidentCode[] = [
+  'SHEETS_UNAVAILABLE',
+  'GEMINI_KEY_INVALID',
+  'GEMINI_MODEL_NOT_FOUND',
+  'GEMINI_DAILY_QUOTA',
+  'GEMINI_RATE_LIMITED',
+  'MAIL_QUOTA_EXHAUSTED',
+  'MAIL_LIMIT_REACHED',
+  'SPILL_BACKLOG',
+  'CONFIG_MISSING',
+  'TEMPLATE_INVALID',
+  'CODE_BUG',
+];
 
 export function isGoogleError(code: IncidentCode): boolean {
   return INCIDENT_CLASS[code] === 'platform';

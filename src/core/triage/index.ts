@@ -5,9 +5,9 @@ export { computeHealth, healthWhenUnreadable, healthSnapshotToJson, healthSnapsh
 export type { QueueHealth, UserImpact, HealthExtras } from './health';
 export { healthReport } from './health-json';
 export type { HealthReport } from './health-json';
-export { planTriageMails, dueMailKind, knownSecretsOf } from './triage-mail';
+export { planTriageMails, dueMailKind, knownSecretsOf, nextTriageMailAt } from './triage-mail';
 export type { PlannedTriageMail, TriagePlan, TriageContext } from './triage-mail';
 export { planDailySummary } from './daily-summary';
 export type { DailySummaryInput } from './daily-summary';
-export { INCIDENT_CLASS, CLASS_LABEL, INCIDENT_TITLE, NEXT_STEP, WHAT_HAPPENED, RECOVERY_QUIET_MINUTES, RATE_LIMIT_PERSIST_RUNS, RATE_LIMIT_PERSIST_MINUTES } from './incident-catalog';
+export { INCIDENT_CLASS, CLASS_LABEL, INCIDENT_TITLE, NEXT_STEP, WHAT_HAPPENED, RECOVERY_QUIET_MINUTES, RATE_LIMIT_PERSIST_RUNS, RATE_LIMIT_PERSIST_MINUTES, HOLDS_ROWS_BACK } from './incident-catalog';
 export type { IncidentClass } from './incident-catalog';

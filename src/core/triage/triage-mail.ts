@@ -52,6 +52,20 @@ export function dueMailKind(incident: Incident, now: number, reminderMinutes: nu
   return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * 60_000 ? 'reminder' : null;
 }
 
+/**
+ * The next moment a mail falls due with nothing else happening (a recovery mail after its quiet minutes), or null.
+ * Reminders need the incident seen again, i.e. a run that happens anyway; a mail already due but held waits for any run.
+ */
+export function nextTriageMailAt(incidents: readonly Incident[], now: number): number | null {
+  let next: number | null = null;
+  for (const incident of incidents) {
+    if (incident.state !== 'cleared' || incident.clearedAt === null) continue;
+    const at = incident.clearedAt + RECOVERY_QUIET_MINUTES * 60_000;
+    if (at > now && (next === null || at < next)) next = at;
+  }
+  return next;
+}
+
 /** When mail is scarce: news before reminders, and the classes staff can act on first. */
 const KIND_ORDER: Readonly<Record<MailKind, number>> = { first: 0, recovery: 1, reminder: 2 };
 const CLASS_ORDER: Readonly<Record<IncidentClass, number>> = { 'code-bug': 0, configuration: 1, platform: 2, quota: 3, 'needs-person': 4 };

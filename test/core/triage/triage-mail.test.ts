@@ -6,7 +6,7 @@ import { CLASS_LABEL, INCIDENT_CLASS, NEXT_STEP, RECOVERY_QUIET_MINUTES } from '
 import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
 import { incidentKey } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incidents';
-import { planTriageMails } from '../../../src/core/triage/triage-mail';
+import { nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
 import { API_KEY, MINUTE, MemoryProperties, SPREADSHEET_URL, T0, WEBHOOK_TOKEN, row, runOnce, testSettings } from './fakes';
 
 function openIncident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
@@ -124,6 +124,16 @@ describe('recovery', () => {
     const after = planTriageMails([incident], EMPTY_HEALTH, T0 + RECOVERY_QUIET_MINUTES * MINUTE, settings, { remainingMailQuota: 100 });
     expect(before.mails).toEqual([]);
     expect(after.mails.map((mail) => mail.kind)).toEqual(['recovery']);
+  });
+
+  it('tells the tick gate when a recovery mail falls due, and nothing for open or already-due incidents', () => {
+    const cleared = openIncident('SHEETS_UNAVAILABLE', { state: 'cleared', clearedAt: T0, lastMailedAt: T0, mailsSent: 1 });
+    const later = openIncident('GEMINI_KEY_INVALID', { state: 'cleared', clearedAt: T0 + 2 * MINUTE, lastMailedAt: T0, mailsSent: 1 });
+    const open = openIncident('CODE_BUG', { lastMailedAt: T0, mailsSent: 1 });
+    expect(nextTriageMailAt([open, later, cleared], T0 + MINUTE)).toBe(T0 + RECOVERY_QUIET_MINUTES * MINUTE);
+    expect(nextTriageMailAt([open, later, cleared], T0 + RECOVERY_QUIET_MINUTES * MINUTE)).toBe(T0 + (RECOVERY_QUIET_MINUTES + 2) * MINUTE);
+    expect(nextTriageMailAt([open], T0)).toBeNull();
+    expect(nextTriageMailAt([cleared], T0 + 60 * MINUTE)).toBeNull(); // already due (held by the quota): any run sends it
   });
 
   it('body states duration, first seen and cleared times, and the caught-up counts', () => {
