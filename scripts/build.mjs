@@ -1,6 +1,7 @@
 // Bundles src/entry/main.ts into the one file Apps Script runs (dist/Code.js) plus its manifest.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // Private global: the IIFE's exports live here; only the generated stubs below are public.
 const GLOBAL_NAME = '__formqueue';
@@ -22,14 +23,25 @@ if (exported.length === 0) throw new Error('build: src/entry/main.ts exports not
 // Pass 2: an IIFE plus one top-level function declaration per export. Apps Script only sees
 // top-level function declarations as entry points (triggers, menus, web app).
 const stubs = exported.map((name) => `function ${name}() { return ${GLOBAL_NAME}.${name}.apply(this, arguments); }`);
-rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist');
-await esbuild.build({
+const bundle = await esbuild.build({
   ...common,
   format: 'iife',
   globalName: GLOBAL_NAME,
   outfile: 'dist/Code.js',
+  write: false,
   footer: { js: stubs.join('\n') },
 });
-copyFileSync('appsscript.json', 'dist/appsscript.json');
+
+// dist/ holds exactly the two files clasp pushes; each is replaced by a rename, so an execution loading
+// the bundle while a build runs (tests, the local runtime) sees the old file or the new one, never half of one.
+const OUTPUTS = ['Code.js', 'appsscript.json'];
+mkdirSync('dist', { recursive: true });
+for (const name of readdirSync('dist')) if (!OUTPUTS.includes(name)) rmSync(join('dist', name), { recursive: true, force: true });
+function replaceFile(path, text) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+replaceFile('dist/Code.js', bundle.outputFiles[0].text);
+replaceFile('dist/appsscript.json', readFileSync('appsscript.json', 'utf8'));
 if (!process.argv.includes('--quiet')) console.log(`build: dist/Code.js with ${exported.length} entry points: ${exported.join(', ')}`);

@@ -117,7 +117,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     }
   }
   if (settings.geminiBaseUrl !== '' && !/^https?:\/\//.test(settings.geminiBaseUrl)) {
-    problems.push(`Script Property GEMINI_BASE_URL must start with https:// (it is "${settings.geminiBaseUrl}"); using ${DEFAULT_GEMINI_BASE_URL}.`);
+    problems.push(`Script Property GEMINI_BASE_URL must start with https:// or http:// (it is "${settings.geminiBaseUrl}"); using ${DEFAULT_GEMINI_BASE_URL}.`);
     settings.geminiBaseUrl = DEFAULT_GEMINI_BASE_URL;
   }
   return { settings, problems };

@@ -1,0 +1,284 @@
+// scripts/deploy.mjs against a fake clasp: nothing here reaches Google, so only the local decisions are tested —
+// the errors that name their fix, create on the first deploy and update afterwards, the printed /exec URL.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const DEPLOY = new URL('../../scripts/deploy.mjs', import.meta.url).pathname;
+const SCRIPT_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmnopqr';
+
+/** Records its argv (one JSON line per call) and answers like clasp 3.4.1 does with --json; state in a JSON file. */
+const FAKE_CLASP = `
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+const args = process.argv.slice(2);
+const statePath = process.env.FAKE_CLASP_STATE;
+const state = JSON.parse(readFileSync(statePath, 'utf8'));
+appendFileSync(process.env.FAKE_CLASP_LOG, JSON.stringify(args) + '\\n');
+const fail = (state.fail || {})[args[0]];
+if (fail) { process.stderr.write(fail + '\\n'); process.exit(1); }
+const option = (name) => { const at = args.indexOf(name); return at < 0 ? undefined : args[at + 1]; };
+const nextVersion = () => (state.version = (state.version || 0) + 1);
+switch (args[0]) {
+  case 'push':
+    console.log('Pushed 2 files at 12:00:00.\\n└─ dist/Code.js\\n└─ dist/appsscript.json');
+    break;
+  case 'list-deployments':
+    console.log(JSON.stringify(state.deployments, null, 2));
+    break;
+  case 'create-deployment': {
+    const d = { deploymentId: 'AKfycbNEWdeployment000', versionNumber: nextVersion(), description: option('--description') };
+    state.deployments.push(d);
+    console.log(JSON.stringify(d, null, 2));
+    break;
+  }
+  case 'update-deployment': {
+    const d = state.deployments.find((x) => x.deploymentId === args[1]);
+    if (!d) { process.stderr.write('Requested entity was not found.\\n'); process.exit(1); }
+    d.versionNumber = nextVersion();
+    d.description = option('--description');
+    console.log(JSON.stringify(d, null, 2));
+    break;
+  }
+  default:
+    process.stderr.write("error: unknown command '" + args[0] + "'\\n");
+    process.exit(1);
+}
+writeFileSync(statePath, JSON.stringify(state));
+`;
+
+interface Deployment {
+  deploymentId: string;
+  versionNumber?: number;
+  description?: string;
+}
+
+interface FakeState {
+  deployments: Deployment[];
+  version?: number;
+  fail?: Record<string, string>;
+}
+
+let dir: string;
+
+function setUp(options: { scriptId?: string; rootDir?: string; loggedIn?: boolean; built?: boolean; state?: FakeState } = {}): void {
+  writeFileSync(join(dir, '.clasp.json'), JSON.stringify({ scriptId: options.scriptId ?? SCRIPT_ID, rootDir: options.rootDir ?? 'dist' }));
+  if (options.built ?? true) {
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'Code.js'), 'function doPost() {}\n');
+    writeFileSync(join(dir, 'dist', 'appsscript.json'), '{}\n');
+  }
+  mkdirSync(join(dir, 'home'), { recursive: true });
+  if (options.loggedIn ?? true) writeFileSync(join(dir, 'home', '.clasprc.json'), '{"tokens":{}}');
+  writeFileSync(join(dir, 'fake-clasp.mjs'), FAKE_CLASP);
+  writeFileSync(join(dir, 'state.json'), JSON.stringify(options.state ?? { deployments: [{ deploymentId: 'AKfycbHEADdeployment', description: '' }] }));
+  writeFileSync(join(dir, 'calls.log'), '');
+}
+
+function deploy(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(dir, 'home'), USERPROFILE: join(dir, 'home') };
+  delete env.clasp_config_auth;
+  env.FORMQUEUE_CLASP = join(dir, 'fake-clasp.mjs');
+  env.FAKE_CLASP_STATE = join(dir, 'state.json');
+  env.FAKE_CLASP_LOG = join(dir, 'calls.log');
+  const result = spawnSync(process.execPath, [DEPLOY, ...args], { cwd: dir, env, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function calls(): string[][] {
+  return readFileSync(join(dir, 'calls.log'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as string[]);
+}
+
+function remembered(): { scriptId: string; deploymentId: string; url: string } {
+  return JSON.parse(readFileSync(join(dir, '.formqueue-deployment.json'), 'utf8'));
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formqueue-deploy-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('deploy: errors that name their fix, before clasp runs', () => {
+  it('an empty scriptId names clasp create (after removing .clasp.json) and the paste-the-id fix', () => {
+    setUp({ scriptId: '' });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('.clasp.json has an empty scriptId');
+    expect(run.stderr).toContain('rm .clasp.json');
+    expect(run.stderr).toContain('npx clasp create --type sheets --title formqueue --rootDir dist');
+    expect(run.stderr).toContain('Project Settings');
+    expect(calls()).toEqual([]);
+  });
+
+  it('no .clasp.json at all names clasp create without the rm step', () => {
+    setUp();
+    rmSync(join(dir, '.clasp.json'));
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('npx clasp create --type sheets --title formqueue --rootDir dist');
+    expect(run.stderr).not.toContain('rm .clasp.json');
+    expect(calls()).toEqual([]);
+  });
+
+  it('not logged in (no ~/.clasprc.json) names npx clasp login', () => {
+    setUp({ loggedIn: false });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('npx clasp login');
+    expect(run.stderr).toContain('.clasprc.json');
+    expect(calls()).toEqual([]);
+  });
+
+  it("clasp's own auth error (expired credentials) names npx clasp login", () => {
+    setUp({ state: { deployments: [], fail: { push: 'No credentials found.' } } });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('npx clasp login');
+    expect(run.stderr).toContain('No credentials found.');
+    expect(calls()).toEqual([['push', '--force']]);
+  });
+
+  it('the Apps Script API switched off names the user settings page', () => {
+    setUp({ state: { deployments: [], fail: { push: 'User has not enabled the Apps Script API. Enable it by visiting https://script.google.com/home/usersettings then retry.' } } });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('https://script.google.com/home/usersettings');
+  });
+
+  it('a failing clasp push shows its output and deploys nothing', () => {
+    setUp({ state: { deployments: [], fail: { push: 'Syntax error: SyntaxError: Unexpected token line: 12 file: Code.gs' } } });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('`npx clasp push --force` failed (exit code 1)');
+    expect(run.stderr).toContain('Syntax error: SyntaxError: Unexpected token line: 12 file: Code.gs');
+    expect(calls()).toEqual([['push', '--force']]);
+    expect(existsSync(join(dir, '.formqueue-deployment.json'))).toBe(false);
+  });
+
+  it('a rootDir other than dist is refused (clasp would push the sources)', () => {
+    setUp({ rootDir: 'src' });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('"rootDir": "dist"');
+    expect(calls()).toEqual([]);
+  });
+
+  it('a missing build says to build first', () => {
+    setUp({ built: false });
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('npm run build');
+    expect(calls()).toEqual([]);
+  });
+
+  it('an unknown option is a usage error', () => {
+    setUp();
+    const run = deploy('--bogus');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('Usage: npm run deploy');
+  });
+});
+
+describe('deploy: push, then create once and update afterwards', () => {
+  it('the first deploy pushes, creates the deployment, prints its /exec URL and remembers it', () => {
+    setUp();
+    const run = deploy();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const made = calls();
+    expect(made.map((args) => args[0])).toEqual(['push', 'list-deployments', 'create-deployment']);
+    expect(made[0]).toEqual(['push', '--force']);
+    expect(made[1]).toEqual(['list-deployments', '--json']);
+    expect(made[2]).toEqual(['create-deployment', '--description', expect.stringMatching(/^formqueue \d{4}-\d\d-\d\dT/), '--json']);
+    expect(run.stdout).toContain('webhook URL: https://script.google.com/macros/s/AKfycbNEWdeployment000/exec');
+    expect(run.stdout).toContain('https://script.google.com/macros/s/AKfycbNEWdeployment000/exec?token=<WEBHOOK_TOKEN>');
+    expect(run.stdout).toContain('put it into Typeform');
+    expect(remembered()).toMatchObject({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbNEWdeployment000', url: 'https://script.google.com/macros/s/AKfycbNEWdeployment000/exec' });
+  });
+
+  it('the next deploy updates the same deployment: the URL does not change', () => {
+    setUp();
+    expect(deploy().status).toBe(0);
+    writeFileSync(join(dir, 'calls.log'), '');
+    const run = deploy();
+    expect(run.status).toBe(0);
+    const made = calls();
+    expect(made.map((args) => args[0])).toEqual(['push', 'list-deployments', 'update-deployment']);
+    expect(made[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbNEWdeployment000']);
+    expect(made[2]).toContain('--json');
+    expect(run.stdout).toContain(`remembered in .formqueue-deployment.json`);
+    expect(run.stdout).toContain('webhook URL: https://script.google.com/macros/s/AKfycbNEWdeployment000/exec');
+    expect(run.stdout).toContain('The URL is the same as before');
+    expect(run.stdout).toContain('deployed: version 2');
+    const state = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as FakeState;
+    expect(state.deployments.filter((d) => d.versionNumber !== undefined)).toHaveLength(1);
+  });
+
+  it('without a remembered id, the newest versioned deployment is updated, never HEAD', () => {
+    setUp({
+      state: {
+        version: 7,
+        deployments: [
+          { deploymentId: 'AKfycbHEADdeployment' },
+          { deploymentId: 'AKfycbOLDER', versionNumber: 3, description: 'made in the editor' },
+          { deploymentId: 'AKfycbNEWER', versionNumber: 7, description: 'made in the editor' },
+        ],
+      },
+    });
+    const run = deploy();
+    expect(run.status).toBe(0);
+    expect(calls()[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbNEWER']);
+    expect(run.stdout).toContain('the newest existing deployment (of 2; pass --deployment-id to pick another)');
+    expect(run.stdout).toContain('https://script.google.com/macros/s/AKfycbNEWER/exec');
+    expect(remembered().deploymentId).toBe('AKfycbNEWER');
+  });
+
+  it('--deployment-id picks a deployment; HEAD or an unknown id is refused', () => {
+    setUp({ state: { version: 7, deployments: [{ deploymentId: 'AKfycbHEADdeployment' }, { deploymentId: 'AKfycbA', versionNumber: 2 }, { deploymentId: 'AKfycbB', versionNumber: 7 }] } });
+    expect(deploy('--deployment-id', 'AKfycbA').status).toBe(0);
+    expect(calls()[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbA']);
+    const head = deploy('--deployment-id', 'AKfycbHEADdeployment');
+    expect(head.status).toBe(1);
+    expect(head.stderr).toContain('HEAD deployment');
+    const unknown = deploy('--deployment-id', 'AKfycbNOPE');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('is not a deployment of this script');
+  });
+
+  it('a remembered deployment of another script (a new clasp create) is ignored', () => {
+    setUp();
+    writeFileSync(join(dir, '.formqueue-deployment.json'), JSON.stringify({ scriptId: 'another-script', deploymentId: 'AKfycbFOREIGN' }));
+    const run = deploy();
+    expect(run.status).toBe(0);
+    expect(calls().map((args) => args[0])).toEqual(['push', 'list-deployments', 'create-deployment']);
+    expect(remembered()).toMatchObject({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbNEWdeployment000' });
+  });
+
+  it('--dry-run checks the setup and prints the commands without running clasp', () => {
+    setUp();
+    const first = deploy('--dry-run');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('would run: npx clasp push --force');
+    expect(first.stdout).toContain('would run: npx clasp list-deployments --json');
+    expect(first.stdout).toMatch(/would run: npx clasp create-deployment --description "formqueue [^"]+" --json/);
+    expect(calls()).toEqual([]);
+
+    writeFileSync(join(dir, '.formqueue-deployment.json'), JSON.stringify({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbKNOWN' }));
+    const again = deploy('--dry-run');
+    expect(again.stdout).toMatch(/would run: npx clasp update-deployment AKfycbKNOWN --description "formqueue [^"]+" --json/);
+    expect(again.stdout).toContain('https://script.google.com/macros/s/AKfycbKNOWN/exec?token=<WEBHOOK_TOKEN>');
+    expect(calls()).toEqual([]);
+
+    setUp({ scriptId: '' });
+    const broken = deploy('--dry-run');
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('npx clasp create --type sheets --title formqueue --rootDir dist');
+  });
+});
