@@ -63,8 +63,17 @@ function callGemini(run: Run, requests: readonly GeminiRequest[]): GeminiOutcome
  */
 export function runGenerationRound(run: Run): boolean {
   const now = run.deps.clock.now();
-  const prepared = prepareRequests(run, now);
-  if (prepared.length === 0) return false;
+  const candidates = prepareRequests(run, now);
+  if (candidates.length === 0) return false;
+
+  // The run's copies may be minutes old: a row staff moved since (e.g. SKIPPED) must not be claimed over their decision.
+  const fresh = run.deps.queue.readRows(candidates.map((item) => item.row.rowNumber));
+  remember(run, fresh);
+  const prepared = candidates.flatMap((item) => {
+    const current = fresh.find((row) => row.rowNumber === item.row.rowNumber);
+    return current && current.eventId === item.row.eventId && isDue(current, now) ? [{ ...item, row: current }] : [];
+  });
+  if (prepared.length === 0) return true;
 
   const claimAt = claimTime(now);
   const claims = newBatch();

@@ -129,8 +129,15 @@ function sendRows(run: Run, step: SendStep): void {
 
 type SendOutcome = 'sent' | 'failed' | 'needs-review' | 'quota' | 'waiting' | 'lost-claim';
 
-function sendOne(run: Run, step: SendStep, row: QueueRow): SendOutcome {
+function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   const now = run.deps.clock.now();
+  // The run's copy may be minutes old: a row staff moved since (e.g. SKIPPED) or edited is taken as it is now.
+  const row = run.deps.queue.readRows([seen.rowNumber])[0];
+  if (row) remember(run, [row]);
+  if (!row || row.eventId !== seen.eventId || row.status !== seen.status || row.sentAt !== null) {
+    run.setAside.add(seen.rowNumber);
+    return 'lost-claim';
+  }
   if (sendsToRecipientToday(run.rows, row.recipient, now) >= run.settings.maxMailsPerRecipientPerDay) {
     step.limited.push(row.rowNumber);
     run.setAside.add(row.rowNumber);

@@ -124,7 +124,9 @@ describe('runProcessing: generation', () => {
 
   it('a row changed by another writer between claim and read-back is not sent to Gemini', () => {
     const w = world(rowsOf(3));
+    let reads = 0;
     w.queue.beforeReadRows = (_numbers, queue) => {
+      if (++reads < 2) return; // the first read is the re-read before claiming
       queue.edit(3, { status: 'SKIPPED' });
       queue.beforeReadRows = null;
     };
@@ -136,13 +138,28 @@ describe('runProcessing: generation', () => {
 
   it('a row re-claimed by someone else (another claim time) is dropped and its outcome never written', () => {
     const w = world(rowsOf(2));
+    let reads = 0;
     w.queue.beforeReadRows = (_numbers, queue) => {
+      if (++reads < 2) return; // the first read is the re-read before claiming
       queue.edit(2, { claimedAt: T0 + 5000 });
       queue.beforeReadRows = null;
     };
     runProcessing(w.deps, start);
     expect(w.gemini.requestCount()).toBe(1);
     expect(w.queue.row(2)).toMatchObject({ status: 'GENERATING', claimedAt: T0 + 5000 });
+  });
+
+  it('staff skipping a row after the run read the Queue wins: it is neither claimed nor generated', () => {
+    const w = world(rowsOf(2), { GEMINI_CONCURRENCY: '1' });
+    // While the first row is with Gemini, staff skip the second, which this run read as PENDING.
+    w.gemini.onCall = () => {
+      if (w.gemini.requestCount() === 1) w.queue.edit(3, { status: 'SKIPPED' });
+    };
+    runProcessing(w.deps, start);
+    expect(w.gemini.requestCount()).toBe(1);
+    expect(w.queue.rows.map((row) => row.status)).toEqual(['SENT', 'SKIPPED']);
+    expect(w.queue.writes.flat().some((row) => row.rowNumber === 3)).toBe(false);
+    expect(w.mailer.outbox).toHaveLength(1);
   });
 
   it('staff skipping a row while Gemini writes wins: the outcome is not written over it', () => {

@@ -52,10 +52,31 @@ describe('runProcessing: sending', () => {
 
   it('a row taken by another writer between claim and read-back is not mailed', () => {
     const w = world([ready()]);
-    w.queue.beforeReadRows = (_numbers, queue) => queue.edit(2, { status: 'SKIPPED' });
+    let reads = 0;
+    // The first read is the re-read before claiming; the second is the claim's read-back.
+    w.queue.beforeReadRows = (_numbers, queue) => {
+      if (++reads === 2) queue.edit(2, { status: 'SKIPPED' });
+    };
     runProcessing(w.deps, start);
     expect(w.mailer.outbox).toHaveLength(0);
     expect(w.queue.row(2).status).toBe('SKIPPED');
+  });
+
+  it('a row staff skip while earlier rows are mailed is not claimed over their decision', () => {
+    const w = world(readyRows(2));
+    w.mailer.failWith = () => void w.queue.edit(3, { status: 'SKIPPED' });
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox).toHaveLength(1);
+    expect(w.queue.rows.map((row) => row.status)).toEqual(['SENT', 'SKIPPED']);
+    expect(w.queue.writes.flat().some((row) => row.rowNumber === 3)).toBe(false);
+  });
+
+  it('a READY row whose result staff edit while earlier rows are mailed is mailed with their text', () => {
+    const w = world(readyRows(2));
+    w.mailer.failWith = () => void w.queue.edit(3, { result: 'Rewritten by a tutor' });
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox[1].body.startsWith('Rewritten by a tutor')).toBe(true);
+    expect(w.queue.row(3)).toMatchObject({ status: 'SENT', result: 'Rewritten by a tutor' });
   });
 
   it('mail quota 0: rows stay READY untouched, one MAIL_QUOTA_EXHAUSTED incident; once it returns they are sent once and it clears', () => {
