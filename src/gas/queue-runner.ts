@@ -224,7 +224,8 @@ function sendTriage(book: IncidentBook, mailer: Mailer, health: QueueHealth, set
     try {
       mailer.send(planned.mail);
       book.markMailed(planned.code, planned.kind);
-      // Committed after each mail: a run killed right after a send must not send it again.
+      // Committed after each mail, so a later failure in this run cannot resend it. Staff mail is at-least-once:
+      // only a run killed between the send and this commit (milliseconds) would send it again next run.
       book.commit();
     } catch (error) {
       console.warn(`triage mail for ${planned.code} not sent, it stays planned: ${redact(messageOf(error), knownSecretsOf(settings))}`);

@@ -1,13 +1,13 @@
 // The send step: READY and APPROVED rows mailed one at a time, each claimed and read back first, never twice.
 import { codeOf, messageOf } from '../errors';
-import type { LogEntry, OutgoingMail } from '../ports';
+import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { isOverBudget, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Run } from './run-context';
+import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Run } from './run-context';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SENDABLE: readonly Status[] = ['READY', 'APPROVED'];
@@ -22,21 +22,21 @@ export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: stri
   return rows.filter((row) => row.sentAt !== null && row.sentAt > now - DAY_MS && row.recipient.trim().toLowerCase() === address).length;
 }
 
-/** Moves made during the send step; rows are written at once, their Log lines in one batch at the end. */
+/** What the send step gathers for its incidents. */
 interface SendStep {
-  entries: LogEntry[];
   limited: number[];
   configProblems: string[];
   configRows: number[];
 }
 
-function write(run: Run, step: SendStep, row: QueueRow, to: Status, detail: string, patch: Partial<QueueRow>): QueueRow {
+/**
+ * One row's move, written, flushed and logged at once: a run killed after the send still leaves the
+ * READY → SENDING line in the Log, where a person checking the row looks first.
+ */
+function write(run: Run, row: QueueRow, to: Status, detail: string, patch: Partial<QueueRow>): QueueRow {
   const batch = newBatch();
   const moved = moveRow(run, batch, row, to, detail, patch);
-  run.deps.queue.writeRows(batch.rows);
-  run.deps.queue.flush();
-  remember(run, batch.rows);
-  step.entries.push(...batch.entries);
+  commitBatch(run, batch);
   return moved;
 }
 
@@ -59,19 +59,8 @@ function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild | null 
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { entries: [], limited: [], configProblems: [], configRows: [] };
-  try {
-    sendRows(run, step);
-  } catch (error) {
-    // Rows already moved keep their Log lines if the Log can still be written; the first error is what matters.
-    try {
-      if (step.entries.length > 0) run.deps.audit.append(step.entries);
-    } catch {
-      /* reported through the original error */
-    }
-    throw error;
-  }
-  if (step.entries.length > 0) run.deps.audit.append(step.entries);
+  const step: SendStep = { limited: [], configProblems: [], configRows: [] };
+  sendRows(run, step);
   if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), step.configRows);
   if (step.limited.length > 0) {
     raiseIncident(
@@ -92,7 +81,7 @@ function sendRows(run: Run, step: SendStep): void {
     if (row.sentAt !== null) {
       // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
       const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt)}), so it is not mailed again; clear sent_at by hand to resend`);
-      write(run, step, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+      write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
       run.summary.needsReview++;
       needsReview.push(row.rowNumber);
     }
@@ -148,7 +137,7 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   if (planned === null) return 'waiting';
   if (planned.kind === 'permanent') {
     const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
-    write(run, step, row, 'FAILED', error, { error, claimedAt: null });
+    write(run, row, 'FAILED', error, { error, claimedAt: null });
     run.summary.failed++;
     return 'failed';
   }
@@ -159,7 +148,7 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   }
 
   const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
-  const claimed = write(run, step, row, 'SENDING', 'claimed for sending', {
+  const claimed = write(run, row, 'SENDING', 'claimed for sending', {
     claimedAt: claimTime(now),
     mailRef: row.mailRef || newMailRef(run.deps.random, taken),
     error: '',
@@ -175,12 +164,12 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   const mail = prepareMail(run, step, current);
   const back = row.status as Status;
   if (mail === null) {
-    write(run, step, current, back, 'Config template must be fixed before sending', { claimedAt: null });
+    write(run, current, back, 'Config template must be fixed before sending', { claimedAt: null });
     return 'waiting';
   }
   if (mail.kind === 'permanent') {
     const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
-    write(run, step, current, 'FAILED', error, { error, claimedAt: null });
+    write(run, current, 'FAILED', error, { error, claimedAt: null });
     run.summary.failed++;
     return 'failed';
   }
@@ -194,25 +183,25 @@ function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail
     const message = messageOf(thrown);
     const kind = classifyMailError(message);
     if (kind === 'quota') {
-      write(run, step, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
+      write(run, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
       run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
       run.summary.deferred++;
       return 'quota';
     }
     if (kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
-      write(run, step, claimed, 'FAILED', error, { error, claimedAt: null });
+      write(run, claimed, 'FAILED', error, { error, claimedAt: null });
       run.summary.failed++;
       return 'failed';
     }
     const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
-    write(run, step, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    write(run, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
     return 'needs-review';
   }
   // Recorded and flushed at once: from here on, sent_at guards this row against any second send.
   const sentAt = run.deps.clock.now();
-  write(run, step, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt, claimedAt: null, error: '' });
+  write(run, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt, claimedAt: null, error: '' });
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
   return 'sent';
