@@ -26,7 +26,7 @@ export type SystemicGeminiIncident = 'GEMINI_KEY_INVALID' | 'GEMINI_MODEL_NOT_FO
 
 export type GeminiVerdict =
   | { kind: 'ok'; text: string }
-  | { kind: 'retryable'; reason: string; retryAfterSeconds?: number }
+  | { kind: 'retryable'; reason: string; retryAfterSeconds?: number; rateLimited?: true }
   | { kind: 'systemic'; incident: SystemicGeminiIncident; reason: string }
   | { kind: 'content'; reason: string }
   | { kind: 'rejected'; reason: string };
@@ -186,8 +186,8 @@ export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCal
       return { kind: 'systemic', incident: 'GEMINI_DAILY_QUOTA', reason: `${described} (daily quota; it resets at midnight Pacific time)` };
     }
     return error.retryDelaySeconds !== undefined
-      ? { kind: 'retryable', reason: described, retryAfterSeconds: error.retryDelaySeconds }
-      : { kind: 'retryable', reason: described };
+      ? { kind: 'retryable', reason: described, retryAfterSeconds: error.retryDelaySeconds, rateLimited: true }
+      : { kind: 'retryable', reason: described, rateLimited: true };
   }
   if (status === 408 || status >= 500) return { kind: 'retryable', reason: described };
   if (status === 401 || status === 403 || error.reasons.includes('API_KEY_INVALID')) {

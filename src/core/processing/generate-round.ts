@@ -1,6 +1,6 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once, record outcomes.
 import { codeOf, messageOf } from '../errors';
-import type { GeminiOutcome, GeminiRequest } from '../ports';
+import type { GeminiOutcome, GeminiRequest, IncidentCode } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
@@ -9,7 +9,8 @@ import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
 import { commitBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Batch, type Run } from './run-context';
 
-const GEMINI_INCIDENTS: readonly SystemicGeminiIncident[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA'];
+/** What a reply written by Gemini proves gone. */
+const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
@@ -111,7 +112,8 @@ export function runGenerationRound(run: Run): boolean {
   return true;
 }
 
-type SystemicFindings = Map<SystemicGeminiIncident, { detail: string; rows: number[] }>;
+/** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */
+type SystemicFindings = Map<SystemicGeminiIncident | 'GEMINI_RATE_LIMITED', { detail: string; rows: number[] }>;
 
 function recordVerdict(
   run: Run,
@@ -148,6 +150,12 @@ function recordVerdict(
       }
       const at = nextAttemptAt(row.attempts, now, run.settings, run.deps.random, verdict.retryAfterSeconds);
       const error = summary('GEMINI_RETRYABLE', verdict.reason);
+      if (verdict.rateLimited) {
+        // Raised every time; triage mails it only once it persists, so a passing burst stays quiet.
+        const found = systemic.get('GEMINI_RATE_LIMITED') ?? { detail: error, rows: [] };
+        found.rows.push(row.rowNumber);
+        systemic.set('GEMINI_RATE_LIMITED', found);
+      }
       moveRow(run, batch, row, 'PENDING', `${error}; next try at ${isoTime(at)}`, { ...leaving, nextAttemptAt: at, error });
       run.summary.deferred++;
       return;

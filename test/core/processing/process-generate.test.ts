@@ -55,6 +55,21 @@ describe('runProcessing: generation', () => {
     expect(w.queue.row(2).nextAttemptAt).toBe(T0 + 17_000);
   });
 
+  it('a 429 per minute raises GEMINI_RATE_LIMITED with the rows it held back', () => {
+    const w = world([pendingRow(), pendingRow({ eventId: 'e2', responseToken: 't2' })]);
+    w.gemini.respond = () => fixtureOutcome(429, 'error-429-per-minute');
+    runProcessing(w.deps, start);
+    expect(w.incidents.raised).toEqual([expect.objectContaining({ code: 'GEMINI_RATE_LIMITED', rows: [2, 3] })]);
+    expect(w.incidents.cleared).not.toContain('GEMINI_RATE_LIMITED');
+  });
+
+  it('a 503 is retried without a rate-limit incident', () => {
+    const w = world([pendingRow()]);
+    w.gemini.respond = () => fixtureOutcome(503, 'error-503');
+    runProcessing(w.deps, start);
+    expect(w.incidents.codes()).not.toContain('GEMINI_RATE_LIMITED');
+  });
+
   it('a retryable failure on the last allowed attempt is FAILED, saying it gave up', () => {
     const w = world([pendingRow({ attempts: 4 })], { MAX_ATTEMPTS: '5' });
     w.gemini.respond = () => ({ kind: 'transport', message: 'Timeout' });
@@ -103,7 +118,7 @@ describe('runProcessing: generation', () => {
   it('a successful generation clears the Gemini incidents; ones raised in the same run stay', () => {
     const ok = world([pendingRow()]);
     runProcessing(ok.deps, start);
-    expect(ok.incidents.cleared).toEqual(expect.arrayContaining(['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA']));
+    expect(ok.incidents.cleared).toEqual(expect.arrayContaining(['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED']));
     const mixed = world(rowsOf(2));
     mixed.gemini.respond = (request) => (request.model === 'gemini-old' ? fixtureOutcome(404, 'error-404-model') : okOutcome());
     mixed.config.forms = [formConfig(), formConfig({ formId: 'OldForm', model: 'gemini-old' })];
