@@ -7,7 +7,7 @@ import { decideRetry, nextAttemptAt } from './backoff';
 import { buildGeminiRequest, classifyGeminiOutcome, type GeminiVerdict, type SystemicGeminiIncident } from './gemini';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Batch, type Run } from './run-context';
+import { commitBatch, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
@@ -26,7 +26,7 @@ interface Prepared {
 function prepareRequests(run: Run, now: number): Prepared[] {
   const prepared: Prepared[] = [];
   const problems: string[] = [];
-  const problemRows: number[] = [];
+  const problemRows = new Map<number, string>();
   for (const row of run.rows) {
     if (prepared.length >= run.settings.geminiConcurrency) break;
     if (!isDue(row, now) || run.setAside.has(row.rowNumber)) continue;
@@ -40,10 +40,13 @@ function prepareRequests(run: Run, now: number): Prepared[] {
       run.setAside.add(row.rowNumber);
       run.summary.deferred++;
       if (!problems.includes(messageOf(error))) problems.push(messageOf(error));
-      problemRows.push(row.rowNumber);
+      problemRows.set(row.rowNumber, errorSummary('TEMPLATE_INVALID', messageOf(error), run.secrets));
     }
   }
-  if (problems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', problems.join('\n'), problemRows);
+  if (problems.length > 0) {
+    noteWaitingRows(run, problemRows);
+    raiseIncident(run, 'TEMPLATE_INVALID', problems.join('\n'), Array.from(problemRows.keys()));
+  }
   return prepared;
 }
 

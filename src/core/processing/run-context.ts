@@ -136,6 +136,21 @@ export function commitBatch(run: Run, batch: Batch): void {
   run.deps.audit.append(batch.entries);
 }
 
+/**
+ * Writes a reason into the `error` cell of rows that wait in place (status unchanged), so staff see it on
+ * the row itself. Rows are re-read first and skipped if they changed meanwhile: a staff move always wins.
+ */
+export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): void {
+  const wanted = run.rows.filter((row) => notes.has(row.rowNumber) && row.error !== notes.get(row.rowNumber));
+  if (wanted.length === 0) return;
+  const current = run.deps.queue.readRows(wanted.map((row) => row.rowNumber));
+  const unchanged = current.filter((row) => wanted.some((seen) => seen.rowNumber === row.rowNumber && seen.eventId === row.eventId && seen.status === row.status));
+  const noted = unchanged.map((row) => ({ ...row, error: notes.get(row.rowNumber) as string }));
+  if (noted.length === 0) return;
+  run.deps.queue.writeRows(noted);
+  remember(run, noted);
+}
+
 /** Replaces this run's copies of the given rows (matched by row number). */
 export function remember(run: Run, rows: readonly QueueRow[]): void {
   const byNumber = new Map(rows.map((row) => [row.rowNumber, row]));

@@ -7,7 +7,7 @@ import type { Status } from '../statuses';
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Run } from './run-context';
+import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SENDABLE: readonly Status[] = ['READY', 'APPROVED'];
@@ -26,7 +26,7 @@ export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: stri
 interface SendStep {
   limited: number[];
   configProblems: string[];
-  configRows: number[];
+  configRows: Map<number, string>;
 }
 
 /**
@@ -50,7 +50,7 @@ function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild | null 
     const code = codeOf(error);
     if (code !== 'TEMPLATE_INVALID' && code !== 'CONFIG_INVALID') throw error;
     if (!step.configProblems.includes(messageOf(error))) step.configProblems.push(messageOf(error));
-    step.configRows.push(row.rowNumber);
+    step.configRows.set(row.rowNumber, errorSummary(code, messageOf(error), run.secrets));
     run.setAside.add(row.rowNumber);
     run.summary.deferred++;
     return null;
@@ -59,9 +59,12 @@ function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild | null 
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { limited: [], configProblems: [], configRows: [] };
+  const step: SendStep = { limited: [], configProblems: [], configRows: new Map() };
   sendRows(run, step);
-  if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), step.configRows);
+  if (step.configProblems.length > 0) {
+    noteWaitingRows(run, step.configRows);
+    raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), Array.from(step.configRows.keys()));
+  }
   if (step.limited.length > 0) {
     raiseIncident(
       run,

@@ -202,11 +202,12 @@ describe('runProcessing: generation', () => {
     expect(w.mailer.outbox).toHaveLength(0);
   });
 
-  it('a prompt template with an unknown placeholder leaves rows PENDING untouched and raises TEMPLATE_INVALID', () => {
+  it('a prompt template with an unknown placeholder keeps rows PENDING with the reason on the row and raises TEMPLATE_INVALID', () => {
     const w = world([pendingRow()], {}, [formConfig({ prompt: 'Reply to {{nickname}}' })]);
     const summary = runProcessing(w.deps, start);
     expect(w.gemini.calls).toHaveLength(0);
-    expect(w.queue.writes).toHaveLength(0);
+    expect(w.queue.row(2)).toMatchObject({ status: 'PENDING', attempts: 0 });
+    expect(w.queue.row(2).error).toMatch(/^TEMPLATE_INVALID: .*\{\{nickname\}\}/);
     expect(w.incidents.codes()).toEqual(['TEMPLATE_INVALID']);
     expect(w.incidents.raised[0].detail).toContain('{{nickname}}');
     expect(summary).toMatchObject({ deferred: 1, nextDueAt: T0 + 5 * 60_000 });

@@ -175,11 +175,12 @@ describe('runProcessing: sending', () => {
     expect(w.queue.rows.map((row) => row.status)).toEqual(['SENT', 'SENT', 'READY']);
   });
 
-  it('a broken body template holds the row READY with a TEMPLATE_INVALID incident, other forms still send', () => {
+  it('a broken body template holds the row READY with the reason on the row and a TEMPLATE_INVALID incident, other forms still send', () => {
     const w = world(readyRows(2), {}, [formConfig(), formConfig({ formId: 'Broken', body: '{{nope}}' })]);
     w.queue.edit(2, { formId: 'Broken' });
     runProcessing(w.deps, start);
     expect(w.queue.rows.map((row) => row.status)).toEqual(['READY', 'SENT']);
+    expect(w.queue.row(2).error).toMatch(/^TEMPLATE_INVALID: .*\{\{nope\}\}/);
     expect(w.incidents.codes()).toEqual(['TEMPLATE_INVALID']);
     expect(w.incidents.cleared).not.toContain('TEMPLATE_INVALID');
   });
