@@ -177,6 +177,8 @@ export interface SpilledDelivery {
   id: string;
   receivedAt: number;
   body: string;
+  /** Set when the stored entry could not be decoded; `body` then holds the stored text as it is. */
+  unreadable?: string;
 }
 
 /** Deliveries waiting in Script Properties (gzip + base64, chunked under 9 KB a value) for processQueue to drain. */

@@ -54,7 +54,13 @@ export function createSpillStore(): SpillStore {
         const entry = byId.get(id)!;
         const complete = entry.pieces.filter((piece) => piece !== undefined).length === entry.parts;
         if (!complete) continue;
-        deliveries.push({ id, receivedAt: Number(id.slice(0, 13)), body: decode(entry.pieces.join('')) });
+        const stored = entry.pieces.join('');
+        try {
+          deliveries.push({ id, receivedAt: Number(id.slice(0, 13)), body: decode(stored) });
+        } catch (error) {
+          // One damaged entry must not stop the drain of the others; the drain keeps it in Rejected.
+          deliveries.push({ id, receivedAt: Number(id.slice(0, 13)), body: stored, unreadable: String((error as Error)?.message ?? error) });
+        }
       }
       return deliveries;
     },

@@ -109,6 +109,20 @@ describe('doPost over HTTP in the local runtime', () => {
     expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(false);
   });
 
+  it('keeps a damaged spill entry in Rejected and still drains the deliveries spilled after it', async () => {
+    rt.host.properties.set('FQ_SPILL_0000000000001-0badc0de_1_1', 'not gzip at all');
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    expect(await rt.deliver(submission(11))).toMatchObject({ queued: 'deferred' });
+    rt.host.faults.clear();
+    expect((await rt.host.run('processQueue', [], { kind: 'trigger' })).status).toBe('ok');
+    expect(rt.queue().map((row) => row.event_id)).toEqual([JSON.parse(submission(11)).event_id]);
+    const rejected = rt.sheet('Rejected');
+    expect(rejected.rows).toHaveLength(1);
+    expect(String(rejected.rows[0][rejected.header.indexOf('reason')])).toContain('could not be decoded');
+    expect(rejected.rows[0][rejected.header.indexOf('body')]).toBe('not gzip at all');
+    expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(false);
+  });
+
   it('queues a delivery while a processQueue run holds the script lock', async () => {
     await rt.deliver(submission(8));
     rt.host.faults.add({ target: 'gemini', pause: true });

@@ -177,11 +177,11 @@ describe('triage mail in the local runtime', () => {
     expect(recovered[2].body).toContain('Caught up: 8 replies sent');
   });
 
-  it('an unexpected exception (an undecodable spill entry): one mail with the redacted stack, rows left untouched', async () => {
+  it('an unexpected exception: one mail with the stack, secrets in it redacted, rows left untouched', async () => {
     rt = await startRuntime();
     await rt.deliver(submission(1));
-    // A Script Property the code parses, corrupted: the key is a valid spill key, the value is not gzip+base64.
-    rt.host.properties.set(`FQ_SPILL_${String(Date.now()).padStart(13, '0')}-0badc0de_1_1`, `garbled ${TOKEN} ${GEMINI_KEY}`);
+    // An error no classifier knows, thrown from inside the run, whose message carries both secrets.
+    rt.host.faults.add({ target: 'sheets', error: `TypeError: Cannot read properties of undefined (reading 'status') key=${GEMINI_KEY} token=${TOKEN}` });
     for (let minute = 0; minute < 3; minute++) {
       await tick(rt);
       letTimePass(rt.host, MINUTE);
@@ -190,7 +190,7 @@ describe('triage mail in the local runtime', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toMatch(/^\[formqueue\] Unexpected error \(code bug\) — /);
     const lines = firstLines(mails[0]);
-    expect(lines[0]).toMatch(/^What happened: formqueue hit an error it did not expect\. \(processQueue: /);
+    expect(lines[0]).toMatch(/^What happened: formqueue hit an error it did not expect\. \(.*key=\[redacted\] token=\[redacted\]/);
     expect(lines[1]).toBe('Class: code bug');
     expect(firstLines(mails[0]).find((line) => line.startsWith('Next step:'))).toMatch(/^Next step: Rows were left untouched\. Forward this mail \(the stack is redacted\)/);
     const lastError = mails[0].body.split('Last error:\n')[1];

@@ -205,6 +205,11 @@ function reject(deps: IntakeDeps, now: number, reason: string, body: string, for
   }
 }
 
+/** A body intake cannot queue, kept in the Rejected sheet (the caller holds the intake lock). */
+export function keepInRejected(sheets: IntakeSheets, deps: IntakeDeps, at: number, reason: string, body: string): void {
+  recordRejection(sheets, deps, at, reason, body, '', '');
+}
+
 function recordRejection(sheets: IntakeSheets, deps: IntakeDeps, at: number, reason: string, body: string, formId: string, eventId: string): void {
   // Only our own secrets are removed from the body: pattern redaction would also eat Typeform's ids and
   // tokens, and the body must stay whole so staff can accept it later.

@@ -1,6 +1,6 @@
 // processQueue's first step: spilled deliveries go into Queue in arrival order, through the same rules as doPost.
 import { messageOf } from '../errors';
-import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from './intake';
+import { INTAKE_LOCK_WAIT_MS, keepInRejected, storeDelivery, type IntakeDeps } from './intake';
 import { parseTypeformBody } from './typeform-payload';
 
 export interface DrainSummary {
@@ -20,10 +20,13 @@ export function drainSpill(deps: IntakeDeps): DrainSummary {
   try {
     const sheets = deps.openSheets();
     for (const entry of entries) {
-      const parsed = parseTypeformBody(entry.body);
-      if (!parsed.ok) {
-        // Only valid deliveries are spilled; a garbled entry is reported and dropped rather than blocking the rest.
-        deps.log(`spilled entry ${entry.id} could not be read (${parsed.reason}); dropped`);
+      const parsed = entry.unreadable === undefined ? parseTypeformBody(entry.body) : null;
+      if (!parsed || !parsed.ok) {
+        // Only valid deliveries are spilled, so this is damage: kept in Rejected with the reason, never dropped
+        // silently, and never allowed to block the entries behind it.
+        const reason = entry.unreadable !== undefined ? `spilled delivery could not be decoded (${entry.unreadable})` : `spilled delivery is not a Typeform body (${parsed?.reason})`;
+        keepInRejected(sheets, deps, entry.receivedAt, reason, entry.body);
+        sheets.flush();
         deps.spill.remove(entry.id);
         summary.rejected += 1;
         summary.left -= 1;

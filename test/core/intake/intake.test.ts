@@ -171,3 +171,16 @@ describe('drainSpill', () => {
     expect(m.spilled).toHaveLength(1);
   });
 });
+
+describe('drainSpill with a damaged entry', () => {
+  it('keeps an undecodable spilled entry in Rejected with the reason and still queues the entries behind it', () => {
+    const m = memoryIntake();
+    m.spilled.push({ id: '1-a', receivedAt: 1, body: 'H4sI-not-gzip', unreadable: 'Could not decompress gzip.' } as never);
+    m.spilled.push({ id: '2-b', receivedAt: 2, body: essay });
+    expect(drainSpill(m.deps)).toEqual({ queued: 1, duplicates: 0, rejected: 1, left: 0 });
+    expect(m.rejected[0]).toMatchObject({ body: 'H4sI-not-gzip' });
+    expect(m.rejected[0].reason).toContain('could not be decoded');
+    expect(m.queue).toHaveLength(1);
+    expect(m.spilled).toHaveLength(0);
+  });
+});
