@@ -1,0 +1,79 @@
+// The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
+import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from './runtime.mjs';
+import { EVENT_POOL } from './chaos-schedule.mjs';
+
+const FINAL = new Set(['SENT', 'FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'TEST', 'DUPLICATE']);
+const NEEDS_REASON = new Set(['FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'DUPLICATE']);
+const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN };
+
+function objects(sheet) {
+  if (!sheet) return [];
+  return sheet.rows.map((cells) => Object.fromEntries(sheet.header.map((name, i) => [name, cells[i]])));
+}
+
+/** An event counts as accepted when any delivery of it was answered queued (true or deferred) or duplicate. */
+export function acceptedEvents(answers) {
+  const accepted = new Set();
+  for (const { n, answer } of answers) if (answer?.ok === true && (answer.queued === true || answer.queued === 'deferred' || answer.duplicate === true)) accepted.add(n);
+  return accepted;
+}
+
+export function checkSchedule(observed) {
+  const violations = [];
+  const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
+  const accepted = acceptedEvents(observed.answers);
+  const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
+
+  // Mails per event (each event has its own respondent address).
+  let duplicateEmails = 0;
+  const mailsOf = new Map();
+  for (const m of mails) mailsOf.set(m.to, [...(mailsOf.get(m.to) ?? []), m]);
+  for (const [to, list] of mailsOf) {
+    if (list.length > 1) {
+      duplicateEmails += list.length - 1;
+      violations.push(`${to} was mailed ${list.length} times (${list.map((m) => `${m.executionId}: ${m.subject}`).join(' | ')})`);
+    }
+  }
+
+  let lost = 0;
+  for (let n = 1; n <= EVENT_POOL; n++) {
+    const id = eventIdOf(n);
+    const mine = rows.filter((r) => r.event_id === id);
+    const live = mine.filter((r) => r.status !== 'DUPLICATE');
+    const sent = mailsOf.get(recipientOf(n)) ?? [];
+    if (accepted.has(n)) {
+      if (mine.length === 0) { lost++; violations.push(`event #${n} (${id}) was accepted but has no row`); continue; }
+      if (live.length === 0) { lost++; violations.push(`event #${n} has only DUPLICATE rows`); continue; }
+      const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
+      if (stuck.length > 0) { lost++; violations.push(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`); continue; }
+    }
+    if (live.length > 1) violations.push(`event #${n} has ${live.length} rows that are not DUPLICATE: ${live.map((r) => r.status).join(', ')}`);
+    for (const r of mine) {
+      if (NEEDS_REASON.has(String(r.status)) && String(r.error ?? '').trim() === '') violations.push(`event #${n}: ${r.status} row without a reason`);
+      if (r.status === 'SENT' && (!r.sent_at || !r.mail_ref)) violations.push(`event #${n}: SENT row without sent_at or mail_ref`);
+      if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
+    }
+    for (const m of sent) {
+      const owner = live.find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
+      if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
+      else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
+    }
+  }
+  if (lost > 0 && observed.drainLog) violations.push(`drain runs: ${observed.drainLog.join(' / ')}`);
+  const failed = (observed.executions ?? []).filter((e) => e.status !== 'ok' && e.fn !== 'benchNoSuchFunction');
+  if (violations.length > 0 && failed.length > 0) violations.push(`executions that did not end ok: ${failed.map((e) => `${e.id} ${e.fn} ${e.status}: ${e.error?.message ?? ''}`).join(' / ')}`);
+  if (observed.spill.length > 0) violations.push(`${observed.spill.length} deliveries are still spilled in Script Properties`);
+
+  let secretsLeaked = 0;
+  const places = [
+    ...Object.entries(observed.sheets).map(([name, sheet]) => [`sheet ${name}`, JSON.stringify(sheet)]),
+    ...observed.executions.map((e) => [`log of ${e.id} (${e.fn})`, JSON.stringify([e.logs, e.error, e.fn === 'doPost' ? e.value : null])]),
+    ...observed.outbox.map((m) => [`mail to ${m.to} (${m.subject})`, JSON.stringify([m.subject, m.body, m.htmlBody])]),
+  ];
+  for (const [where, text] of places) {
+    for (const [name, secret] of Object.entries(SECRETS)) {
+      if (text.includes(secret)) { secretsLeaked++; violations.push(`${name} appears in ${where}`); }
+    }
+  }
+  return { accepted: accepted.size, duplicateEmails, lost, secretsLeaked, violations };
+}

@@ -1,0 +1,76 @@
+// runChaos: fast-check drives random schedules through fresh runtimes and checks the invariants; shared by `npm run chaos` and the e2e test.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { startOfflineGemini } from '../emulator/offline-gemini.mjs';
+import { checkSchedule } from './chaos-check.mjs';
+import { runSchedule } from './chaos-run.mjs';
+import { deliveriesIn, describeSchedule, scheduleArbitrary } from './chaos-schedule.mjs';
+
+/**
+ * Runs `schedules` random schedules from `seed` (random when omitted). Resolves with totals over every schedule run
+ * (shrinking included) and, when an invariant broke, `failure` with the seed, the fast-check path and the shrunk schedule.
+ */
+const BUNDLE = new URL('../dist/Code.js', import.meta.url);
+const bundleHash = () => createHash('sha256').update(readFileSync(BUNDLE)).digest('hex').slice(0, 12);
+
+export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null } = {}) {
+  const gemini = await startOfflineGemini({ port: 0 });
+  const totals = { schedules: 0, deliveries: 0, accepted: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
+  const statuses = {};
+  const faults = {};
+  let lastFailure = null;
+  const started = Date.now();
+  const bundleAtStart = bundleHash();
+
+  const property = fc.asyncProperty(scheduleArbitrary, async (schedule) => {
+    const observed = await runSchedule(schedule, { gemini });
+    const result = checkSchedule(observed);
+    totals.schedules++;
+    totals.deliveries += deliveriesIn(schedule);
+    totals.accepted += result.accepted;
+    totals.duplicateEmails += result.duplicateEmails;
+    totals.lost += result.lost;
+    totals.secretsLeaked += result.secretsLeaked;
+    totals.executions += observed.executions.length;
+    totals.mails += observed.outbox.length;
+    for (const row of observed.sheets.Queue?.rows ?? []) statuses[row[0]] = (statuses[row[0]] ?? 0) + 1;
+    for (const f of new Set(observed.faultsFired)) faults[f] = (faults[f] ?? 0) + 1; // schedules in which each fault fired
+    if (totals.schedules % 10 === 0) progress(`chaos: ${totals.schedules} schedules, ${totals.deliveries} deliveries, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    if (result.violations.length > 0) {
+      lastFailure = { schedule, violations: result.violations };
+      return false;
+    }
+    return true;
+  });
+
+  let failure = null;
+  try {
+    if (replay) {
+      await fc.assert(property, { examples: [[replay]], numRuns: 0 });
+    } else {
+      await fc.assert(property, { numRuns: schedules, seed, endOnFailure: false });
+    }
+  } catch (error) {
+    const message = String(error?.message ?? error);
+    const path = /path: ?"?([\d:]+)"?/.exec(message)?.[1] ?? null;
+    failure = {
+      seed,
+      path,
+      schedule: lastFailure?.schedule ?? null,
+      readable: lastFailure ? describeSchedule(lastFailure.schedule) : null,
+      violations: lastFailure?.violations ?? [message.split('\n').slice(0, 8).join('\n')],
+    };
+    // Another build replacing dist/Code.js mid-run would make schedules fail for reasons that are not in them.
+    const bundleAtEnd = bundleHash();
+    if (bundleAtEnd !== bundleAtStart) failure.violations.push(`dist/Code.js changed during the run (${bundleAtStart} → ${bundleAtEnd}): rerun before trusting this failure`);
+  } finally {
+    await gemini.close();
+  }
+  return { seed, totals, statuses, faults, failure, seconds: (Date.now() - started) / 1000 };
+}
+
+/** The summary line `npm run chaos` prints last. */
+export function summaryLine({ totals }) {
+  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
+}

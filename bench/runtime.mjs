@@ -1,0 +1,98 @@
+// A local runtime for bench and chaos: the built bundle in GasHost after Set up, the offline Gemini, deliveries as doPost executions.
+import { readFileSync } from 'node:fs';
+import { GasHost } from '../emulator/host.mjs';
+import { startOfflineGemini } from '../emulator/offline-gemini.mjs';
+import { buildEvent } from '../emulator/server.mjs';
+
+export const TOKEN = 'bench-webhook-token-5c1e9a7d3b2f4068a1';
+export const GEMINI_KEY = 'AIzaBenchOfflineKey00000000000000000000';
+export const DIST_DIR = new URL('../dist', import.meta.url).pathname;
+const FIXTURE = new URL('../test/fixtures/typeform/essay-submission.json', import.meta.url);
+const WEBAPP = 'http://127.0.0.1:8787/exec';
+
+let fixtureText = null;
+function fixture() {
+  fixtureText ??= readFileSync(FIXTURE, 'utf8');
+  return JSON.parse(fixtureText);
+}
+
+/** The event id of submission n (26 characters, like Typeform's ULIDs). */
+export function eventIdOf(n) {
+  return `01BEN${String(n).padStart(21, '0')}`;
+}
+
+/** The respondent of submission n: one address per event, so mails map back to events by `to`. */
+export function recipientOf(n) {
+  return `r${n}@example.com`;
+}
+
+/** A delivery of the essay fixture as a distinct submission n (its own event id, token and respondent). */
+export function submission(n, patch = () => undefined) {
+  const body = fixture();
+  body.event_id = eventIdOf(n);
+  body.form_response.token = `tok${String(n).padStart(29, '0')}`;
+  const email = body.form_response.answers.find((a) => a.type === 'email');
+  if (email) email.email = recipientOf(n);
+  patch(body);
+  return JSON.stringify(body);
+}
+
+/**
+ * Starts a fresh runtime. `props` are Script Properties on top of the defaults; `host` are GasHost options.
+ * Returns helpers around the host; `close()` disposes of everything it started.
+ */
+export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null } = {}) {
+  const gemini = sharedGemini ?? (await startOfflineGemini({ port: 0 }));
+  const host = new GasHost({
+    bundleDir: DIST_DIR,
+    dataDir: null,
+    executionTimeoutMs: 60000,
+    mailDailyQuota: 100000,
+    scriptProperties: {
+      WEBHOOK_TOKEN: TOKEN,
+      GEMINI_API_KEY: GEMINI_KEY,
+      GEMINI_BASE_URL: gemini.baseUrl,
+      STAFF_EMAILS: 'staff@example.com',
+      SPREADSHEET_ID: 'local-spreadsheet',
+      ...props,
+    },
+    spreadsheetId: 'local-spreadsheet',
+    ...hostOptions,
+  });
+  await host.load();
+  const setup = await host.run('setup', [], { kind: 'menu' });
+  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
+  return {
+    host,
+    gemini,
+    /** One Typeform delivery as a doPost execution; resolves with { answer, exec }. */
+    async deliver(body, token = TOKEN) {
+      const url = new URL(token === null ? WEBAPP : `${WEBAPP}?token=${encodeURIComponent(token)}`);
+      const exec = await host.run('doPost', [buildEvent(url, Buffer.from(body, 'utf8'), 'application/json')], { kind: 'webapp' });
+      let answer = null;
+      try {
+        answer = JSON.parse(String(exec.value?.content ?? ''));
+      } catch {
+        answer = { unparsed: exec.value ?? null, status: exec.status };
+      }
+      return { answer, exec };
+    },
+    run: (fn, opts = {}) => host.run(fn, [], { kind: 'trigger', ...opts }),
+    /** Queue rows as objects keyed by header. */
+    queue() {
+      const sheet = host.sheetJson('Queue');
+      return sheet.rows.map((cells) => Object.fromEntries(sheet.header.map((name, i) => [name, cells[i]])));
+    },
+    async close() {
+      await host.dispose();
+      if (!sharedGemini) await gemini.close();
+    },
+  };
+}
+
+export function median(values) {
+  const s = values.filter((v) => v !== null && v !== undefined).slice().sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

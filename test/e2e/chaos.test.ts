@@ -1,0 +1,34 @@
+// The short chaos run for CI: ~20 random fault schedules through bench/chaos-core.mjs (same code as `npm run chaos`).
+import { describe, expect, it } from 'vitest';
+import { runChaos, summaryLine } from '../../bench/chaos-core.mjs';
+import { checkSchedule } from '../../bench/chaos-check.mjs';
+import { GEMINI_KEY, eventIdOf, recipientOf } from '../../bench/runtime.mjs';
+
+const SCHEDULES = Number(process.env.CHAOS_SCHEDULES ?? 20);
+const SEED = Number(process.env.CHAOS_SEED ?? 20261130);
+
+describe('chaos schedules in the local runtime', () => {
+  it(`keeps every promise over ${SCHEDULES} random schedules (seed ${SEED})`, { timeout: 150_000 }, async () => {
+    const result = await runChaos({ schedules: SCHEDULES, seed: SEED });
+    const report = result.failure
+      ? `seed ${result.failure.seed} path ${result.failure.path}\n${result.failure.readable}\n${result.failure.violations.join('\n')}`
+      : '';
+    expect(report).toBe('');
+    expect(summaryLine(result)).toMatch(/duplicate_emails=0 lost=0 secrets_leaked=0$/);
+    expect(result.totals.schedules).toBe(SCHEDULES);
+  });
+
+  it('the checker itself sees a second mail, a lost event and a leaked key', () => {
+    const header = ['status', 'event_id', 'error', 'sent_at', 'mail_ref'];
+    const mail = { to: recipientOf(1), subject: 'Reply (FQ-AAAAAA)', body: 'Reference: FQ-AAAAAA', htmlBody: '', executionId: 'exec-9' };
+    const observed = {
+      answers: [{ n: 1, answer: { ok: true, queued: true } }, { n: 2, answer: { ok: true, queued: 'deferred' } }],
+      outbox: [mail, { ...mail, body: `Reference: FQ-AAAAAA ${GEMINI_KEY}` }],
+      sheets: { Queue: { header, rows: [['SENT', eventIdOf(1), '', '2026-01-01T00:00:00Z', 'FQ-AAAAAA']] } },
+      executions: [],
+      spill: [],
+    };
+    const result = checkSchedule(observed);
+    expect(result).toMatchObject({ duplicateEmails: 1, lost: 1, secretsLeaked: 1 });
+  });
+});
