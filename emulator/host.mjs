@@ -224,7 +224,9 @@ export class GasHost extends EventEmitter {
     const h = parseA1(a1, sh);
     const old = sh.value(h.r, h.c);
     const rule = validationRule(sh, h.r, h.c);
-    if (rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
+    // Clearing a cell (Delete key) is always allowed, validation or not: Sheets checks only what is entered.
+    const cleared = value === '' || value === null || value === undefined;
+    if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
       throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
     }
     const e = interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone);

@@ -149,6 +149,11 @@ describe('staff console in the runtime', () => {
       expect(logRows().at(-1)!.slice(1, 5)).toEqual(['ev-3', 'AWAITING_APPROVAL', 'AWAITING_APPROVAL', ANA]);
     });
 
+    it('clearing a status cell is allowed by Sheets but put back by the guard', async () => {
+      await host.edit({ sheet: 'Queue', a1: 'A4', value: '', user: ANA });
+      expect(status(4)).toBe('FAILED');
+    });
+
     it('a typo in the status column is refused by the dropdown itself', async () => {
       await expect(host.edit({ sheet: 'Queue', a1: 'A4', value: 'PENDNG', user: ANA })).rejects.toThrow(/data validation/);
       expect(status(4)).toBe('FAILED');
