@@ -127,3 +127,28 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
 export function missingSettingMessage(key: string, why: string): string {
   return `Script Property ${key} is not set (${why}). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.`;
 }
+
+export type SettingAssignment = { ok: true; key: string; value: string } | { ok: false; message: string };
+
+/** Secrets are set but never shown back (not in the alert, not in the execution log). */
+export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'GEMINI_API_KEY'];
+
+/**
+ * Reads `KEY=VALUE` as typed into the menu's prompt: the key must be one formqueue reads, and a knob's
+ * value must be one it accepts (so a typo is refused now, not discovered as an incident later). An
+ * empty value means "remove it" and is returned as ''.
+ */
+export function parseSettingAssignment(text: string, current: Readonly<Record<string, string>>): SettingAssignment {
+  const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/s.exec(text);
+  if (!match) return { ok: false, message: 'Type KEY=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' };
+  const key = match[1].toUpperCase();
+  const value = match[2].trim();
+  if (!(SETTING_KEYS as readonly string[]).includes(key)) {
+    return { ok: false, message: `${key} is not a property formqueue reads. Known: ${SETTING_KEYS.join(', ')}.` };
+  }
+  if (value !== '') {
+    const problem = readSettings({ ...current, [key]: value }).problems.find((text) => text.includes(` ${key} `));
+    if (problem) return { ok: false, message: problem.replace(/; using .*$/, '.') };
+  }
+  return { ok: true, key, value };
+}

@@ -15,4 +15,5 @@ export {
   menuQueueHealth,
   menuPause,
   menuResume,
+  menuSetProperty,
 } from './staff';

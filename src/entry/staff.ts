@@ -1,6 +1,6 @@
 // The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each wiring adapters to core.
 import { messageOf } from '../core/errors';
-import { readSettings } from '../core/settings';
+import { parseSettingAssignment, readSettings, SECRET_SETTING_KEYS, SETTING_KEYS } from '../core/settings';
 import type { MenuAction } from '../core/staff/menu-actions';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { createAuditLog } from '../gas/audit-log';
@@ -131,4 +131,21 @@ export function menuPause(): void {
 
 export function menuResume(): void {
   alertOutcome('Resume', () => setPaused(createScriptPropertyStore(), false, currentUser(), Date.now()));
+}
+
+/** Script Properties without opening Project Settings: KEY=VALUE in a prompt, checked before it is stored. */
+export function menuSetProperty(): void {
+  const ui = SpreadsheetApp.getUi();
+  const answer = ui.prompt('Set a Script Property', `Type KEY=VALUE (an empty value removes it). Known keys: ${SETTING_KEYS.join(', ')}.`, ui.ButtonSet.OK_CANCEL);
+  if (answer.getSelectedButton() !== ui.Button.OK) return;
+  alertOutcome('Set a Script Property', () => {
+    const props = createScriptPropertyStore();
+    const parsed = parseSettingAssignment(answer.getResponseText(), props.getAll());
+    if (!parsed.ok) return parsed.message;
+    if (parsed.value === '') props.delete(parsed.key);
+    else props.set(parsed.key, parsed.value);
+    props.set(DIRTY_PROPERTY, String(Date.now()));
+    const shown = SECRET_SETTING_KEYS.includes(parsed.key) ? '(hidden)' : parsed.value;
+    return parsed.value === '' ? `${parsed.key} removed.` : `${parsed.key} is set to ${shown}.`;
+  });
 }

@@ -26,6 +26,7 @@ export const MENU_ITEMS: readonly (readonly [string, string] | null)[] = [
   null,
   ['Pause', 'menuPause'],
   ['Resume', 'menuResume'],
+  ['Set a Script Property…', 'menuSetProperty'],
   ['Set up / repair', 'setup'],
 ];
 

@@ -172,6 +172,23 @@ describe('staff console in the runtime', () => {
     expect(host.sheetJson('Queue')!.rows).toHaveLength(1);
   });
 
+  it('Set a Script Property… stores a checked KEY=VALUE, hides secrets in its answer, and refuses unknown keys', async () => {
+    const setProperty = async (text: string) => {
+      host.ui.responses.push({ button: 'OK', text });
+      const run = await host.run('menuSetProperty', [], { kind: 'menu', user: ANA });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      return host.ui.dialogs.at(-1)!.prompt;
+    };
+    expect(await setProperty('STAFF_EMAILS=desk@example.org')).toBe('STAFF_EMAILS is set to desk@example.org.');
+    expect(host.properties.get('STAFF_EMAILS')).toBe('desk@example.org');
+    expect(await setProperty('GEMINI_API_KEY=AIzaMenuSecret0000000000000000000000')).toBe('GEMINI_API_KEY is set to (hidden).');
+    expect(host.properties.get('GEMINI_API_KEY')).toBe('AIzaMenuSecret0000000000000000000000');
+    expect(JSON.stringify(host.ui.dialogs)).not.toContain('AIzaMenuSecret');
+    expect(await setProperty('GEMINI_CONCURRENCY=99')).toMatch(/GEMINI_CONCURRENCY must be a whole number from 1 to 20/);
+    expect(host.properties.get('GEMINI_CONCURRENCY')).toBeNull();
+    expect(await setProperty('NOT_A_SETTING=1')).toMatch(/not a property formqueue reads/);
+  });
+
   it('onOpen builds the formqueue menu; Pause and Resume flip PAUSED; Queue health opens a dialog', async () => {
     host.loadSheet('Queue', [...QUEUE_HEADERS], seededRows());
     expect((await host.run('onOpen', [], { kind: 'menu' })).status).toBe('ok');
