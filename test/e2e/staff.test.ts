@@ -18,7 +18,7 @@ interface Host {
   triggers: { handler: string; type: string; everyMinutes?: number }[];
   outbox: unknown[];
   properties: { get(k: string): string | null; getAll(): Record<string, string> };
-  ui: { dialogs: { kind: string; title: string | null; prompt?: string; content?: string }[]; toasts: { message: string }[] };
+  ui: { dialogs: { kind: string; title: string | null; prompt?: string; content?: string }[]; toasts: { message: string }[]; responses: unknown[] };
   ss: { byName(name: string): SheetModel | null };
 }
 
