@@ -1,11 +1,10 @@
 // The front through the real GasHost and a tiny bundle (scripts/hello): HTTP → vm execution → Sheets/UrlFetch/Mail → HTTP.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { load, type Served, type ServerModule } from './support';
 
-const HOST_PATH = new URL('../../emulator/host.mjs', import.meta.url).pathname;
 const HELLO = new URL('./scripts/hello', import.meta.url).pathname;
 
 interface RealHost { load(): Promise<void>; dispose(): Promise<void>; on(e: string, f: (x: unknown) => void): void; outbox: { to: string; subject: string; body: string }[] }
@@ -15,7 +14,7 @@ interface EmlModule { attachEmlWriter(h: unknown, o: { dataDir: string; from: st
 interface CliModule { main(argv: string[], deps?: object): Promise<number> }
 const json = async (res: ReturnType<typeof fetch>): Promise<any> => (await res).json();
 
-describe.runIf(existsSync(HOST_PATH))('through the real GasHost', () => {
+describe('through the real GasHost', () => {
   let host: RealHost;
   let server: Served;
   let gemini: Awaited<ReturnType<GeminiModule['startOfflineGemini']>>;

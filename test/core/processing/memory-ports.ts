@@ -20,7 +20,7 @@ import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import { readSettings, type Settings } from '../../../src/core/settings';
 import type { ProcessingDeps } from '../../../src/core/processing/run-context';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../fixtures/', import.meta.url);
 
 export function geminiFixture(name: string): string {
   return readFileSync(new URL(`gemini/${name}.json`, FIXTURES), 'utf8');
