@@ -1,5 +1,6 @@
 // Intake end to end: the built bundle's doPost over HTTP in the local runtime, with real concurrency and faults.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QUEUE_HEADERS } from '../../src/core/queue-row';
 import { fixture, startRuntime, submission, TOKEN, type Runtime } from './runtime';
 
 describe('doPost over HTTP in the local runtime', () => {
@@ -133,6 +134,35 @@ describe('doPost over HTTP in the local runtime', () => {
     expect(rt.queue().map((row) => row.status)).toEqual(['GENERATING', 'PENDING']);
     rt.host.faults.clear();
     expect((await running).status).toBe('ok');
+  });
+
+  it('costs the same service calls and cells read per delivery at 100 and at 100,000 rows (no full-sheet read)', async () => {
+    const costAt = async (size: number) => {
+      const rows = Array.from({ length: size }, (_, i) => QUEUE_HEADERS.map((name) => (name === 'status' ? 'SENT' : name === 'event_id' ? `old-${i}` : name === 'response_token' ? `oldtok-${i}` : '')));
+      rt.host.loadSheet('Queue', [...QUEUE_HEADERS], rows);
+      // The first append may grow a full grid (once per 1,000 rows); the second shows the steady cost.
+      await rt.deliver(submission(`${size}a`));
+      expect(await rt.deliver(submission(`${size}b`))).toMatchObject({ queued: true });
+      const exec = rt.host.executions.filter((e: { functionName: string }) => e.functionName === 'doPost').at(-1);
+      return { calls: exec.calls, cellsRead: exec.cellsRead };
+    };
+    const small = await costAt(100);
+    const large = await costAt(100_000);
+    expect(large).toEqual(small);
+    expect(large.cellsRead).toBeLessThan(100);
+  });
+
+  it('raises SPILL_BACKLOG well before the spill is full, and answers backlog_full (never a false success) once it is', async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    const fill = (from: number, count: number) => {
+      for (let i = from; i < from + count; i++) rt.host.properties.set(`FQ_SPILL_${String(i).padStart(13, '0')}-0000abcd_1_1`, 'x'.repeat(8000));
+    };
+    fill(1, 26); // about 210,000 characters: past the warning, far from the 400,000 limit
+    await rt.host.run('processQueue', [], { kind: 'trigger' });
+    expect(JSON.parse(rt.host.properties.get('FQ_INCIDENT_SPILL_BACKLOG'))).toMatchObject({ code: 'SPILL_BACKLOG' });
+    expect(await rt.deliver(submission(12))).toMatchObject({ ok: true, queued: 'deferred' });
+    fill(100, 25); // past 400,000
+    expect(await rt.deliver(submission(13))).toMatchObject({ ok: false, error: 'backlog_full' });
   });
 
   it('answers JSON and never an error page, even when the spreadsheet id is wrong', async () => {
