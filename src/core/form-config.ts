@@ -22,6 +22,11 @@ function truthy(value: unknown): boolean {
   return /^(true|yes|y|on|1|x|✓)$/i.test(String(value ?? '').trim());
 }
 
+/** A form with nothing configured: every template blank (the defaults apply), approval off. */
+export function blankFormConfig(formId: string): FormConfig {
+  return { formId, enabled: true, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '' };
+}
+
 /** Rows of the Config sheet (header first) → forms; rows without a form id are skipped. */
 export function formConfigsFromValues(values: readonly (readonly unknown[])[]): FormConfig[] {
   if (values.length === 0) return [];

@@ -1,22 +1,9 @@
 // What processing needs to know about one row: its form's Config, its answers, and whether a claim is still ours.
-import { configFor } from '../form-config';
+import { blankFormConfig, configFor } from '../form-config';
 import type { FormConfig } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { answerValuesByRef } from './answers';
 import type { ProcessingDeps } from './run-context';
-
-const NO_CONFIG: Omit<FormConfig, 'formId'> = {
-  enabled: true,
-  prompt: '',
-  model: '',
-  subject: '',
-  body: '',
-  recipientField: '',
-  approvalRequired: false,
-  replyTo: '',
-  bcc: '',
-  senderName: '',
-};
 
 /**
  * The Config a queued row is processed with. `enabled` is ignored: it decides what intake accepts, and an
@@ -24,7 +11,7 @@ const NO_CONFIG: Omit<FormConfig, 'formId'> = {
  */
 export function processingConfigFor(formId: string, forms: readonly FormConfig[]): FormConfig {
   const enabledForms = forms.map((form) => ({ ...form, enabled: true }));
-  return configFor(formId, enabledForms) ?? { ...NO_CONFIG, formId };
+  return configFor(formId, enabledForms) ?? blankFormConfig(formId);
 }
 
 export function answersOf(deps: ProcessingDeps, row: QueueRow): Record<string, string> | null {

@@ -1,4 +1,5 @@
 // In-memory ports for intake: a Queue, Archive and Rejected as arrays, a lock that can be held, a cache, props and a spill.
+import { blankFormConfig } from '../../../src/core/form-config';
 import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
 import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
@@ -8,7 +9,7 @@ export const TOKEN = 'current-token-0123456789abcdef';
 export const OLD_TOKEN = 'previous-token-0123456789abcdef';
 
 export function form(formId: string, enabled = true): FormConfig {
-  return { formId, enabled, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '' };
+  return { ...blankFormConfig(formId), enabled };
 }
 
 export interface MemoryIntake {

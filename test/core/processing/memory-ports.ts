@@ -16,6 +16,7 @@ import type {
   QueueStore,
   Random,
 } from '../../../src/core/ports';
+import { blankFormConfig } from '../../../src/core/form-config';
 import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import { readSettings, type Settings } from '../../../src/core/settings';
 import type { ProcessingDeps } from '../../../src/core/processing/run-context';
@@ -120,20 +121,7 @@ export class MemoryConfig implements ConfigStore {
 }
 
 export function formConfig(patch: Partial<FormConfig> = {}): FormConfig {
-  return {
-    formId: '*',
-    enabled: true,
-    prompt: '',
-    model: '',
-    subject: '',
-    body: '',
-    recipientField: '',
-    approvalRequired: false,
-    replyTo: '',
-    bcc: '',
-    senderName: '',
-    ...patch,
-  };
+  return { ...blankFormConfig('*'), ...patch };
 }
 
 export const okOutcome = (text = 'Dear Mina, thank you.'): GeminiOutcome => ({
