@@ -23,7 +23,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
   const started = Date.now();
   const bundleAtStart = bundleHash();
 
-  const property = fc.asyncProperty(scheduleArbitrary, async (schedule) => {
+  const runOne = async (schedule) => {
     const observed = await runSchedule(schedule, { gemini });
     const result = checkSchedule(observed);
     totals.schedules++;
@@ -42,12 +42,14 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
       return false;
     }
     return true;
-  });
+  };
+  const property = fc.asyncProperty(scheduleArbitrary, runOne);
 
   let failure = null;
   try {
     if (replay) {
-      await fc.assert(property, { examples: [[replay]], numRuns: 0 });
+      // One schedule as saved, run directly: no generation, nothing to shrink.
+      if (!(await runOne(replay))) throw new Error('the replayed schedule broke an invariant');
     } else {
       await fc.assert(property, { numRuns: schedules, seed, endOnFailure: false });
     }

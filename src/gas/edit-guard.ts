@@ -44,8 +44,13 @@ function sameCell(a: unknown, b: unknown): boolean {
   return time(a) === time(b);
 }
 
-/** Writes the box around every changed cell in one call (the batch rule: no per-cell writes). */
-function writeChanges(sheet: Sheet, top: number, before: unknown[][], after: unknown[][]): void {
+const SUPERSEDED = 'superseded: the row changed again before the check ran; left as it is now';
+
+/**
+ * Writes the box around every changed cell in one call (the batch rule: no per-cell writes). False, writing
+ * nothing, when the rows changed since they were read: a claim or a send made meanwhile is never overwritten.
+ */
+function writeChanges(sheet: Sheet, top: number, before: unknown[][], after: unknown[][]): boolean {
   let r0 = Infinity, r1 = -1, c0 = Infinity, c1 = -1;
   after.forEach((cells, i) =>
     cells.forEach((cell, j) => {
@@ -53,9 +58,12 @@ function writeChanges(sheet: Sheet, top: number, before: unknown[][], after: unk
       r0 = Math.min(r0, i); r1 = Math.max(r1, i); c0 = Math.min(c0, j); c1 = Math.max(c1, j);
     }),
   );
-  if (r1 < 0) return;
+  if (r1 < 0) return true;
+  const now = sheet.getRange(top, 1, before.length, before[0].length).getValues();
+  if (now.some((cells, i) => cells.some((cell, j) => !sameCell(cell, before[i][j])))) return false;
   const box = after.slice(r0, r1 + 1).map((cells) => cells.slice(c0, c1 + 1));
   sheet.getRange(top + r0, c0 + 1, box.length, c1 - c0 + 1).setValues(box);
+  return true;
 }
 
 export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: EditGuardDeps): GuardOutcome {
@@ -86,6 +94,12 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
     const row = rowFromValues(index, before[0], top);
     const column = statusTouched ? index.status : index.result;
     const to = cellText(before[0][column]);
+    // The trigger runs after the edit: if the cell no longer holds what staff typed, processing (or another
+    // person) moved the row since, and judging that newer value as a staff edit would put back a stale one.
+    if (to !== (e.value === undefined ? '' : cellText(e.value))) {
+      outcome.notes.push(SUPERSEDED);
+      return outcome;
+    }
     const from = cellText(e.oldValue);
     const decision: EditDecision = statusTouched
       ? decideStatusEdit({ from, to, row, ...context })
@@ -94,15 +108,21 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
       if (decision.rewrite !== undefined) after[0][column] = decision.rewrite;
     } else if (decision.kind === 'allowed') {
       after[0] = rowToValues(index, decision.row, width, before[0]);
-      log.push(decision.log);
-      outcome.allowed++;
     } else {
       after[0][column] = decision.putBack;
+    }
+    if (!writeChanges(sheet, top, before, after)) {
+      outcome.notes.push(SUPERSEDED);
+      return outcome;
+    }
+    if (decision.kind === 'allowed') {
+      log.push(decision.log);
+      outcome.allowed++;
+    } else if (decision.kind === 'refused') {
       log.push(decision.log);
       outcome.refused++;
       outcome.notes.push(decision.note);
     }
-    writeChanges(sheet, top, before, after);
     // A note from an earlier refusal would mislead once a move stands; a refusal says why on the cell itself.
     if (decision.kind !== 'unchanged') range.setNote(decision.kind === 'refused' ? decision.note : '');
   } else {
@@ -131,7 +151,10 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
       statusNotes.push([statusNote]);
       resultNotes.push([resultNote]);
     });
-    writeChanges(sheet, top, before, after);
+    if (!writeChanges(sheet, top, before, after)) {
+      outcome.notes = [SUPERSEDED];
+      return outcome;
+    }
     if (statusTouched) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
     if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
     outcome.refused += outcome.notes.length;

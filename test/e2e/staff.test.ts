@@ -104,6 +104,19 @@ describe('staff console in the runtime', () => {
       expect(status(2)).toBe('SENT');
     });
 
+    it('an approval the system acted on before the guard ran is left alone: a SENDING claim is never put back', async () => {
+      // Staff approve row 3; before the on-edit execution reads the sheet, processing claims the row for sending.
+      const editing = host.edit({ sheet: 'Queue', a1: 'A3', value: 'APPROVED', user: ANA });
+      const claimed = seededRows();
+      claimed[1][QUEUE_HEADERS.indexOf('status')] = 'SENDING';
+      claimed[1][QUEUE_HEADERS.indexOf('claimed_at')] = new Date(T);
+      host.loadSheet('Queue', [...QUEUE_HEADERS], claimed);
+      const [run] = await editing;
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      expect(status(3)).toBe('SENDING');
+      expect(column(3, 'claimed_at')).not.toBe('');
+    });
+
     it('the Log records every move with the staff member who made it', async () => {
       await host.edit({ sheet: 'Queue', a1: 'A3', value: 'APPROVED', user: ANA });
       const skip = await host.run('menuSkipSelected', [], { kind: 'menu', user: BOB, activeRange: { sheet: 'Queue', a1: 'C4' } });
