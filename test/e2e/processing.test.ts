@@ -203,6 +203,32 @@ describe('processQueue in the local runtime', () => {
     });
   });
 
+  describe('a run killed while Gemini writes', () => {
+    beforeEach(() => start());
+
+    it('leaves the row GENERATING; once the claim is stale the sweep returns it to PENDING and it is mailed once', async () => {
+      const body = delivery(40);
+      const id = eventIdOf(body);
+      await rt.deliver(body);
+      rt.host.faults.add({ target: 'gemini', pause: true });
+      rt.host.properties.set(DIRTY, String(Date.now()));
+      const killed = rt.run('processQueue', { timeoutMs: 2000 });
+      await rt.host.faults.waitForPausedFetches(1);
+      expect((await killed).status).toBe('timeout');
+      rt.host.faults.clear();
+      expect(row(id).status).toBe('GENERATING');
+      await tick();
+      expect(row(id).status).toBe('GENERATING'); // the claim is still fresh: nobody may take it over yet
+      expect(respondentMails()).toHaveLength(0);
+      rt.host.advanceClock(11 * 60_000); // past STALE_GENERATING_MINUTES (10)
+      await tick();
+      expect(row(id).status).toBe('SENT');
+      expect(respondentMails()).toHaveLength(1);
+      await tick();
+      expect(respondentMails()).toHaveLength(1);
+    });
+  });
+
   describe('crash right after a send', () => {
     beforeEach(() => start({ STALE_SENDING_MINUTES: '7' }));
 
