@@ -24,6 +24,20 @@ function letTimePass(host) {
   host.advanceClock(DAY_MS);
 }
 
+/**
+ * A processQueue run killed by the execution time limit while it waits on Gemini: its GENERATING claims are
+ * left behind for the stale sweep. A run with nothing to generate ends normally.
+ */
+async function processKilled(rt, labels) {
+  const pause = rt.host.faults.add({ target: 'gemini', pause: true });
+  labels.set(pause.id, 'killed while Gemini writes');
+  try {
+    await rt.run('processQueue', { timeoutMs: 1500 });
+  } finally {
+    rt.host.faults.remove(pause.id);
+  }
+}
+
 /** Staff approve every reply waiting for approval, one edit each, as a person would in the sheet. */
 async function approveAll(host) {
   const { sh, col } = sheetRows(host, 'Queue');
@@ -97,6 +111,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
         if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(submission(a.n))).answer });
         else if (a.t === 'badToken') await rt.deliver(submission(a.n), `${TOKEN.slice(0, -4)}nope`);
         else if (a.t === 'process') await rt.run('processQueue');
+        else if (a.t === 'processKilled') await processKilled(rt, labels);
         else if (a.t === 'approve') await approveAll(host);
       }));
     }

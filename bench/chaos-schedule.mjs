@@ -8,6 +8,7 @@ const action = fc.oneof(
   { weight: 6, arbitrary: fc.record({ t: fc.constant('deliver'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('badToken'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
   { weight: 4, arbitrary: fc.constant({ t: 'process' }) },
+  { weight: 1, arbitrary: fc.constant({ t: 'processKilled' }) },
   { weight: 1, arbitrary: fc.constant({ t: 'approve' }) },
 );
 
@@ -40,7 +41,7 @@ export const scheduleArbitrary = fc.record({
 /** A schedule in one readable line per group, for failure reports. */
 export function describeSchedule(schedule) {
   const fault = (f) => (f.clear ? `clear ${f.clear}` : `${f.target}:${Object.entries(f).filter(([k]) => k !== 'target').map(([k, v]) => `${k}=${v}`).join(',')}`);
-  const act = (a) => (a.t === 'deliver' ? `deliver#${a.n}` : a.t === 'badToken' ? `badToken#${a.n}` : a.t);
+  const act = (a) => (a.t === 'deliver' ? `deliver#${a.n}` : a.t === 'badToken' ? `badToken#${a.n}` : a.t === 'processKilled' ? 'process (killed inside Gemini)' : a.t);
   return [`approval=${schedule.approval}`, ...schedule.groups.map((g, i) => `  ${i + 1}. [${g.faults.map(fault).join('; ')}] ${g.actions.map(act).join(' ‖ ')}`)].join('\n');
 }
 
