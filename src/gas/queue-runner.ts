@@ -76,7 +76,8 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
   else book.clear('CONFIG_INVALID');
   const missing = missingSettings(settings);
   if (missing.length > 0) book.raise('CONFIG_MISSING', missing.join(' '));
-  else book.clear('CONFIG_MISSING');
+  // Cleared only after the run: a missing sheet or column found by processing is the same incident.
+  let sheetsConfigured = false;
 
   const mailer = createMailer();
   const spill = createSpillStore();
@@ -104,7 +105,8 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
       { startedAt },
     );
     nextDueAt = summary.nextDueAt;
-    if (summary.stoppedBecause === 'sheets-unavailable' || summary.stoppedBecause === 'code-bug') {
+    sheetsConfigured = summary.stoppedBecause !== 'config-missing';
+    if (summary.stoppedBecause === 'sheets-unavailable' || summary.stoppedBecause === 'code-bug' || summary.stoppedBecause === 'config-missing') {
       // safeSpillCount: the spill itself may be what failed (an undecodable entry); that was raised once already.
       health = healthWhenUnreadable(systemClock.now(), book.lastKnownHealth(), { spilled: safeSpillCount(spill) });
     } else {
@@ -119,6 +121,7 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
     // As runProcessing does for a failure inside it: the next tick comes back, to see the outage end or report the bug again.
     nextDueAt = systemClock.now();
   }
+  if (missing.length === 0 && sheetsConfigured) book.clear('CONFIG_MISSING');
   watchSideConditions(book, props, spill, health, startedAt);
   sendTriage(book, mailer, health, settings);
   book.commit();

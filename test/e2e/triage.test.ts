@@ -200,6 +200,20 @@ describe('triage mail in the local runtime', () => {
     expect(rows.map((row) => [row.status, Number(row.attempts || 0)])).toEqual([['PENDING', 0]]);
   });
 
+  it('a deleted Config sheet is a configuration incident naming Set up / repair, not a code bug', async () => {
+    rt = await startRuntime();
+    await rt.deliver(submission(1));
+    rt.host.ss.sheets = rt.host.ss.sheets.filter((sheet: { name: string }) => sheet.name !== 'Config');
+    await tick(rt);
+    await tick(rt);
+    expect(incident(rt, 'CODE_BUG')).toBeNull();
+    expect(incident(rt, 'CONFIG_MISSING')).toMatchObject({ state: 'open' });
+    const mails = triageMails(rt);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].body).toContain('Set up / repair');
+    expect(rt.queue().map((row) => row.status)).toEqual(['PENDING']);
+  });
+
   it('mail quota 0: the incident mail waits, and goes out once when the quota returns', async () => {
     rt = await startRuntime();
     await tick(rt);

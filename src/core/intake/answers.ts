@@ -74,17 +74,6 @@ export function renderSubmission(delivery: TypeformDelivery): string {
     .join('\n');
 }
 
-/** Answers keyed by field ref (and id), for templates such as {{name}}. */
-export function answersByRef(delivery: TypeformDelivery): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const answer of delivery.answers) {
-    const value = answerText(answer);
-    if (answer.field.id) values[answer.field.id] = value;
-    if (answer.field.ref) values[answer.field.ref] = value;
-  }
-  return values;
-}
-
 /** The address to reply to: the answer Config names (by ref or id), else the first email answer; '' when none. */
 export function findRecipient(delivery: TypeformDelivery, recipientField: string): string {
   const wanted = recipientField.trim();

@@ -1,5 +1,5 @@
 // One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
-import { isSheetsOutage, messageOf } from '../errors';
+import { codeOf, isSheetsOutage, messageOf } from '../errors';
 import { errorSummary, redact } from '../redact';
 import type { Status } from '../statuses';
 import { findDuplicates } from './duplicates';
@@ -77,12 +77,16 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
 
 function endWithError(run: Run, error: unknown): void {
   const outage = isSheetsOutage(error);
-  run.summary.stoppedBecause = outage ? 'sheets-unavailable' : 'code-bug';
+  // A missing sheet or column is a setup problem staff can fix (Set up / repair), not a bug of ours.
+  const misconfigured = !outage && codeOf(error) === 'CONFIG_MISSING';
+  run.summary.stoppedBecause = outage ? 'sheets-unavailable' : misconfigured ? 'config-missing' : 'code-bug';
   // The next tick must come back: to see the outage end, or to report the bug again (triage folds repeats).
   run.summary.nextDueAt = safeNow(run);
   try {
     if (outage) {
       raiseIncident(run, 'SHEETS_UNAVAILABLE', errorSummary('SHEETS_UNAVAILABLE', messageOf(error), run.secrets));
+    } else if (misconfigured) {
+      raiseIncident(run, 'CONFIG_MISSING', errorSummary('CONFIG_MISSING', messageOf(error), run.secrets));
     } else {
       const stack = (error as { stack?: unknown } | null)?.stack;
       const detail = redact(typeof stack === 'string' && stack !== '' ? stack : messageOf(error), run.secrets);

@@ -39,7 +39,7 @@ export interface ProcessingOptions {
   startedAt: number;
 }
 
-export type StopReason = 'done' | 'paused' | 'budget' | 'sheets-unavailable' | 'code-bug';
+export type StopReason = 'done' | 'paused' | 'budget' | 'sheets-unavailable' | 'config-missing' | 'code-bug';
 
 export interface ProcessingSummary {
   /** Rows that got a reply (READY or AWAITING_APPROVAL). */

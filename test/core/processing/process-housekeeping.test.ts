@@ -131,6 +131,18 @@ describe('errors end the run cleanly', () => {
     expect(w.queue.writes).toHaveLength(0);
   });
 
+  it('a missing sheet (CONFIG_MISSING) is a configuration incident naming the fix, not a code bug', () => {
+    const w = world([pendingRow()]);
+    w.config.readForms = () => {
+      throw codedError('CONFIG_MISSING', 'The spreadsheet has no "Config" sheet. Run formqueue → Set up / repair from the spreadsheet menu.');
+    };
+    const summary = runProcessing(w.deps, start);
+    expect(summary.stoppedBecause).toBe('config-missing');
+    expect(w.incidents.codes()).toEqual(['CONFIG_MISSING']);
+    expect(w.incidents.raised[0].detail).toContain('Set up / repair');
+    expect(w.queue.writes).toHaveLength(0);
+  });
+
   it('a successful read clears SHEETS_UNAVAILABLE, and no NEEDS_REVIEW row clears NEEDS_REVIEW_ROWS', () => {
     const w = world([]);
     runProcessing(w.deps, start);
