@@ -190,4 +190,6 @@ export interface SpillStore {
   remove(id: string): void;
   /** Characters the spill takes now, against SPILL_LIMIT_CHARS. */
   size(): number;
+  /** Deliveries waiting, counted from the keys alone (nothing is decoded). */
+  count(): number;
 }

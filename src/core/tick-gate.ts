@@ -9,7 +9,8 @@ export const LAST_SWEEP_PROPERTY = 'FQ_LAST_SWEEP_AT';
 /** Even with no marker, a full run every 15 minutes catches what a lost marker or a hand edit missed. */
 export const SAFETY_SWEEP_MS = 15 * 60 * 1000;
 
-const SPILL_PREFIX = 'FQ_SPILL_';
+/** Every Script Property of the spill starts with this: the gate sees waiting deliveries without decoding them. */
+export const SPILL_KEY_PREFIX = 'FQ_SPILL_';
 
 export interface TickDecision {
   due: boolean;
@@ -18,7 +19,7 @@ export interface TickDecision {
 
 export function decideTick(props: Readonly<Record<string, string>>, now: number): TickDecision {
   if (props[DIRTY_PROPERTY] !== undefined) return { due: true, reason: 'a new delivery or a staff edit' };
-  if (Object.keys(props).some((key) => key.startsWith(SPILL_PREFIX))) return { due: true, reason: 'spilled deliveries wait' };
+  if (Object.keys(props).some((key) => key.startsWith(SPILL_KEY_PREFIX))) return { due: true, reason: 'spilled deliveries wait' };
   const nextDue = Number(props[NEXT_DUE_PROPERTY]);
   if (props[NEXT_DUE_PROPERTY] !== undefined && props[NEXT_DUE_PROPERTY] !== '' && Number.isFinite(nextDue) && nextDue <= now) {
     return { due: true, reason: 'a retry is due' };

@@ -117,7 +117,7 @@ export function menuQueueHealth(): void {
   try {
     const book = spreadsheet();
     const props = createScriptPropertyStore();
-    showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().list().length, now: Date.now() });
+    showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().count(), now: Date.now() });
   } catch (error) {
     alertOutcome('Queue health', () => {
       throw error;

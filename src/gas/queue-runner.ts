@@ -107,12 +107,12 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
     nextDueAt = summary.nextDueAt;
     sheetsConfigured = summary.stoppedBecause !== 'config-missing';
     if (summary.stoppedBecause === 'sheets-unavailable' || summary.stoppedBecause === 'code-bug' || summary.stoppedBecause === 'config-missing') {
-      // safeSpillCount: the spill itself may be what failed (an undecodable entry); that was raised once already.
+      // Counted without decoding; safeSpillCount only guards against Script Properties failing too.
       health = healthWhenUnreadable(systemClock.now(), book.lastKnownHealth(), { spilled: safeSpillCount(spill) });
     } else {
       book.clear('SHEETS_UNAVAILABLE');
       addCaughtUp(book, summary);
-      health = archiveAndMeasure(spreadsheet, queue, settings, spill.list().length);
+      health = archiveAndMeasure(spreadsheet, queue, settings, spill.count());
       book.rememberHealth(health);
     }
   } catch (error) {
@@ -188,7 +188,7 @@ function recordFailure(book: IncidentBook, error: unknown, settings: Settings): 
 
 function safeSpillCount(spill: ReturnType<typeof createSpillStore>): number {
   try {
-    return spill.list().length;
+    return spill.count();
   } catch {
     return 0;
   }

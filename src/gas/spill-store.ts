@@ -2,8 +2,9 @@
 import { codedError } from '../core/errors';
 import { SPILL_LIMIT_CHARS } from '../core/intake/intake';
 import type { SpillStore, SpilledDelivery } from '../core/ports';
+import { SPILL_KEY_PREFIX } from '../core/tick-gate';
 
-const PREFIX = 'FQ_SPILL_';
+const PREFIX = SPILL_KEY_PREFIX;
 /** Properties hold 9 KB per value (PLATFORM §C); base64 is ASCII, so characters are bytes. */
 const PART_CHARS = 8000;
 
@@ -70,6 +71,11 @@ export function createSpillStore(): SpillStore {
     },
     size() {
       return sizeOf(props.getProperties());
+    },
+    count() {
+      const ids = new Set(spillEntries(props.getProperties()).map((key) => parseKey(key)?.id));
+      ids.delete(undefined);
+      return ids.size;
     },
   };
 }

@@ -110,6 +110,19 @@ describe('doPost over HTTP in the local runtime', () => {
     expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(false);
   });
 
+  it('counts spilled deliveries as waiting in the outage mail, one per delivery however long its body', async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    await rt.deliver(submission(14));
+    // Text gzip cannot shrink much, so this delivery is stored in several 8,000-character parts.
+    let seed = 1;
+    const noise = Array.from({ length: 30000 }, () => ((seed = (seed * 48271) % 2147483647) % 36).toString(36)).join('');
+    await rt.deliver(submission(15, (b) => void (b.form_response.answers[4].text = noise)));
+    expect(Object.keys(rt.host.properties.getAll()).filter((key) => key.startsWith('FQ_SPILL_')).length).toBeGreaterThan(2);
+    await rt.host.run('processQueue', [], { kind: 'trigger' });
+    const mail = rt.host.outbox.find((m: { subject: string }) => m.subject.startsWith('[formqueue] Sheets unavailable'));
+    expect(mail?.subject).toMatch(/— 2 waiting/);
+  });
+
   it('keeps a damaged spill entry in Rejected and still drains the deliveries spilled after it', async () => {
     rt.host.properties.set('FQ_SPILL_0000000000001-0badc0de_1_1', 'not gzip at all');
     rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });

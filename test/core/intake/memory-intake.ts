@@ -81,6 +81,7 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
       list: () => [...state.spilled],
       remove: (id) => void (state.spilled = state.spilled.filter((s) => s.id !== id)),
       size: () => state.spilled.reduce((n, s) => n + s.body.length, 0),
+      count: () => state.spilled.length,
     },
     openSheets: () => {
       if (state.sheetsDown.value) throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
