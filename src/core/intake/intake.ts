@@ -11,7 +11,7 @@ import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chu
 import { checkWebhookToken } from './token-check';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
 
-/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (PLATFORM §B). */
+/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
 export interface IntakeAnswer {
   ok: boolean;
   error?: string;
