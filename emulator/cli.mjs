@@ -1,4 +1,4 @@
-// `npm start` entry: parses the command line of DESIGN §7, wires host + HTTP server + offline Gemini + .eml outbox, runs until Ctrl-C.
+// `npm start` entry: parses the command line of docs/runtime.md, wires host + HTTP server + offline Gemini + .eml outbox, runs until Ctrl-C.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

@@ -19,7 +19,7 @@ export async function runDemo({ url, token, fixturesDir, print }) {
     return 1;
   }
   if (files.length === 0) { print(`demo: ${fixturesDir} holds no .json fixtures`); return 1; }
-  // Typeform redelivers as a matter of course (DESIGN §1): send one event a second time.
+  // Typeform redelivers as a matter of course (docs/platform.md#typeform-webhooks): send one event a second time.
   const again = files.includes(REDELIVERED) ? REDELIVERED : files[0];
   const deliveries = [...files, again];
 
@@ -59,7 +59,7 @@ export async function runDemo({ url, token, fixturesDir, print }) {
 }
 
 /**
- * One delivery the way Typeform makes it: POST, then follow the 302 with a GET [PLATFORM B].
+ * One delivery the way Typeform makes it: POST, then follow the 302 with a GET (docs/platform.md#web-apps).
  * @param {string} url @param {string} token @param {string} body
  */
 async function deliver(url, token, body) {
