@@ -12,7 +12,7 @@ import { checkWebhookToken } from './token-check';
 import { HOUR_MS } from '../time';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
 
-/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (PLATFORM §B). */
+/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
 export interface IntakeAnswer {
   ok: boolean;
   error?: string;

@@ -1,4 +1,4 @@
-// Rows left in flight by a run that died, treated by their side effect (DESIGN §4).
+// Rows left in flight by a run that died, treated by their side effect (docs/states.md).
 import type { QueueRow } from '../queue-row';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
