@@ -117,7 +117,7 @@ export class SheetModel {
 function rowHasContent(row) { if (!row) return false; for (const x of row) if (x !== undefined && x !== '') return true; return false; }
 
 /**
- * Sheets' input rules: '=' starts a formula, a leading "'" keeps text and is dropped, a plain-text '@' cell keeps the
+ * Sheets' input rules (see docs/platform.md#sheets-input): '=' starts a formula, a leading "'" keeps text and is dropped, a plain-text '@' cell keeps the
  * string verbatim, more than 50,000 characters is refused; any other string is read as Sheets reads typed input in the
  * en_US locale (sheets-typing.mjs: numbers, 1,234, 50%, $5, TRUE, dates, times, '+…'/'-…' formulas). `format` is
  * the number format Sheets gives the cell for what was typed (a percent, a date …); `nowMs` dates '1/2' in its year.

@@ -4,8 +4,7 @@ import { makeHost } from './helpers';
 
 let host: any;
 afterEach(async () => { await host?.dispose(); });
-const typed = async (inputs: string[], how = 'setValues', opts: object = {}) => {
-  host ??= makeHost('sheets', opts);
+const typed = async (inputs: string[], how = 'setValues') => {
   const e = await host.run('typed', [`T${Math.random()}`, inputs, how]);
   if (e.status !== 'ok') throw new Error(`${e.status} ${e.error?.message}`);
   return e.value as { input: string; type: string; value: unknown; formula: string; display: string; format: string }[];
