@@ -15,11 +15,11 @@ export async function runDemo({ url, token, fixturesDir, print }) {
   try {
     files = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
   } catch {
-    print(`demo: no Typeform fixtures found (looked in ../shared/fixtures/typeform and emulator/demo-fixtures)`);
+    print(`demo: no Typeform fixtures found (looked in emulator/demo-fixtures)`);
     return 1;
   }
   if (files.length === 0) { print(`demo: ${fixturesDir} holds no .json fixtures`); return 1; }
-  // Typeform redelivers as a matter of course (DESIGN §1): send one event a second time.
+  // Typeform redelivers as a matter of course (docs/platform.md#typeform-webhooks): send one event a second time.
   const again = files.includes(REDELIVERED) ? REDELIVERED : files[0];
   const deliveries = [...files, again];
 
@@ -56,7 +56,7 @@ export async function runDemo({ url, token, fixturesDir, print }) {
 }
 
 /**
- * One delivery the way Typeform makes it: POST, then follow the 302 with a GET [PLATFORM B].
+ * One delivery the way Typeform makes it: POST, then follow the 302 with a GET (docs/platform.md#web-apps).
  * @param {string} url @param {string} token @param {string} body
  */
 async function deliver(url, token, body) {

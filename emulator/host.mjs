@@ -1,4 +1,4 @@
-// GasHost: owns all shared state and runs each Apps Script execution in its own worker (DESIGN §7, RUNTIME-NOTES §3/§5).
+// GasHost: owns all shared state and runs each Apps Script execution in its own worker (docs/runtime.md#how-it-works).
 import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';

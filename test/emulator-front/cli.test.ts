@@ -1,4 +1,4 @@
-// `npm start` command line (DESIGN §7): argument errors, the Script Properties it prepares, the offline Gemini, --demo.
+// `npm start` command line (docs/runtime.md): argument errors, the Script Properties it prepares, the offline Gemini, --demo.
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The one state-machine table (DESIGN §4): every allowed move, and who may make it; staff refusals explained.
+// The one state-machine table (docs/states.md): every allowed move, and who may make it; staff refusals explained.
 import { FINISHED_STATUSES, isStatus, STATUSES, type Status } from '../statuses';
 
 export type Actor = 'system' | 'staff';

@@ -11,7 +11,7 @@ export const STAFF_EDITABLE: Readonly<Partial<Record<QueueHeader, readonly Statu
   result: ['AWAITING_APPROVAL', 'READY'],
 };
 
-/** Statuses staff may pick themselves (DESIGN §4); any other value in a multi-cell edit is certainly wrong. */
+/** Statuses staff may pick themselves (docs/states.md#staff-moves); any other value in a multi-cell edit is certainly wrong. */
 export const STAFF_TARGETS: readonly Status[] = ['APPROVED', 'PENDING', 'SENT', 'SKIPPED'];
 
 export function canStaffEdit(header: QueueHeader, status: string): boolean {

@@ -1,5 +1,6 @@
 // What a staff move does to a row besides its status: one function shared by the on-edit guard and the menu actions.
 import { staffMoveRefusal } from '../processing/transitions';
+import { hasBeenMailed } from '../mail-guard';
 import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { isStatus, type Status } from '../statuses';
@@ -42,7 +43,7 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
   const refusal = staffMoveRefusal(from, target);
   if (refusal !== null) return { ok: false, reason: refusal };
   // sent_at is the guard that cannot lie: a row with it is never mailed again, so a retry would only strand it.
-  if (target === 'PENDING' && row.sentAt !== null) {
+  if (target === 'PENDING' && hasBeenMailed(row)) {
     return {
       ok: false,
       reason:

@@ -1,4 +1,4 @@
-// The state-machine table: every move DESIGN §4 allows, who makes it, and the words staff get when refused.
+// The state-machine table: every move docs/states.md allows, who makes it, and the words staff get when refused.
 import { describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/core/statuses';
 import {
