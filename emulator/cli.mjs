@@ -1,4 +1,4 @@
-// `npm start` entry: parses the command line of DESIGN §7, wires host + HTTP server + offline Gemini + .eml outbox, runs until Ctrl-C.
+// `npm start` entry: parses the command line of docs/runtime.md, wires host + HTTP server + offline Gemini + .eml outbox, runs until Ctrl-C.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -159,7 +159,7 @@ export async function main(argv, deps = {}) {
   }
 
   if (opts.demo) {
-    const candidates = deps.fixturesDirs ?? [join(REPO_ROOT, '..', 'shared', 'fixtures', 'typeform'), join(REPO_ROOT, 'emulator', 'demo-fixtures')];
+    const candidates = deps.fixturesDirs ?? [join(REPO_ROOT, 'emulator', 'demo-fixtures')];
     console.log(`formqueue demo: runtime at ${rt.server.url}, data in ${rt.dataDir}`);
     try {
       const code = await runDemo({ url: rt.server.url, token: rt.token, fixturesDir: candidates.find(existsSync) ?? '', print: (line) => console.log(line) });

@@ -1,4 +1,4 @@
-// GasHost: owns all shared state and runs each Apps Script execution in its own worker (DESIGN §7, RUNTIME-NOTES §3/§5).
+// GasHost: owns all shared state and runs each Apps Script execution in its own worker (docs/runtime.md#how-it-works).
 import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
@@ -82,7 +82,7 @@ export class GasHost extends EventEmitter {
     const kind = runOpts.kind ?? 'api';
     const id = `exec-${++this.seq}`;
     const owner = this.opts.activeUserEmail;
-    // Web apps run as the deploying user, so they share its user lock; an anonymous caller has no active user [PLATFORM B].
+    // Web apps run as the deploying user, so they share its user lock; an anonymous caller has no active user (docs/platform.md#who-runs-what).
     const userEmail = kind === 'webapp' ? owner : (runOpts.user ?? owner);
     const activeUser = kind === 'webapp' ? (runOpts.user ?? '') : (runOpts.user ?? owner);
     const rec = {

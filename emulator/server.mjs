@@ -1,4 +1,4 @@
-// HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of DESIGN §7.
+// HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of docs/runtime.md.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
@@ -25,7 +25,7 @@ class HttpError extends Error {
 }
 
 /**
- * Serves the host over HTTP on 127.0.0.1 only (DESIGN §7).
+ * Serves the host over HTTP on 127.0.0.1 only (docs/runtime.md).
  * @param {{ host: any, port?: number, hostname?: string }} options
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
@@ -53,7 +53,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
     return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
   }
 
-  /** /exec: run doPost/doGet first, then point the caller at a one-time echo URL [PLATFORM B, L]. @param {Req} req @param {Res} res @param {URL} url */
+  /** /exec: run doPost/doGet first, then point the caller at a one-time echo URL (docs/platform.md#web-apps). @param {Req} req @param {Res} res @param {URL} url */
   async function handleExec(req, res, url) {
     // A HEAD probe on a working "Anyone" web app gets 403 [TANAIKE-WA §Status Codes].
     if (req.method === 'HEAD') return sendText(res, 403, 'text/html', '');
@@ -179,7 +179,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
 }
 
 /**
- * Apps Script's doGet/doPost event: no headers; form bodies also feed parameter(s) [GAS-WEB, PLATFORM L].
+ * Apps Script's doGet/doPost event: no headers; form bodies also feed parameter(s) (docs/platform.md#web-apps).
  * @param {URL} url @param {Buffer|null} body @param {string|undefined} contentType
  */
 export function buildEvent(url, body, contentType) {
@@ -208,7 +208,7 @@ export function buildEvent(url, body, contentType) {
 
 /**
  * What the echo URL serves for one execution; a failed doPost still gives 200 + an HTML "Error" page
- * (PLATFORM B, UNCONFIRMED by Google).
+ * (docs/platform.md#web-apps: not documented by Google).
  * @param {any} exec
  * @returns {{ status: number, type: string, body: string }}
  */

@@ -1,4 +1,4 @@
-// `npm start` command line (DESIGN §7): argument errors, the Script Properties it prepares, the offline Gemini, --demo.
+// `npm start` command line (docs/runtime.md): argument errors, the Script Properties it prepares, the offline Gemini, --demo.
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,16 +139,16 @@ describe('starting the runtime', () => {
 });
 
 describe('--demo', () => {
-  it('replays the fixtures (one twice), drains the queue and prints Queue and outbox', async () => {
+  it('replays the fixtures (one twice), drains the queue and prints Queue (with its error column) and outbox', async () => {
     const posted: string[] = [];
     class DemoHost extends CliFakeHost {
       constructor(o: Record<string, unknown>) {
         super(o);
-        this.sheets.set('Queue', { name: 'Queue', header: ['status', 'event_id', 'recipient', 'result', 'sent_at'], rows: [], formulas: [] });
+        this.sheets.set('Queue', { name: 'Queue', header: ['status', 'event_id', 'recipient', 'result', 'sent_at', 'error'], rows: [], formulas: [] });
         this.handlers.doPost = ([e]) => {
           const body = JSON.parse((e as { postData: { contents: string } }).postData.contents);
           posted.push(body.event_id);
-          this.sheets.get('Queue')!.rows.push(['PENDING', body.event_id, 'r@example.com', '', '']);
+          this.sheets.get('Queue')!.rows.push(['PENDING', body.event_id, 'r@example.com', '', '', body.event_id === posted[0] ? 'GEMINI_RATE_LIMITED: 429 once' : '']);
           return { value: { kind: 'TextOutput', content: '{"ok":true}', mimeType: 'JSON' } };
         };
         this.handlers.processQueue = () => {
@@ -166,7 +166,8 @@ describe('--demo', () => {
     expect(new Set(posted).size).toBe(3);
     expect(out).toContain('POST → 302 → GET → 200 {"ok":true}');
     expect(out).toMatch(/run 1: ok .*Queue: SENT 4/);
-    expect(out).toMatch(/status +event_id +recipient +result \(first 40 chars\) +sent_at/);
+    expect(out).toMatch(/status +event_id +recipient +result \(first 40 chars\) +sent_at +error/);
+    expect(out).toMatch(/SENT .*GEMINI_RATE_LIMITED: 429 once/);
     expect(out).toContain('4. Outbox: 4 mail(s)');
   });
 });

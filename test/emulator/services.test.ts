@@ -110,7 +110,7 @@ describe('MailApp and GmailApp', () => {
     expect(seen).toEqual(['Obj FQ-1', 'Positional FQ-2', 'Gmail FQ-3']);
   });
 
-  // [GAS-QUOTA, PLATFORM G] "Service invoked too many times for one day: email." once recipients run out.
+  // (docs/platform.md#mailapp) "Service invoked too many times for one day: email." once recipients run out.
   it('an exhausted daily quota refuses the send with the real quota error', async () => {
     host = makeHost('services', { mailDailyQuota: 1 });
     expect(await ok('sendOne', ['a@example.com'])).toBe('sent');

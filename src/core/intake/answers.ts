@@ -26,7 +26,7 @@ function readableObject(value: Record<string, unknown>): string {
 
 /**
  * One answer's value as text, for every answer type Typeform documents
- * (https://www.typeform.com/developers/responses/JSON-response-explanation/): text, email, url, file_url,
+ * (https://www.typeform.com/developers/responses/JSON-response-explanation/; docs/platform.md#typeform-webhooks): text, email, url, file_url,
  * phone_number, date, number, boolean, choice (with "other"), choices (ranking keeps its order), payment,
  * multi_format; a type we do not know yet still reaches staff readably rather than vanishing.
  */

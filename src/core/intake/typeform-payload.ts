@@ -137,8 +137,8 @@ function toAnswer(raw: Record<string, unknown>, fields: readonly TypeformField[]
 }
 
 /**
- * Typeform's "Send test request" sends a response whose token equals its event_id; Typeform documents
- * no test flag, so this is the one reliable sign.
+ * Typeform's "Send test request" sends a response whose token equals its event_id (see docs/platform.md#typeform-webhooks;
+ * [TF-TEST]); Typeform documents no test flag, so this is the one reliable sign.
  */
 export function isTestDelivery(delivery: TypeformDelivery): boolean {
   return delivery.responseToken !== '' && delivery.responseToken === delivery.eventId;
