@@ -19,6 +19,13 @@ const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
 const MAX_EXECUTIONS = 200;
 const MAX_RTT_SAMPLES = 200000;
+// "Simultaneous executions: 30 / user" (https://developers.google.com/apps-script/guides/services/quotas). The surplus
+// is refused at once, not queued: a web-app caller gets HTTP 200 with Google's HTML error page saying WEBAPP_REFUSAL
+// (tanaikech/taking-advantage-of-Web-Apps-with-google-apps-script README, error table; tanaikech/RunAll README);
+// any other run fails with the quotas page's wording, RUN_REFUSAL.
+export const MAX_SIMULTANEOUS_PER_USER = 30;
+export const WEBAPP_REFUSAL = 'Service invoked too many times in a short time: exec qps. Try Utilities.sleep(1000) between calls.';
+export const RUN_REFUSAL = 'There are too many scripts running simultaneously for this Google user account.';
 
 const DEFAULTS = {
   bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
@@ -52,6 +59,7 @@ export class GasHost extends EventEmitter {
     this.seq = 0;
     this.clock = null;
     this.clockTicks = 0;
+    this.refusals = 0; // executions refused by the simultaneous-executions limit
   }
 
   get spreadsheetId() { return this.ss.id; }
@@ -96,6 +104,7 @@ export class GasHost extends EventEmitter {
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
       st.activeRange = parseA1(runOpts.activeRange.a1, sh);
     }
+    if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser: owner, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
@@ -152,6 +161,24 @@ export class GasHost extends EventEmitter {
       });
     });
     return st.finished;
+  }
+
+  /** Executions running now whose simultaneous-executions quota is `user`'s. */
+  simultaneousFor(user) {
+    let n = 0;
+    for (const st of this.live.values()) if (quotaUserOf(st) === user) n += 1;
+    return n;
+  }
+
+  /** Records a run the simultaneous-executions limit refused: it never started, so no script code ran. */
+  refuse(rec) {
+    this.refusals += 1;
+    rec.status = 'refused';
+    rec.error = { name: 'Exception', message: rec.kind === 'webapp' ? WEBAPP_REFUSAL : RUN_REFUSAL };
+    this.executions.push(rec);
+    if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
+    this.emit('execution', rec);
+    return rec;
   }
 
   /** One service call: always answers (value or error) unless the execution is being killed. */
@@ -272,6 +299,14 @@ export class GasHost extends EventEmitter {
     await Promise.all(live.map((st) => st.finished));
     if (this.saveTimer) await this.save();
   }
+}
+
+/**
+ * Whose "30 simultaneous executions per user" an execution counts against: the user it runs as (a web app set to
+ * execute as the deployer counts against the deployer). The one place to change when identities change.
+ */
+function quotaUserOf(st) {
+  return st.userEmail;
 }
 
 function validationRule(sh, r, c) {

@@ -98,7 +98,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
       case 'health':
         allow('GET');
         return sendJson(res, 200, { ok: true, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-          executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length });
+          executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length,
+          // runs refused by the 30-simultaneous-executions limit (a refused web-app call got Google's 200 HTML error page)
+          refusedExecutions: host.refusals ?? 0 });
       case 'sheets': {
         allow('GET');
         if (parts.length < 2 || parts[1] === '') return sendJson(res, 200, { sheets: sheetNames(host) });
