@@ -14,6 +14,8 @@ import { fetchHandlers } from './services/fetch.mjs';
 import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
+import { cellsOf, createLatency } from './latency.mjs';
+import { statSync } from 'node:fs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -30,7 +32,7 @@ export const RUN_REFUSAL = 'There are too many scripts running simultaneously fo
 const DEFAULTS = {
   bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
   activeUserEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
-  scriptId: 'local-script', saveDebounceMs: 200,
+  scriptId: 'local-script', saveDebounceMs: 200, latency: 'off', latencySeed: 1,
 };
 
 export class GasHost extends EventEmitter {
@@ -60,6 +62,8 @@ export class GasHost extends EventEmitter {
     this.clock = null;
     this.clockTicks = 0;
     this.refusals = 0; // executions refused by the simultaneous-executions limit
+    this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
+    this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
   }
 
   get spreadsheetId() { return this.ss.id; }
@@ -108,6 +112,7 @@ export class GasHost extends EventEmitter {
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser: owner, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
       workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },
@@ -153,6 +158,7 @@ export class GasHost extends EventEmitter {
         rec.value = s.value;
         if (s.error) rec.error = s.error;
         rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (st.latency) this.finishLatency(st);
         this.executions.push(rec);
         if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
         this.markDirty();
@@ -194,12 +200,43 @@ export class GasHost extends EventEmitter {
         const injected = this.faults.sheetsError(rec);
         if (injected) throw new GasError(injected);
       }
-      const value = await handler({ host: this, exec: rec, st }, req.h, req.a ?? []);
+      const value = await this.paced(st, req, key, () => handler({ host: this, exec: rec, st }, req.h, req.a ?? []));
       return { v: value === undefined ? null : value };
     } catch (e) {
       if (e instanceof KillExecution) { st.kill(e.status, e.error); return null; }
       return { e: { name: e instanceof GasError ? e.name : 'Exception', message: e?.message ?? String(e) } };
     }
+  }
+
+  /** --latency: the execution's sampler, and how long its start is delayed (scaled ms; a cold start after a long idle). */
+  startLatency(st, n) {
+    st.latency = this.latency.forExecution(n);
+    const idleFor = this.lastActivityAt === null ? Infinity : this.now() - this.lastActivityAt;
+    const cold = this.live.size === 0 && idleFor > this.latency.model.costs['execution.coldAfterIdleMs'].value;
+    this.lastActivityAt = this.now();
+    this.bundleKb ??= statSync(resolvePath(this.opts.bundleDir, 'Code.js')).size / 1024;
+    return st.latency.start({ bundleKb: this.bundleKb, cold });
+  }
+
+  /**
+   * Runs one host call with its modeled cost: half before the handler (the request travelling to Google) and half
+   * after (the answer travelling back), both in the host before it answers the worker, so race windows widen as on
+   * Google. Without --latency it is the handler alone.
+   */
+  async paced(st, req, key, handler) {
+    if (!st.latency) return handler();
+    const ms = st.latency.call(key, cellsOf(this.ss, req));
+    await sleep(ms / 2);
+    const value = await handler();
+    await sleep(ms / 2);
+    return value;
+  }
+
+  finishLatency(st) {
+    const rec = st.rec, l = st.latency;
+    rec.modeledMs = l.finish(rec.durationMs);
+    rec.latency = { spec: this.latency.spec, seed: this.latency.seed, modeledStartMs: l.startMs, modeledDelayMs: l.modeledMs, sleptMs: l.sleptMs };
+    this.lastActivityAt = this.now();
   }
 
   recordRtts(samples) {
@@ -308,6 +345,8 @@ export class GasHost extends EventEmitter {
 function quotaUserOf(st) {
   return st.userEmail;
 }
+
+const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
 
 function validationRule(sh, r, c) {
   for (let k = sh.validations.length - 1; k >= 0; k--) {

@@ -124,6 +124,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
         const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
+          ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs } : {}),
           ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
@@ -233,7 +234,9 @@ export function renderOutput(exec) {
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
     fetches, mailsSent, spreadsheetOpened, logs } = exec;
-  return { id, functionName, kind, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
+  // modeledMs (with --latency): what the execution would have taken on Google, beside durationMs, the wall time here.
+  return { id, functionName, kind, status, startedAt, durationMs, ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs, latency: exec.latency } : {}),
+    ...(error ? { error: error.message ?? String(error) } : {}),
     calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs };
 }
 
