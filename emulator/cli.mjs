@@ -1,4 +1,4 @@
-// `npm start` entry: parses the command line of DESIGN §7, wires host + HTTP server + offline Gemini + .eml outbox, runs until Ctrl-C.
+// `npm start` entry: parses the command line of docs/runtime.md, wires host + HTTP server + offline Gemini + .eml outbox, runs until Ctrl-C.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,6 +22,8 @@ export const USAGE = `Usage: npm start -- [options]
   --data DIR                 where the spreadsheet, properties, triggers and outbox live
                              (default .formqueue/, kept across restarts; --demo uses a fresh temp dir)
   --prop KEY=VALUE           set a Script Property (repeatable), e.g. --prop GEMINI_MODEL=gemini-2.5-flash
+  --owner EMAIL              the deployer: the web app executes as this account, and runs nobody else
+                             started (Set up at start, POST /api/run without "user") too (default owner@example.com)
   --trigger-interval SECONDS how often installed clock triggers fire (default 60; 0 turns the clock off)
   --latency off|google[:SCALE] delay every service call, execution start, flush, fetch and mail as Google would
                              (emulator/latency-model.json); google:0.1 sleeps a tenth of it (default off)
@@ -35,7 +37,7 @@ Without GEMINI_API_KEY (as --prop or in the environment) replies come from a loc
 export class CliError extends Error {}
 
 /**
- * @typedef {{ port: number, portGiven: boolean, dataDir: string|null, props: Record<string, string>,
+ * @typedef {{ port: number, portGiven: boolean, dataDir: string|null, props: Record<string, string>, owner: string,
  *   triggerIntervalSeconds: number, intervalGiven: boolean, demo: boolean, help: boolean, latency: string, seed: number }} CliOptions
  */
 
@@ -45,7 +47,7 @@ export function parseCliArgs(argv) {
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
       port: { type: 'string' }, data: { type: 'string' }, prop: { type: 'string', multiple: true },
-      'trigger-interval': { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'trigger-interval': { type: 'string' }, owner: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       latency: { type: 'string' }, seed: { type: 'string' },
     } }));
   } catch (err) {
@@ -64,6 +66,8 @@ export function parseCliArgs(argv) {
   try { parseLatencySpec(latency); } catch (err) { throw new CliError(/** @type {Error} */ (err).message); }
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isSafeInteger(seed) || values.seed?.trim() === '') throw new CliError(`--seed expects a whole number, got "${values.seed}"`);
+  const owner = values.owner === undefined ? DEFAULT_USER : values.owner.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(owner)) throw new CliError(`--owner expects an email address, got "${values.owner}"`);
   /** @type {Record<string, string>} */
   const props = {};
   for (const pair of values.prop ?? []) {
@@ -72,7 +76,7 @@ export function parseCliArgs(argv) {
     if (!key) throw new CliError(`--prop expects KEY=VALUE (for example --prop GEMINI_MODEL=gemini-2.5-flash), got "${pair}"`);
     props[key] = pair.slice(eq + 1);
   }
-  return { port, portGiven: values.port !== undefined, dataDir: values.data ?? null, props, triggerIntervalSeconds: interval,
+  return { port, portGiven: values.port !== undefined, dataDir: values.data ?? null, props, owner, triggerIntervalSeconds: interval,
     intervalGiven: values['trigger-interval'] !== undefined, demo: Boolean(values.demo), help: Boolean(values.help), latency, seed };
 }
 
@@ -102,7 +106,7 @@ export async function startRuntime(opts, deps = {}) {
   const port = opts.demo && !opts.portGiven ? 0 : opts.port;
 
   const host = new GasHost({
-    bundleDir, dataDir, scriptProperties: opts.props, activeUserEmail: DEFAULT_USER, timeZone: manifestTimeZone(bundleDir),
+    bundleDir, dataDir, scriptProperties: opts.props, ownerEmail: opts.owner ?? DEFAULT_USER, timeZone: manifestTimeZone(bundleDir),
     spreadsheetId: opts.props.SPREADSHEET_ID, webAppUrl: port ? `http://127.0.0.1:${port}/exec` : undefined,
     latency: opts.latency, latencySeed: opts.seed,
   });
@@ -129,7 +133,7 @@ export async function startRuntime(opts, deps = {}) {
   }
   // With --port 0 the URL is known only now; ScriptApp.getService().getUrl() should still name it.
   if (!port && host.opts) host.opts.webAppUrl = `${server.url}/exec`;
-  const eml = attachEmlWriter(host, { dataDir, from: host.activeUserEmail ?? DEFAULT_USER });
+  const eml = attachEmlWriter(host, { dataDir, from: host.owner ?? opts.owner ?? DEFAULT_USER });
   // The demo reports its own runs; it only adds failures it would not see (web app, triggers).
   host.on('execution', (/** @type {any} */ exec) => { if (!deps.quiet || (exec.status !== 'ok' && exec.kind !== 'api')) printExecution(exec); });
 
@@ -169,7 +173,7 @@ export async function main(argv, deps = {}) {
   }
 
   if (opts.demo) {
-    const candidates = deps.fixturesDirs ?? [join(REPO_ROOT, '..', 'shared', 'fixtures', 'typeform'), join(REPO_ROOT, 'emulator', 'demo-fixtures')];
+    const candidates = deps.fixturesDirs ?? [join(REPO_ROOT, 'emulator', 'demo-fixtures')];
     console.log(`formqueue demo: runtime at ${rt.server.url}, data in ${rt.dataDir}`);
     try {
       const code = await runDemo({ url: rt.server.url, token: rt.token, fixturesDir: candidates.find(existsSync) ?? '', print: (line) => console.log(line) });

@@ -1,4 +1,4 @@
-// Cache port over the script cache (the document cache is null in a web app, PLATFORM §B).
+// Cache port over the script cache (the document cache is null in a web app, see docs/platform.md#web-apps).
 import type { Cache } from '../core/ports';
 
 export function createScriptCache(): Cache {

@@ -9,9 +9,10 @@ import type { Settings } from '../settings';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkWebhookToken } from './token-check';
+import { HOUR_MS } from '../time';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
 
-/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (PLATFORM §B). */
+/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
 export interface IntakeAnswer {
   ok: boolean;
   error?: string;
@@ -53,8 +54,6 @@ export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_HOUR';
 export const SPILL_LIMIT_CHARS = 400000;
 /** Past this the triage raises SPILL_BACKLOG, well before the spill is full. */
 export const SPILL_WARN_CHARS = 200000;
-
-const HOUR_MS = 3600000;
 
 export interface IntakeRequest {
   token: string | undefined;
