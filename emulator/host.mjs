@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
-import { GasError, SheetModel, SpreadsheetModel, parseA1, interpretInput } from './spreadsheet-model.mjs';
+import { GasError, SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
 import { LockTable } from './services/lock.mjs';
@@ -262,16 +262,22 @@ export class GasHost extends EventEmitter {
 
   sheetNames() { return this.ss.sheets.map((s) => s.name); }
 
-  /** A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows. */
+  /**
+   * A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows, and
+   * `display`: the text Sheets shows in each cell (its number format applied, '#ERROR!' for a broken formula).
+   */
   sheetJson(name) {
     const sh = this.ss.byName(name);
     if (!sh) return null;
-    const width = sh.lastColumn(), height = sh.lastRow();
+    const width = sh.lastColumn(), height = sh.lastRow(), tz = this.ss.timeZone;
     const iso = (x) => (x instanceof Date ? x.toISOString() : x);
     const rowOf = (r, get) => Array.from({ length: width }, (_, j) => iso(get(r, j + 1)));
-    const rows = [], formulas = [];
-    for (let r = 2; r <= height; r++) { rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); }
-    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas };
+    const shown = (a, b) => displayValue(sh.value(a, b), sh.format(a, b), tz);
+    const rows = [], formulas = [], display = [];
+    for (let r = 2; r <= height; r++) {
+      rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); display.push(rowOf(r, shown));
+    }
+    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas, display };
   }
 
   /** Bulk-writes a sheet as stored values (no input parsing), replacing its content; fast enough for 100,000 rows. */
@@ -299,9 +305,7 @@ export class GasHost extends EventEmitter {
     if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
       throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
     }
-    const e = interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone);
-    sh.put('v', h.r, h.c, e.value === '' ? undefined : e.value);
-    sh.put('f', h.r, h.c, e.formula || undefined);
+    storeEntered(sh, h.r, h.c, interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone, this.now()));
     this.markDirty();
     const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
     const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
