@@ -1,4 +1,4 @@
-// `npm run bench`: measures DESIGN §8's performance targets in the local runtime, writes docs/performance.md, prints the summary last.
+// `npm run bench`: measures the performance targets in the local runtime, writes docs/performance.md, prints the summary last.
 import { measureIdleAndRuntime } from './idle-bench.mjs';
 import { measureIntake } from './intake-bench.mjs';
 import { measureThroughput } from './throughput-bench.mjs';
@@ -53,7 +53,7 @@ async function main() {
       ['execution start-up (worker + bundle load, no call; median)', fmt.ms(idle.startupMs)],
     ],
   );
-  const targetTable = table(['target (DESIGN §8)', 'required', 'measured', 'met'], targets.map((t) => [t.name, t.target, t.result, t.ok ? 'yes' : '**NO**']));
+  const targetTable = table(['target', 'required', 'measured', 'met'], targets.map((t) => [t.name, t.target, t.result, t.ok ? 'yes' : '**NO**']));
   const summary = `bench: intake_calls_100k_over_1k=${callsRatio.toFixed(2)} cells_ratio_fullscan_100k=${Math.round(cellsVsFullscan)} ` +
     `throughput_ratio=${throughput.ratio.toFixed(2)} concurrency=${K} idle_service_calls=${idle.idleServiceCalls}`;
 

@@ -4,13 +4,12 @@ import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError } from './spreadsheet-model.mjs';
 
 const TARGETS = ['sheets', 'gemini', 'mail'];
-const SHARED_DIR = new URL('../../shared/fixtures/gemini/', import.meta.url);
 const LOCAL_DIR = new URL('./gemini-bodies/', import.meta.url);
 
-/** Gemini's real error bodies: ../shared/fixtures when present (CI), else the copies shipped with the emulator. */
+/** Gemini's real error bodies, as shipped with the emulator (emulator/gemini-bodies). */
 function loadBodies() {
   const read = (name) => {
-    for (const dir of [SHARED_DIR, LOCAL_DIR]) {
+    for (const dir of [LOCAL_DIR]) {
       const u = new URL(name, dir);
       if (existsSync(u)) return readFileSync(u, 'utf8');
     }

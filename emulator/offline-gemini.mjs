@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 const MAX_LOGGED_REQUESTS = 500;
 const MAX_BODY_BYTES = 20 * 1024 * 1024; // Gemini's inline request limit [GEM-API]
 const SIGNATURE = "(Written by formqueue's offline Gemini stand-in.)";
-// Top-level fields of GenerateContentRequest; proto-JSON also accepts snake_case [PLATFORM F].
+// Top-level fields of GenerateContentRequest; proto-JSON also accepts snake_case (docs/platform.md#gemini-api).
 const KNOWN_FIELDS = new Set(['contents', 'systemInstruction', 'system_instruction', 'generationConfig', 'generation_config',
   'safetySettings', 'safety_settings', 'tools', 'toolConfig', 'tool_config', 'cachedContent', 'cached_content', 'labels', 'model']);
 
@@ -34,7 +34,7 @@ export async function startOfflineGemini({ port = 0, hostname = '127.0.0.1' } = 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const match = /^\/v1(?:beta)?\/models\/([^/:]+):generateContent$/.exec(url.pathname);
-    // The key may come as the header [GEM-API] or, in older examples, as ?key= [PLATFORM F].
+    // The key may come as the header [GEM-API] or, in older examples, as ?key= (docs/platform.md#gemini-api).
     const hasApiKey = Boolean(req.headers['x-goog-api-key'] || url.searchParams.get('key'));
     /** @type {{ status: number, body: unknown }} */
     let answer;
@@ -102,7 +102,7 @@ export function generate(model, request) {
   let finishReason = 'STOP';
   const maxTokens = Number(config.maxOutputTokens ?? config.max_output_tokens);
   if (Number.isFinite(maxTokens) && maxTokens > 0 && countTokens(text) > maxTokens) {
-    text = text.slice(0, maxTokens * 4); // a cut candidate, as Gemini reports it [PLATFORM F FinishReason]
+    text = text.slice(0, maxTokens * 4); // a cut candidate, as Gemini reports it (docs/platform.md#gemini-api)
     finishReason = 'MAX_TOKENS';
   }
   const promptTokenCount = countTokens(prompt + system);

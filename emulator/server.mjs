@@ -1,4 +1,4 @@
-// HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of DESIGN §7.
+// HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of docs/runtime.md.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
@@ -25,7 +25,7 @@ class HttpError extends Error {
 }
 
 /**
- * Serves the host over HTTP on 127.0.0.1 only (DESIGN §7).
+ * Serves the host over HTTP on 127.0.0.1 only (docs/runtime.md).
  * @param {{ host: any, port?: number, hostname?: string }} options
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
@@ -53,7 +53,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
     return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
   }
 
-  /** /exec: run doPost/doGet first, then point the caller at a one-time echo URL [PLATFORM B, L]. @param {Req} req @param {Res} res @param {URL} url */
+  /** /exec: run doPost/doGet first, then point the caller at a one-time echo URL (docs/platform.md#web-apps). @param {Req} req @param {Res} res @param {URL} url */
   async function handleExec(req, res, url) {
     // A HEAD probe on a working "Anyone" web app gets 403 [TANAIKE-WA §Status Codes].
     if (req.method === 'HEAD') return sendText(res, 403, 'text/html', '');
@@ -122,7 +122,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
         const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
-          ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
+          effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
         allow('GET');
@@ -131,8 +131,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
       }
       case 'triggers':
         allow('GET');
+        // owner: the account that created the trigger; every run it fires executes as that account.
         return sendJson(res, 200, host.triggers.map((/** @type {any} */ t) => ({ id: t.id, handler: t.handler, type: t.type,
-          ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}) })));
+          owner: t.owner ?? host.owner, ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}) })));
       case 'edit': {
         allow('POST');
         const { sheet, a1, value, user } = await readJson(req);
@@ -179,7 +180,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
 }
 
 /**
- * Apps Script's doGet/doPost event: no headers; form bodies also feed parameter(s) [GAS-WEB, PLATFORM L].
+ * Apps Script's doGet/doPost event: no headers; form bodies also feed parameter(s) (docs/platform.md#web-apps).
  * @param {URL} url @param {Buffer|null} body @param {string|undefined} contentType
  */
 export function buildEvent(url, body, contentType) {
@@ -208,7 +209,7 @@ export function buildEvent(url, body, contentType) {
 
 /**
  * What the echo URL serves for one execution; a failed doPost still gives 200 + an HTML "Error" page
- * (PLATFORM B, UNCONFIRMED by Google).
+ * (docs/platform.md#web-apps: not documented by Google).
  * @param {any} exec
  * @returns {{ status: number, type: string, body: string }}
  */
@@ -231,7 +232,7 @@ export function renderOutput(exec) {
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
     fetches, mailsSent, spreadsheetOpened, logs } = exec;
-  return { id, functionName, kind, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
+  return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
     calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs };
 }
 

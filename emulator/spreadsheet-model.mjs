@@ -121,7 +121,7 @@ export class SheetModel {
 function rowHasContent(row) { if (!row) return false; for (const x of row) if (x !== undefined && x !== '') return true; return false; }
 
 /**
- * Sheets' input rules (DESIGN §7, PLATFORM L): '=' starts a formula, a leading "'" keeps text and is dropped,
+ * Sheets' input rules (see docs/platform.md#sheets-input): '=' starts a formula, a leading "'" keeps text and is dropped,
  * a plain-text '@' cell keeps the string verbatim, numeric/boolean/ISO-date strings are parsed, and more than
  * 50,000 characters is refused.
  */

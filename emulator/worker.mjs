@@ -19,7 +19,7 @@ const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 const rtts = [];
 let seq = 0;
 
-/** The bridge (RUNTIME-NOTES §3): post, then bump seq (a failed post must not desync), block until the host bumps the flag. */
+/** The bridge (docs/runtime.md#how-it-works): post, then bump seq (a failed post must not desync), block until the host bumps the flag. */
 function hostCall(msg) {
   const t0 = process.hrtime.bigint();
   try {
@@ -124,7 +124,7 @@ async function main() {
   rt.natives = natives;
   rt.info = info;
   for (const install of [realmCore, realmSpreadsheet, realmServices, realmOutput]) vm.runInContext(`(${install.toString()})`, ctx)(rt);
-  // Only Code.js: gas-local would otherwise load every *.js under the folder (RUNTIME-NOTES pitfall 2).
+  // Only Code.js: gas-local would otherwise load every *.js under the folder (docs/platform.md#the-local-runtimes-libraries).
   gas.require(bundleDir, ctx, { filter: (f) => basename(f) === 'Code.js' });
   const entry = ctx[fn];
   if (typeof entry !== 'function') return finish({ status: 'error', error: { name: 'Exception', message: `Script function not found: ${fn}` } });

@@ -9,7 +9,7 @@ const common = {
   entryPoints: ['src/entry/main.ts'],
   bundle: true,
   platform: 'neutral',
-  target: 'es2019', // Apps Script V8 rejects class fields; es2019 lowers everything newer (RUNTIME-NOTES §1)
+  target: 'es2019', // Apps Script V8 rejects class fields; es2019 lowers everything newer (docs/platform.md#apps-script-v8-runtime)
   charset: 'utf8',
   legalComments: 'none',
   logLevel: 'warning',

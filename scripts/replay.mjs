@@ -1,6 +1,6 @@
 // `npm run replay -- --url URL FILE…`: sends Typeform-shaped payload files to a formqueue /exec URL (the local
 // runtime's or a deployment's) the way Typeform does — POST application/json, then a GET of the 302's Location
-// (Apps Script answers every POST with a 302 to a one-time echo URL, PLATFORM §B) — and prints each answer.
+// (Apps Script answers every POST with a 302 to a one-time echo URL, docs/platform.md#web-apps) — and prints each answer.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

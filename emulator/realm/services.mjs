@@ -7,7 +7,7 @@ export function realmServices(rt) {
   const slice = function (a) { return Array.prototype.slice.call(a); };
 
   // Getting a lock/cache/store object is local; only its methods reach the host. Document variants are
-  // null in a web app [GAS-LOCK, GAS-CACHE, PLATFORM B].
+  // null in a web app (docs/platform.md#web-apps).
   rt.defineClass('Lock', { remote: ['tryLock', 'waitLock', 'hasLock', 'releaseLock'] });
   G.LockService = rt.service('LockService', {
     getScriptLock: function () { return rt.make('Lock', { k: 'script' }); },

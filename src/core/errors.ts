@@ -41,7 +41,7 @@ export function messageOf(thrown: unknown): string {
 
 /**
  * Apps Script reports a failing spreadsheet service with plain errors whose message is all we have
- * (PLATFORM.md §H: "Service Spreadsheets failed while accessing document…", "Error code INTERNAL", timeouts).
+ * (docs/platform.md#transient-service-errors: "Service Spreadsheets failed while accessing document…", "Error code INTERNAL", timeouts).
  */
 const SHEETS_OUTAGE_PATTERNS = [
   /Service Spreadsheets/i,

@@ -144,7 +144,7 @@ export interface AuditLog {
   append(entries: readonly LogEntry[]): void;
 }
 
-/** Conditions staff are told about once, then reminded of, then told when they clear (DESIGN §6). */
+/** Conditions staff are told about once, then reminded of, then told when they clear (docs/triage.md). */
 export const INCIDENT_CODES = [
   'SHEETS_UNAVAILABLE',
   'GEMINI_KEY_INVALID',

@@ -1,4 +1,4 @@
-// The Queue row: its columns (by header name, in DESIGN §3 order) and the one mapper between sheet values and rows.
+// The Queue row: its columns (by header name, in the order of docs/configuration.md#the-sheets) and the one mapper between sheet values and rows.
 import type { Status } from './statuses';
 
 /** The Queue sheet's header cells, exactly; staff may add their own columns to the right. */

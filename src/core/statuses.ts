@@ -43,6 +43,22 @@ export const STATUS_COLOURS: Readonly<Record<Status, string>> = {
   TEST: '#d9d2e9',
 };
 
+/** What each state means, in a line for staff (docs/states.md prints these). */
+export const STATUS_MEANING: Readonly<Record<Status, string>> = {
+  PENDING: 'waiting for a reply to be written',
+  GENERATING: 'Gemini is writing the reply',
+  READY: 'reply written, waiting to be mailed',
+  AWAITING_APPROVAL: 'reply written, waits for a person to approve it',
+  APPROVED: 'approved by staff, waiting to be mailed',
+  SENDING: 'the mail is being sent',
+  SENT: 'mailed; finished',
+  NEEDS_REVIEW: 'the mail may or may not have reached the person; a person must check',
+  FAILED: 'could not be answered automatically; the `error` cell says why',
+  SKIPPED: 'a person decided not to answer; finished',
+  DUPLICATE: 'the same submission is already answered by another row (or is in Archive); finished',
+  TEST: "Typeform's test delivery; never generated or mailed; finished",
+};
+
 export function isStatus(value: unknown): value is Status {
   return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
 }

@@ -10,7 +10,7 @@ function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
 
 /**
  * A thrown doPost still answers 200 with an HTML error page, and Typeform would not resend what it
- * believes was delivered (PLATFORM §B): so nothing escapes this function.
+ * believes was delivered (see docs/platform.md#web-apps): so nothing escapes this function.
  */
 export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Content.TextOutput {
   let body = '';

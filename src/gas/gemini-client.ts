@@ -9,7 +9,7 @@ export function createGeminiClient(baseUrl: string, apiKey: string): GeminiClien
         url: `${baseUrl}/v1beta/models/${encodeURIComponent(request.model)}:generateContent`,
         method: 'post' as const,
         contentType: 'application/json',
-        // The key travels in a header, never in the URL, so it cannot leak through logged URLs (PLATFORM §F).
+        // The key travels in a header, never in the URL, so it cannot leak through logged URLs (see docs/platform.md#gemini-api).
         headers: { 'x-goog-api-key': apiKey },
         payload: JSON.stringify(request.body),
         muteHttpExceptions: true,

@@ -17,7 +17,7 @@ function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
 
 /**
  * Finds a cell equal to `key` in one column without reading the column: a TextFinder runs inside
- * Sheets, so the cost does not grow with the number of rows (PLATFORM §D, [TANAIKE-BM]).
+ * Sheets, so the cost does not grow with the number of rows (see docs/platform.md#batching-and-lookups).
  */
 function findInColumn(sheet: Sheet, columnIndex: number, key: string): number | null {
   if (key === '' || columnIndex < 0) return null;

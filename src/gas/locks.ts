@@ -7,7 +7,7 @@ function wrap(lock: GoogleAppsScript.Lock.Lock): Lock {
     release: () => {
       if (!lock.hasLock()) return;
       try {
-        // Pending sheet writes are committed while the lock is still ours (Lock docs, PLATFORM §D).
+        // Pending sheet writes are committed while the lock is still ours (https://developers.google.com/apps-script/reference/lock/lock).
         SpreadsheetApp.flush();
       } catch {
         // Sheets is failing: callers that needed their writes flushed did so themselves and saw the error.

@@ -1,4 +1,4 @@
-// Mailer port over MailApp: send-only scope, which staff consent to more easily than full Gmail (PLATFORM §G).
+// Mailer port over MailApp: send-only scope, which staff consent to more easily than full Gmail (see docs/platform.md#mailapp).
 import type { Mailer } from '../core/ports';
 
 export function createMailer(): Mailer {

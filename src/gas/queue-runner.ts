@@ -45,7 +45,7 @@ export interface TickOutcome {
 
 /**
  * Never throws: an uncaught error in a clock trigger makes Google mail its own failure notice every
- * minute (PLATFORM §H), which is the flood triage exists to replace.
+ * minute (see docs/platform.md#transient-service-errors), which is the flood triage exists to replace.
  */
 export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
   const startedAt = systemClock.now();

@@ -1,4 +1,4 @@
-// Cache port over the script cache (the document cache is null in a web app), every key hashed to fit its limit.
+// Cache port over the script cache (the document cache is null in a web app, see docs/platform.md#web-apps), every key hashed.
 import type { Cache } from '../core/ports';
 
 /**

@@ -20,6 +20,7 @@ import {
   type SheetPlan,
   type TriggerInfo,
 } from '../core/staff/setup-plan';
+import { staffMovesSentence } from '../core/processing/transitions';
 import { STATUSES } from '../core/statuses';
 import { appendRows, plainTextFormats } from './sheet-append';
 
@@ -89,7 +90,7 @@ function applyQueueLook(sheet: Sheet, header: readonly string[]): void {
   const dropdown = SpreadsheetApp.newDataValidation()
     .requireValueInList(STATUSES.slice(), true)
     .setAllowInvalid(false)
-    .setHelpText('Staff may set APPROVED (from AWAITING_APPROVAL), PENDING or SENT (from FAILED or NEEDS_REVIEW), or SKIPPED.')
+    .setHelpText(`Staff may set ${staffMovesSentence()}.`)
     .build();
   sheet.getRange(2, statusColumn, rows, 1).setDataValidation(dropdown);
   const kept = sheet.getConditionalFormatRules().filter((rule) => {

@@ -5,7 +5,7 @@ import type { SpillStore, SpilledDelivery } from '../core/ports';
 import { SPILL_KEY_PREFIX } from '../core/tick-gate';
 
 const PREFIX = SPILL_KEY_PREFIX;
-/** Properties hold 9 KB per value (PLATFORM §C); base64 is ASCII, so characters are bytes. */
+/** Properties hold 9 KB per value (see docs/platform.md#quotas); base64 is ASCII, so characters are bytes. */
 const PART_CHARS = 8000;
 
 function encode(body: string): string {

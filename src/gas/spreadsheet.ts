@@ -4,7 +4,7 @@ import { missingSettingMessage, type Settings } from '../core/settings';
 
 export function openSpreadsheet(settings: Settings): GoogleAppsScript.Spreadsheet.Spreadsheet {
   if (settings.spreadsheetId !== '') return SpreadsheetApp.openById(settings.spreadsheetId);
-  // Menus and on-edit triggers run inside the bound spreadsheet; doPost and clock triggers may not (PLATFORM §J).
+  // Menus and on-edit triggers run inside the bound spreadsheet; doPost and clock triggers may not (see docs/platform.md#bound-spreadsheet).
   const active = SpreadsheetApp.getActiveSpreadsheet();
   if (active) return active;
   throw codedError('CONFIG_MISSING', missingSettingMessage('SPREADSHEET_ID', 'the id of the formqueue spreadsheet, from its URL'));

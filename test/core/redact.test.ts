@@ -51,7 +51,7 @@ describe('redact leaves ordinary text intact', () => {
     'event 01HZX3K9Q8V7T6S5R4P3N2M1KJ and mail ref FQ-7K2M9Q',
     'uuid 123e4567-e89b-12d3-a456-426614174000',
     'at Object.processQueueAfterTheSpreadsheetComesBack (Code:12:3)',
-    '/work/main/node_modules/vitest/dist/chunks/runtime-2024.js',
+    '/home/ci/formqueue/node_modules/vitest/dist/chunks/runtime-2024.js',
     'GEMINI_MODEL_NOT_FOUND_AFTER_THE_MODEL_WAS_RETIRED_2025',
     'a-very-long-hyphenated-phrase-that-goes-on-and-on-for-2-lines',
     'Service invoked too many times for one day: email.',

@@ -63,7 +63,7 @@ export async function startRuntime(options: { props?: Record<string, string>; ho
     gemini,
     async deliver(body, token = TOKEN) {
       const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
-      // fetch follows the 302 with a GET, as Typeform would (PLATFORM §B).
+      // fetch follows the 302 with a GET, as Typeform would (docs/platform.md#web-apps).
       const response = await fetch(`${server.url}/exec${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const text = await response.text();
       try {

@@ -1,4 +1,4 @@
-// The offline Gemini stand-in speaks generateContent's real shapes [PLATFORM F] and writes a deterministic reply per submission.
+// The offline Gemini stand-in speaks generateContent's real shapes (docs/platform.md#gemini-api) and writes a deterministic reply per submission.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load } from './support';

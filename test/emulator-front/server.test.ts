@@ -1,4 +1,4 @@
-// The HTTP front of DESIGN §7 against a fake host: Apps Script's /exec behaviour [PLATFORM B, L] and the /api table.
+// The HTTP front of docs/runtime.md against a fake host: Apps Script's /exec behaviour (docs/platform.md#web-apps) and the /api table.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';

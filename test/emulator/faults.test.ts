@@ -69,7 +69,7 @@ describe('faults', () => {
     expect(await ok('quota')).toBe(100);
   });
 
-  // DESIGN §7: the send reaches the outbox, then the execution dies; [GAS-LOCK] its lock is released.
+  // docs/runtime.md#faults: the send reaches the outbox, then the execution dies; [GAS-LOCK] its lock is released.
   it('crashAfterSend kills the execution right after the first send and releases its lock', async () => {
     host = makeHost('triggers');
     host.faults.add({ target: 'mail', crashAfterSend: 1 });

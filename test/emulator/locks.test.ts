@@ -42,7 +42,7 @@ describe('LockService', () => {
     expect((await holder).value).toBe(true);
   });
 
-  // [PLATFORM B] web apps execute as the deploying user, so every doPost shares that user's lock.
+  // (docs/platform.md#who-runs-what) web apps execute as the deploying user, so every doPost shares that user's lock.
   it('web-app executions share the deploying user lock; another user has their own', async () => {
     host = makeHost('locks');
     host.faults.add({ target: 'gemini', pause: true });

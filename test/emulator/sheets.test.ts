@@ -11,7 +11,7 @@ const ok = async (fn: string, args: unknown[] = [], opts: object = {}) => {
 };
 
 describe('Spreadsheet semantics', () => {
-  // DESIGN §7 / Sheets: '=' starts a formula, a leading "'" keeps text (quote dropped), numeric strings become numbers.
+  // Sheets (docs/platform.md#sheets-input): '=' starts a formula, a leading "'" keeps text (quote dropped), numeric strings become numbers.
   it("formulas, quote prefix and numeric strings are entered as Sheets enters them", async () => {
     host = makeHost('sheets');
     const v = await ok('writeCells', ['Q', 'A1:E1', [['=1+2', "'=SUM(A1)", '42', '+40700022222', 'hello']]]);
@@ -23,7 +23,7 @@ describe('Spreadsheet semantics', () => {
     expect(host.sheetJson('Q').rows[0].slice(0, 2)).toEqual(['lit', 'label']);
   });
 
-  // DESIGN §7: a plain-text ('@') cell keeps '=…', '+…' and numeric strings verbatim; whole-column formats cover rows added later.
+  // docs/platform.md#sheets-input: a plain-text ('@') cell keeps '=…', '+…' and numeric strings verbatim; whole-column formats cover rows added later.
   it("a plain-text '@' column keeps input verbatim, including rows appended after the format was set", async () => {
     host = makeHost('sheets');
     const r = await ok('writePlainText', ['P', ['=HYPERLINK("evil")', "'quoted", '007']]);
@@ -38,7 +38,7 @@ describe('Spreadsheet semantics', () => {
     expect(await ok('tooLong', ['L'])).toEqual({ text: 'Exception: Your input contains more than the maximum of 50000 characters in a single cell.', a1: '' });
   });
 
-  // DESIGN §7: dates round-trip as Date (instanceof Date inside the script); empty cells read as ''.
+  // Sheets: dates round-trip as Date (instanceof Date inside the script); empty cells read as ''.
   it('dates round-trip as Date inside the script and empty cells read as empty strings', async () => {
     host = makeHost('sheets');
     expect(await ok('dates', ['D'])).toEqual({ isDate: true, same: true, empty: '', emptyType: 'string', display: '2/17/2026 10:11:22' });

@@ -9,7 +9,7 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.map((item) => String(item)) : [];
 }
 
-/** One answer's value as text, for every answer type Typeform sends (PLATFORM §A). */
+/** One answer's value as text, for every answer type Typeform sends (see docs/platform.md#typeform-webhooks). */
 export function answerText(answer: TypeformAnswer): string {
   const value = answer[answer.type];
   switch (answer.type) {

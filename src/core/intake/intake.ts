@@ -10,9 +10,10 @@ import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
 import { checkWebhookToken } from './token-check';
+import { HOUR_MS } from '../time';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
 
-/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (PLATFORM §B). */
+/** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
 export interface IntakeAnswer {
   ok: boolean;
   error?: string;
@@ -55,7 +56,6 @@ export const SPILL_LIMIT_CHARS = 400000;
 /** Past this the triage raises SPILL_BACKLOG, well before the spill is full. */
 export const SPILL_WARN_CHARS = 200000;
 
-const HOUR_MS = 3600000;
 /** A reason is read by a person: a few lines, whatever value it quotes. */
 const REASON_LIMIT_CHARS = 2000;
 

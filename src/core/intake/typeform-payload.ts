@@ -87,7 +87,7 @@ function toAnswer(raw: Record<string, unknown>): TypeformAnswer {
 }
 
 /**
- * Typeform's "Send test request" sends a response whose token equals its event_id (PLATFORM §A,
+ * Typeform's "Send test request" sends a response whose token equals its event_id (see docs/platform.md#typeform-webhooks;
  * [TF-TEST]); Typeform documents no test flag, so this is the one reliable sign.
  */
 export function isTestDelivery(delivery: TypeformDelivery): boolean {

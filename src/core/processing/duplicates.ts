@@ -1,4 +1,5 @@
 // The processing side's dedupe layer: rows whose submission is already answered elsewhere become DUPLICATE.
+import { hasBeenMailed } from '../mail-guard';
 import type { QueueRow } from '../queue-row';
 import { COLLAPSIBLE_STATUSES } from './transitions';
 
@@ -13,7 +14,7 @@ function keysOf(row: QueueRow): string[] {
 }
 
 function isCollapsible(row: QueueRow): boolean {
-  return (COLLAPSIBLE_STATUSES as readonly string[]).includes(row.status) && row.sentAt === null;
+  return (COLLAPSIBLE_STATUSES as readonly string[]).includes(row.status) && !hasBeenMailed(row);
 }
 
 /**

@@ -173,7 +173,7 @@ export interface GeminiCallContext {
   model?: string;
 }
 
-/** Every outcome of a generateContent call, classified once (DESIGN §5, PLATFORM §F). */
+/** Every outcome of a generateContent call, classified once (docs/states.md#failure-classes-as-implemented, docs/platform.md#gemini-api). */
 export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCallContext = {}): GeminiVerdict {
   if (outcome.kind === 'transport') return { kind: 'retryable', reason: short(`Gemini could not be reached: ${outcome.message}`) };
   const { status, body } = outcome;

@@ -1,11 +1,12 @@
 // One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
 import { codeOf, isSheetsOutage, messageOf } from '../errors';
 import { errorSummary, redact } from '../redact';
-import type { Status } from '../statuses';
+import { isMailable } from '../mail-guard';
+import { MINUTE_MS } from '../time';
 import { findDuplicates } from './duplicates';
 import { runGenerationRound } from './generate-round';
 import { runSendStep } from './send-step';
-import { findStaleRows } from './stale-sweep';
+import { findStaleRows, staleDeadline } from './stale-sweep';
 import {
   clearGoneIncidents,
   commitBatch,
@@ -24,10 +25,9 @@ import {
 export type { ProcessingDeps, ProcessingOptions, ProcessingSummary, StopReason } from './run-context';
 
 /** Rows held by a paused condition (systemic Gemini error, mail quota, broken template) are looked at again after this. */
-export const HALT_RECHECK_MS = 5 * 60_000;
+export const HALT_RECHECK_MS = 5 * MINUTE_MS;
 /** A guard against our own bugs: no run loops forever even on a clock that stands still. */
 const MAX_ROUNDS_PER_RUN = 500;
-const MINUTE_MS = 60_000;
 const MAX_BUG_DETAIL_CHARS = 2000;
 
 /**
@@ -149,8 +149,6 @@ function generateAndSend(run: Run): void {
   }
 }
 
-const SENDABLE: readonly Status[] = ['READY', 'APPROVED'];
-
 /** The earliest moment work is known to be due, so the caller can skip idle ticks until then. */
 function nextDueAt(run: Run, now: number): number | null {
   let next: number | null = null;
@@ -163,12 +161,12 @@ function nextDueAt(run: Run, now: number): number | null {
     if (row.status === 'PENDING') {
       const due = row.nextAttemptAt ?? now;
       consider(heldBack || run.summary.generationHaltedBy !== null ? Math.max(due, recheck) : due);
-    } else if ((SENDABLE as readonly string[]).includes(row.status) && row.sentAt === null) {
+    } else if (isMailable(row)) {
       consider(heldBack || run.summary.sendingHaltedBy !== null ? recheck : now);
-    } else if (row.status === 'GENERATING' || row.status === 'SENDING') {
+    } else {
       // A claim left by a run that died becomes stale at a known time: the sweep must run then.
-      const limit = row.status === 'GENERATING' ? run.settings.staleGeneratingMinutes : run.settings.staleSendingMinutes;
-      consider((row.claimedAt ?? now) + limit * MINUTE_MS);
+      const stale = staleDeadline(row, run.settings);
+      if (stale !== null) consider(stale);
     }
   }
   return next === null ? null : Math.max(next, now);

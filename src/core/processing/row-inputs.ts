@@ -25,7 +25,7 @@ export function claimTime(now: number): number {
 }
 
 /** The row still says what this run wrote: same submission, same state, same claim time. */
-export function isOurClaim(row: QueueRow | undefined, claimed: QueueRow): boolean {
+export function isOurClaim(row: QueueRow | undefined, claimed: QueueRow): row is QueueRow {
   return (
     row !== undefined &&
     row.eventId === claimed.eventId &&

@@ -4,17 +4,12 @@ import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
+import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
+import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
 import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const SENDABLE: readonly Status[] = ['READY', 'APPROVED'];
-
-function isSendable(row: QueueRow): boolean {
-  return (SENDABLE as readonly string[]).includes(row.status);
-}
 
 /** Mails to this address in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess). */
 export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: string, now: number): number {
@@ -80,16 +75,14 @@ export function runSendStep(run: Run): void {
 
 function sendRows(run: Run, step: SendStep): void {
   const needsReview: number[] = [];
-  for (const row of run.rows.filter(isSendable)) {
-    if (row.sentAt !== null) {
-      // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
-      const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt)}), so it is not mailed again; clear sent_at by hand to resend`);
-      write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-      run.summary.needsReview++;
-      needsReview.push(row.rowNumber);
-    }
+  for (const row of run.rows.filter(isMailedButUnsent)) {
+    // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
+    const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; clear sent_at by hand to resend`);
+    write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    run.summary.needsReview++;
+    needsReview.push(row.rowNumber);
   }
-  const waiting = run.rows.filter((row) => isSendable(row) && row.sentAt === null && !run.setAside.has(row.rowNumber));
+  const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   for (let i = 0; i < waiting.length; i++) {
     const rest = waiting.length - i;
     if (isOverBudget(run)) {
@@ -126,7 +119,7 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   // The run's copy may be minutes old: a row staff moved since (e.g. SKIPPED) or edited is taken as it is now.
   const row = run.deps.queue.readRows([seen.rowNumber])[0];
   if (row) remember(run, [row]);
-  if (!row || row.eventId !== seen.eventId || row.status !== seen.status || row.sentAt !== null) {
+  if (!row || row.eventId !== seen.eventId || row.status !== seen.status || !isMailable(row)) {
     run.setAside.add(seen.rowNumber);
     return 'lost-claim';
   }
@@ -158,7 +151,8 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   });
   const current = run.deps.queue.readRows([row.rowNumber])[0];
   if (current) remember(run, [current]);
-  if (!isOurClaim(current, claimed)) {
+  // A sent_at filled by hand between the claim and this read wins as well: never mailed twice.
+  if (!isOurClaim(current, claimed) || hasBeenMailed(current)) {
     run.setAside.add(row.rowNumber);
     return 'lost-claim';
   }

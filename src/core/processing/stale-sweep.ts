@@ -1,7 +1,8 @@
-// Rows left in flight by a run that died, treated by their side effect (DESIGN §4).
+// Rows left in flight by a run that died, treated by their side effect (docs/states.md).
 import type { QueueRow } from '../queue-row';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
+import { MINUTE_MS } from '../time';
 
 export interface StaleFinding {
   row: QueueRow;
@@ -9,7 +10,23 @@ export interface StaleFinding {
   reason: string;
 }
 
-const MINUTE_MS = 60_000;
+/**
+ * When the row's claim stops being trusted (epoch ms); null when the row holds no claim. A claim without a
+ * time is stale at once (-Infinity): nobody can prove it is alive. The sweep and the tick gate's wake-up both use this.
+ */
+export function staleDeadline(row: Pick<QueueRow, 'status' | 'claimedAt'>, settings: StaleLimits): number | null {
+  const limitMinutes =
+    row.status === 'GENERATING' ? settings.staleGeneratingMinutes : row.status === 'SENDING' ? settings.staleSendingMinutes : null;
+  if (limitMinutes === null) return null;
+  return row.claimedAt === null ? -Infinity : row.claimedAt + limitMinutes * MINUTE_MS;
+}
+
+export function isStale(row: Pick<QueueRow, 'status' | 'claimedAt'>, now: number, settings: StaleLimits): boolean {
+  const deadline = staleDeadline(row, settings);
+  return deadline !== null && deadline <= now;
+}
+
+type StaleLimits = Pick<Settings, 'staleGeneratingMinutes' | 'staleSendingMinutes'>;
 
 /**
  * GENERATING past its limit → PENDING (Gemini has no outside effect; attempts are kept so a row that kills
@@ -19,15 +36,15 @@ const MINUTE_MS = 60_000;
 export function findStaleRows(
   rows: readonly QueueRow[],
   now: number,
-  settings: Pick<Settings, 'staleGeneratingMinutes' | 'staleSendingMinutes'>,
+  settings: StaleLimits,
 ): StaleFinding[] {
   const findings: StaleFinding[] = [];
   for (const row of rows) {
-    const claimedAt = row.claimedAt ?? -Infinity;
-    if (row.status === 'GENERATING' && claimedAt <= now - settings.staleGeneratingMinutes * MINUTE_MS) {
+    if (!isStale(row, now, settings)) continue;
+    if (row.status === 'GENERATING') {
       findings.push({ row, to: 'PENDING', reason: `generation claimed ${minutesAgo(row, now)} never finished; it will be tried again` });
     }
-    if (row.status === 'SENDING' && claimedAt <= now - settings.staleSendingMinutes * MINUTE_MS) {
+    if (row.status === 'SENDING') {
       findings.push({
         row,
         to: 'NEEDS_REVIEW',

@@ -1,10 +1,7 @@
-// The one state-machine table (DESIGN §4): every allowed move, and who may make it; staff refusals explained.
+// The one state-machine table: every allowed move and who may make it; the guard, menu, dropdown help and docs derive from it.
 import { FINISHED_STATUSES, isStatus, STATUSES, type Status } from '../statuses';
 
 export type Actor = 'system' | 'staff';
-
-/** States a row can be collapsed from: nothing with an outside effect has happened or is in flight. */
-export const COLLAPSIBLE_STATUSES: readonly Status[] = ['PENDING', 'READY', 'AWAITING_APPROVAL', 'APPROVED'];
 
 /** States staff may skip: everything not finished (SKIPPED is the way a person ends a row). */
 const UNFINISHED_STATUSES: readonly Status[] = STATUSES.filter((status) => !FINISHED_STATUSES.includes(status));
@@ -46,6 +43,33 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
   TEST: {},
 };
 
+/** Why the system makes a move, where the target alone does not say it (the docs print these). */
+export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial<Record<Status, string>>>>>> = {
+  PENDING: { GENERATING: 'claimed' },
+  READY: { SENDING: 'claimed' },
+  APPROVED: { SENDING: 'claimed' },
+  SENDING: { READY: 'mail quota', APPROVED: 'mail quota' },
+};
+
+interface StaffMoveWords {
+  /** "only … rows can be <passive>". */
+  passive: string;
+  /** A word after the state in docs/states.md, when the state alone does not say what the move is for. */
+  docs?: string;
+  /** Said after "this one is X" in a refusal, when the reason needs more. */
+  refusalTail?: string;
+  /** The Log line's detail; `by` is the staff member. */
+  log(by: string): string;
+}
+
+/** The words for each state staff may move a row to: refusals and Log lines use them. */
+export const STAFF_MOVE_WORDS: Readonly<Partial<Record<Status, StaffMoveWords>>> = {
+  APPROVED: { passive: 'approved', log: () => 'approved' },
+  PENDING: { passive: 'retried', docs: 'retry', log: () => 'retry: generate and mail again' },
+  SENT: { passive: 'marked sent by hand', docs: 'checked by hand', refusalTail: 'formqueue records its own sends', log: (by) => `marked sent by ${by} after checking by hand` },
+  SKIPPED: { passive: 'skipped', log: () => 'skipped: will not be answered' },
+};
+
 export function actorOf(from: string, to: string): Actor | null {
   if (!isStatus(from) || !isStatus(to)) return null;
   return TRANSITIONS[from][to] ?? null;
@@ -59,7 +83,59 @@ export function canStaffMove(from: string, to: string): boolean {
   return actorOf(from, to) === 'staff';
 }
 
-const STAFF_TARGETS = 'APPROVED (from AWAITING_APPROVAL), PENDING or SENT (from FAILED or NEEDS_REVIEW), or SKIPPED';
+/** Every state `actor` may move a row to from `from`, in STATUSES order. */
+export function targetsFrom(from: string, actor: Actor): Status[] {
+  if (!isStatus(from)) return [];
+  return STATUSES.filter((to) => TRANSITIONS[from][to] === actor);
+}
+
+/** Every state staff may leave a row in by hand: for the dropdown's help text and the console. */
+export function staffTargetsFrom(from: string): Status[] {
+  return targetsFrom(from, 'staff');
+}
+
+/** The states from which `actor` may move a row to `to`, in STATUSES order. */
+export function sourcesOf(to: Status, actor: Actor): Status[] {
+  return STATUSES.filter((from) => TRANSITIONS[from][to] === actor);
+}
+
+/** Every state staff may move some row to, in STATUSES order. */
+export const STAFF_TARGETS: readonly Status[] = STATUSES.filter((to) => sourcesOf(to, 'staff').length > 0);
+
+/** True when staff may move every unfinished row to `to` (SKIPPED): no "from" needs naming. */
+export function isStaffMoveFromAnyUnfinished(to: Status): boolean {
+  const sources = sourcesOf(to, 'staff');
+  return UNFINISHED_STATUSES.every((from) => from === to || sources.includes(from));
+}
+
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+function alphabetical(items: readonly string[]): string[] {
+  return [...items].sort();
+}
+
+/** "FAILED or NEEDS_REVIEW": the states staff may move a row to `to` from, for refusals and the menu. */
+export function staffSourcesText(to: Status): string {
+  return orList(alphabetical(sourcesOf(to, 'staff')));
+}
+
+/** "APPROVED (from AWAITING_APPROVAL), PENDING or SENT (from FAILED or NEEDS_REVIEW), or SKIPPED": every staff move, from the table. */
+export function staffMovesSentence(): string {
+  const groups: { targets: Status[]; sources: string }[] = [];
+  for (const to of STAFF_TARGETS) {
+    const sources = isStaffMoveFromAnyUnfinished(to) ? '' : alphabetical(sourcesOf(to, 'staff')).join(' or ');
+    const group = groups.find((candidate) => candidate.sources === sources);
+    if (group) group.targets.push(to);
+    else groups.push({ targets: [to], sources });
+  }
+  // Moves from named states first, in the order those states come; the move allowed from anywhere last.
+  const firstSource = (sources: string) => (sources === '' ? Infinity : Math.min(...sources.split(' or ').map((s) => STATUSES.indexOf(s as Status))));
+  groups.sort((a, b) => firstSource(a.sources) - firstSource(b.sources));
+  const parts = groups.map((group) => `${orList(group.targets)}${group.sources === '' ? '' : ` (from ${group.sources})`}`);
+  return parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')}, or ${parts[parts.length - 1]}`;
+}
 
 /** Why staff may not make this move, in words for the person who tried; null when the move is allowed. */
 export function staffMoveRefusal(from: string, to: string): string | null {
@@ -72,21 +148,24 @@ export function staffMoveRefusal(from: string, to: string): string | null {
   if (from === 'TEST') return `TEST rows are final: test deliveries are never mailed`;
   if (from === 'SKIPPED') return `SKIPPED rows are final: a person already decided not to answer this one`;
   if (actorOf(from, to) === 'system') return `only formqueue moves ${from} rows to ${to}`;
-  if (to === 'APPROVED') return `only AWAITING_APPROVAL rows can be approved (this one is ${from})`;
-  if (to === 'PENDING') return `only FAILED or NEEDS_REVIEW rows can be retried (this one is ${from})`;
-  if (to === 'SENT') {
-    return `only FAILED or NEEDS_REVIEW rows can be marked sent by hand (this one is ${from}; formqueue records its own sends)`;
-  }
-  if (to === 'SKIPPED') return `${from} rows are finished and cannot be skipped`;
-  return `staff cannot move ${from} rows to ${to}; staff moves are ${STAFF_TARGETS}`;
+  const words = STAFF_MOVE_WORDS[to];
+  if (words === undefined) return `staff cannot move ${from} rows to ${to}; staff moves are ${staffMovesSentence()}`;
+  if (isStaffMoveFromAnyUnfinished(to)) return `${from} rows are finished and cannot be ${words.passive}`;
+  const tail = words.refusalTail === undefined ? '' : `; ${words.refusalTail}`;
+  return `only ${staffSourcesText(to)} rows can be ${words.passive} (this one is ${from}${tail})`;
 }
 
-/** Every state staff may leave a row in by hand: for the dropdown's help text and the console. */
-export function staffTargetsFrom(from: string): Status[] {
-  if (!isStatus(from)) return [];
-  return STATUSES.filter((to) => TRANSITIONS[from][to] === 'staff');
-}
+/**
+ * States a row can be collapsed from: those the table lets the system move to DUPLICATE (nothing with an
+ * outside effect has happened or is in flight).
+ */
+export const COLLAPSIBLE_STATUSES: readonly Status[] = sourcesOf('DUPLICATE', 'system');
 
-export function isUnfinished(status: string): boolean {
-  return (UNFINISHED_STATUSES as readonly string[]).includes(status);
-}
+/**
+ * Statuses a multi-cell edit may leave as typed, although Sheets gives no previous value to check the move
+ * against: the system never moves a row out of them (no mail can follow), and they belong to a person's part
+ * of the table (staff move rows into them or out of them). Anything else is parked in NEEDS_REVIEW.
+ */
+export const UNCHECKED_KEEPS: readonly Status[] = STATUSES.filter(
+  (status) => targetsFrom(status, 'system').length === 0 && (targetsFrom(status, 'staff').length > 0 || sourcesOf(status, 'staff').length > 0),
+);

@@ -1,8 +1,7 @@
 // Which finished Queue rows move to the Archive sheet: those untouched for longer than ARCHIVE_AFTER_DAYS.
 import type { QueueRow } from '../queue-row';
 import { FINISHED_STATUSES } from '../statuses';
-
-const DAY_MS = 86400000;
+import { DAY_MS } from '../time';
 
 /** The last time anything happened to the row; null when it carries no time at all. */
 export function lastActivity(row: QueueRow): number | null {

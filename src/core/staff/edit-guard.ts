@@ -3,6 +3,7 @@ import type { LogEntry } from '../ports';
 import type { QueueHeader, QueueRow } from '../queue-row';
 import type { Status } from '../statuses';
 import { formatTime } from '../triage/text';
+import { UNCHECKED_KEEPS } from '../processing/transitions';
 import { decideStaffMove, parseStatus, staffName, type StaffContext } from './staff-moves';
 
 /** Columns staff may edit and the statuses in which each edit stands; status is guarded by the move table instead. */
@@ -10,9 +11,6 @@ export const STAFF_EDITABLE: Readonly<Partial<Record<QueueHeader, readonly Statu
   // What staff leave in result is what is mailed, so it may change only before a send is claimed.
   result: ['AWAITING_APPROVAL', 'READY'],
 };
-
-/** Statuses staff may pick themselves (DESIGN §4); any other value in a multi-cell edit is certainly wrong. */
-export const STAFF_TARGETS: readonly Status[] = ['APPROVED', 'PENDING', 'SENT', 'SKIPPED'];
 
 export function canStaffEdit(header: QueueHeader, status: string): boolean {
   const allowed = STAFF_EDITABLE[header];
@@ -87,9 +85,6 @@ export function decideResultEdit(edit: ResultEdit): EditDecision {
     log: { at: edit.now, eventId: edit.row.eventId, from: status, to: status, by, detail: `result edited (${edit.to.length} characters)` },
   };
 }
-
-/** Values of a multi-cell status edit that stay: each stops the system, so none can cause a second mail. */
-export const UNCHECKED_KEEPS: readonly Status[] = ['SKIPPED', 'SENT', 'FAILED', 'NEEDS_REVIEW'];
 
 /**
  * A multi-cell edit of the status column: Sheets reports no old values then, so nothing can be put back.

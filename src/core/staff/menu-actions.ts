@@ -1,6 +1,7 @@
 // The menu's "… selected" actions on a selection of Queue rows: row changes, Log entries and a summary for staff.
 import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
+import { isStaffMoveFromAnyUnfinished, sourcesOf, staffSourcesText } from '../processing/transitions';
 import type { Status } from '../statuses';
 import { decideStaffMove, type StaffContext } from './staff-moves';
 
@@ -9,17 +10,25 @@ export type MenuAction = (typeof MENU_ACTIONS)[number];
 
 interface ActionSpec {
   target: Status;
-  /** Statuses the menu item acts on; narrower than the move table where the item's name promises more. */
-  from: readonly Status[] | 'any';
   done: string;
 }
 
+/** Each item is one staff move of the table; the rows it acts on are the table's sources of that move. */
 const SPECS: Readonly<Record<MenuAction, ActionSpec>> = {
-  approve: { target: 'APPROVED', from: ['AWAITING_APPROVAL'], done: 'Approved' },
-  retry: { target: 'PENDING', from: ['FAILED', 'NEEDS_REVIEW'], done: 'Queued for a new try' },
-  skip: { target: 'SKIPPED', from: 'any', done: 'Skipped' },
-  markSent: { target: 'SENT', from: ['FAILED', 'NEEDS_REVIEW'], done: 'Marked as sent' },
+  approve: { target: 'APPROVED', done: 'Approved' },
+  retry: { target: 'PENDING', done: 'Queued for a new try' },
+  skip: { target: 'SKIPPED', done: 'Skipped' },
+  markSent: { target: 'SENT', done: 'Marked as sent' },
 };
+
+/** Why a selected row is not one this item acts on; null when it is (the move's own checks come after). */
+function outOfScope(spec: ActionSpec, from: string): string | null {
+  if (from === spec.target) return `already ${from}`;
+  // A move allowed from every unfinished state leaves the refusal of finished rows to the move itself.
+  if (isStaffMoveFromAnyUnfinished(spec.target)) return null;
+  if ((sourcesOf(spec.target, 'staff') as readonly string[]).includes(from)) return null;
+  return `is ${from || '(empty)'}; this item acts only on ${staffSourcesText(spec.target)} rows`;
+}
 
 export interface MenuOutcome {
   /** Rows to write back, already moved. */
@@ -39,14 +48,9 @@ export function applyMenuAction(action: MenuAction, rows: readonly QueueRow[], c
   const outcome: MenuOutcome = { changed: [], log: [], refused: [], message: '' };
   for (const row of rows) {
     const from = String(row.status);
-    if (spec.from !== 'any' && !(spec.from as readonly string[]).includes(from)) {
-      const allowed = spec.from.join(' or ');
-      const reason = from === spec.target ? `already ${from}` : `is ${from || '(empty)'}; this item acts only on ${allowed} rows`;
+    const reason = outOfScope(spec, from);
+    if (reason !== null) {
       outcome.refused.push({ rowNumber: row.rowNumber, reason });
-      continue;
-    }
-    if (from === spec.target) {
-      outcome.refused.push({ rowNumber: row.rowNumber, reason: `already ${from}` });
       continue;
     }
     const decision = decideStaffMove(row, from, spec.target, context);

@@ -1,5 +1,6 @@
 // What a staff move does to a row besides its status: one function shared by the on-edit guard and the menu actions.
-import { staffMoveRefusal } from '../processing/transitions';
+import { STAFF_MOVE_WORDS, staffMoveRefusal } from '../processing/transitions';
+import { hasBeenMailed } from '../mail-guard';
 import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { isStatus, type Status } from '../statuses';
@@ -24,12 +25,6 @@ export function parseStatus(value: unknown): Status | null {
   return isStatus(text) ? text : null;
 }
 
-const DETAIL: Readonly<Partial<Record<Status, string>>> = {
-  APPROVED: 'approved',
-  PENDING: 'retry: generate and mail again',
-  SKIPPED: 'skipped: will not be answered',
-};
-
 /**
  * The row after staff move it from `from` to `to`, with its Log entry, or why the move is refused.
  * `from` is passed apart from `row.status` because an on-edit trigger sees the cell after the edit.
@@ -42,7 +37,7 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
   const refusal = staffMoveRefusal(from, target);
   if (refusal !== null) return { ok: false, reason: refusal };
   // sent_at is the guard that cannot lie: a row with it is never mailed again, so a retry would only strand it.
-  if (target === 'PENDING' && row.sentAt !== null) {
+  if (target === 'PENDING' && hasBeenMailed(row)) {
     return {
       ok: false,
       reason:
@@ -55,7 +50,7 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
   }
   const by = staffName(context.user);
   const next: QueueRow = { ...row, status: target, updatedAt: context.now };
-  let detail = DETAIL[target] ?? `moved by staff`;
+  let detail = STAFF_MOVE_WORDS[target]?.log(by) ?? 'moved by staff';
   if (target === 'PENDING') {
     next.attempts = 0;
     next.nextAttemptAt = null;
@@ -67,7 +62,6 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
     // Keep a real send time if one was recorded; otherwise the time of the check.
     next.sentAt = row.sentAt ?? context.now;
     next.claimedAt = null;
-    detail = `marked sent by ${by} after checking by hand`;
   }
   const log: LogEntry = { at: context.now, eventId: row.eventId, from: from || '(empty)', to: target, by, detail };
   return { ok: true, row: next, log };

@@ -9,8 +9,7 @@ import type { MailPart } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
 import { SUBJECT_PREFIX, knownSecretsOf } from './triage-mail';
 import { formatDuration, formatTime, plural } from './text';
-
-const DAY_MS = 24 * 3600_000;
+import { DAY_MS } from '../time';
 
 export interface DailySummaryInput {
   /** The caller's calendar day in the script's time zone, e.g. "2025-06-01": the summary goes once per key. */

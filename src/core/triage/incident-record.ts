@@ -3,6 +3,7 @@ import { INCIDENT_CODES } from '../ports';
 import type { IncidentCode } from '../ports';
 import { RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS } from './incident-catalog';
 import { utf8Length } from './text';
+import { MINUTE_MS } from '../time';
 
 export const INCIDENT_KEY_PREFIX = 'FQ_INCIDENT_';
 /** Recently resolved incidents, for the daily summary. */
@@ -99,7 +100,7 @@ export function incidentToJson(incident: Incident): string {
 /** Whether staff should hear of it yet: a per-minute rate limit only once it persists. */
 export function isNotifiable(incident: Incident): boolean {
   if (incident.code !== 'GEMINI_RATE_LIMITED') return true;
-  return incident.runs >= RATE_LIMIT_PERSIST_RUNS && incident.lastSeen - incident.firstSeen >= RATE_LIMIT_PERSIST_MINUTES * 60_000;
+  return incident.runs >= RATE_LIMIT_PERSIST_RUNS && incident.lastSeen - incident.firstSeen >= RATE_LIMIT_PERSIST_MINUTES * MINUTE_MS;
 }
 
 export function mergeRows(kept: readonly number[], added: readonly number[]): number[] {

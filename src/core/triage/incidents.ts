@@ -17,14 +17,15 @@ import {
   mergeRows,
 } from './incident-record';
 import type { Incident, IncidentHistoryEntry, MailKind } from './incident-record';
+import { HOUR_MS, MINUTE_MS } from '../time';
 
 export * from './incident-record';
 
 const MAX_HISTORY_ENTRIES = 40;
-const HISTORY_KEEP_MS = 48 * 3600_000;
+const HISTORY_KEEP_MS = 48 * HOUR_MS;
 const MAX_CAUGHT_UP_KINDS = 6;
 /** An unchanged health snapshot is rewritten only this often, so "last read N min ago" stays honest cheaply. */
-const HEALTH_REFRESH_MS = 15 * 60_000;
+const HEALTH_REFRESH_MS = 15 * MINUTE_MS;
 
 export interface IncidentBookOptions {
   /** Secret values to strip from every detail (API key, webhook tokens). */

@@ -1,4 +1,5 @@
 // Small text helpers for triage mails and stored values: sizes, durations, times, HTML escaping.
+import { MINUTE_MS } from '../time';
 
 /** Bytes of the UTF-8 encoding (what Apps Script counts against 9 KB per property); no TextEncoder in Apps Script. */
 export function utf8Length(text: string): number {
@@ -17,8 +18,8 @@ export function utf8Length(text: string): number {
 
 /** "45 s", "12 min", "3 h 5 min", "2 d 4 h": what a person reads at a glance. */
 export function formatDuration(ms: number): string {
-  const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (ms < 60_000) return `${Math.max(0, Math.round(ms / 1000))} s`;
+  const minutes = Math.floor(Math.max(0, ms) / MINUTE_MS);
+  if (ms < MINUTE_MS) return `${Math.max(0, Math.round(ms / 1000))} s`;
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
@@ -32,7 +33,7 @@ export function formatTime(ms: number): string {
 }
 
 export function minutesBetween(from: number, to: number): number {
-  return Math.max(0, Math.floor((to - from) / 60_000));
+  return Math.max(0, Math.floor((to - from) / MINUTE_MS));
 }
 
 export function escapeHtml(text: string): string {

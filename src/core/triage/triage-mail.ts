@@ -11,6 +11,7 @@ import { isNotifiable } from './incidents';
 import type { MailPart, RedactionContext } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
 import { formatDuration, formatTime, plural } from './text';
+import { MINUTE_MS } from '../time';
 
 export const SUBJECT_PREFIX = '[formqueue]';
 const ROWS_SHOWN = 30;
@@ -43,13 +44,13 @@ export function knownSecretsOf(settings: Settings): string[] {
 /** The mail an incident is due, if any, at `now`. */
 export function dueMailKind(incident: Incident, now: number, reminderMinutes: number): MailKind | null {
   if (incident.state === 'cleared') {
-    const quietMs = RECOVERY_QUIET_MINUTES * 60_000;
+    const quietMs = RECOVERY_QUIET_MINUTES * MINUTE_MS;
     return incident.clearedAt !== null && now - incident.clearedAt >= quietMs ? 'recovery' : null;
   }
   if (!isNotifiable(incident)) return null;
   if (incident.lastMailedAt === null) return 'first';
   const seenSinceMail = incident.lastSeen > incident.lastMailedAt;
-  return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * 60_000 ? 'reminder' : null;
+  return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * MINUTE_MS ? 'reminder' : null;
 }
 
 /**
@@ -60,7 +61,7 @@ export function nextTriageMailAt(incidents: readonly Incident[], now: number): n
   let next: number | null = null;
   for (const incident of incidents) {
     if (incident.state !== 'cleared' || incident.clearedAt === null) continue;
-    const at = incident.clearedAt + RECOVERY_QUIET_MINUTES * 60_000;
+    const at = incident.clearedAt + RECOVERY_QUIET_MINUTES * MINUTE_MS;
     if (at > now && (next === null || at < next)) next = at;
   }
   return next;
@@ -225,7 +226,7 @@ function composeTriageMail(
       ...queueParts(health, now),
       { kind: 'field', label: 'Next step', text: NEXT_STEP[incident.code] },
     );
-    if (kind === 'first') parts.push({ kind: 'line', text: `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * 60_000)}, and one mail when it clears.` });
+    if (kind === 'first') parts.push({ kind: 'line', text: `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.` });
   }
   parts.push(...detailParts(incident, now));
   const rendered = renderMail(parts, redaction);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { codedError } from '../../../src/core/errors';
 import { findDuplicates } from '../../../src/core/processing/duplicates';
 import { runProcessing } from '../../../src/core/processing/process-run';
+import { isStale, staleDeadline } from '../../../src/core/processing/stale-sweep';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { pendingRow, T0, world } from './memory-ports';
 
@@ -84,6 +85,27 @@ describe('stale sweep', () => {
   it('a claim still in flight sets nextDueAt to when it turns stale', () => {
     const w = world([pendingRow({ status: 'SENDING', claimedAt: T0 - 5 * MINUTE })]);
     expect(runProcessing(w.deps, start).nextDueAt).toBe(T0 + 10 * MINUTE);
+  });
+
+  it('a claim without claimed_at seen after the sweep wakes the next tick at once, as the sweep counts it stale already', () => {
+    // Another writer claims the row between this run's read and its re-read, leaving no claim time.
+    const w = world([pendingRow({ status: 'READY', result: 'r', mailRef: 'FQ-AAAAAA' })]);
+    w.queue.beforeReadRows = (_numbers, queue) => queue.edit(2, { status: 'SENDING', claimedAt: null });
+    const summary = runProcessing(w.deps, start);
+    expect(w.mailer.outbox).toHaveLength(0);
+    expect(summary.nextDueAt).toBe(T0);
+  });
+
+  it.each<[string, Partial<QueueRow>, number | null]>([
+    ['GENERATING claimed at T0', { status: 'GENERATING', claimedAt: T0 }, T0 + 10 * MINUTE],
+    ['SENDING claimed at T0', { status: 'SENDING', claimedAt: T0 }, T0 + 15 * MINUTE],
+    ['GENERATING without a claim time', { status: 'GENERATING', claimedAt: null }, -Infinity],
+    ['SENDING without a claim time', { status: 'SENDING', claimedAt: null }, -Infinity],
+    ['READY (no claim to go stale)', { status: 'READY', claimedAt: T0 }, null],
+  ])('staleDeadline: %s', (_name, patch, deadline) => {
+    const limits = { staleGeneratingMinutes: 10, staleSendingMinutes: 15 };
+    expect(staleDeadline(pendingRow(patch), limits)).toBe(deadline);
+    expect(isStale(pendingRow(patch), T0 + 12 * MINUTE, limits)).toBe(deadline !== null && deadline <= T0 + 12 * MINUTE);
   });
 });
 

@@ -62,6 +62,29 @@ describe('runProcessing: sending', () => {
     expect(w.queue.row(2).status).toBe('SKIPPED');
   });
 
+  it('a READY row whose sent_at staff fill after the run read the Queue is not mailed: the re-read before the claim sees it', () => {
+    const w = world([ready()]);
+    let reads = 0;
+    // The first read is the re-read before claiming: staff have just recorded a reply they sent by hand.
+    w.queue.beforeReadRows = (_numbers, queue) => {
+      if (++reads === 1) queue.edit(2, { sentAt: T0 - HOUR });
+    };
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox).toHaveLength(0);
+    expect(w.queue.row(2)).toMatchObject({ status: 'READY', sentAt: T0 - HOUR });
+    expect(w.queue.writes.flat().some((row) => row.status === 'SENDING')).toBe(false);
+  });
+
+  it('a sent_at filled between the SENDING claim and its read-back stops the mail too', () => {
+    const w = world([ready()]);
+    let reads = 0;
+    w.queue.beforeReadRows = (_numbers, queue) => {
+      if (++reads === 2) queue.edit(2, { sentAt: T0 - HOUR });
+    };
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox).toHaveLength(0);
+  });
+
   it('a row staff skip while earlier rows are mailed is not claimed over their decision', () => {
     const w = world(readyRows(2));
     w.mailer.failWith = () => void w.queue.edit(3, { status: 'SKIPPED' });

@@ -1,13 +1,20 @@
-// The state-machine table: every move DESIGN §4 allows, who makes it, and the words staff get when refused.
+// The state-machine table: every allowed move, who makes it, the words staff get when refused, and what it drives.
 import { describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/core/statuses';
 import {
   actorOf,
   canStaffMove,
+  COLLAPSIBLE_STATUSES,
+  isStaffMoveFromAnyUnfinished,
   isSystemMove,
+  sourcesOf,
+  STAFF_TARGETS,
+  staffMovesSentence,
   staffMoveRefusal,
+  staffSourcesText,
   staffTargetsFrom,
   TRANSITIONS,
+  UNCHECKED_KEEPS,
 } from '../../../src/core/processing/transitions';
 
 const SYSTEM_MOVES: [string, string, string][] = [
@@ -89,5 +96,24 @@ describe('transitions', () => {
     expect(staffTargetsFrom('FAILED')).toEqual(['PENDING', 'SENT', 'SKIPPED']);
     expect(staffTargetsFrom('AWAITING_APPROVAL')).toEqual(['APPROVED', 'SKIPPED']);
     expect(staffTargetsFrom('SENT')).toEqual([]);
+  });
+});
+
+describe('what the table drives', () => {
+  it('the states staff may pick, the collapsible states and the multi-cell keeps all come from the table', () => {
+    expect(STAFF_TARGETS).toEqual(['PENDING', 'APPROVED', 'SENT', 'SKIPPED']);
+    expect(COLLAPSIBLE_STATUSES).toEqual(['PENDING', 'READY', 'AWAITING_APPROVAL', 'APPROVED']);
+    expect(UNCHECKED_KEEPS).toEqual(['SENT', 'NEEDS_REVIEW', 'FAILED', 'SKIPPED']);
+  });
+
+  it('the dropdown help names every staff move with its sources', () => {
+    expect(staffMovesSentence()).toBe('APPROVED (from AWAITING_APPROVAL), PENDING or SENT (from FAILED or NEEDS_REVIEW), or SKIPPED');
+  });
+
+  it('a staff move added to the table shows up in the sources the menu and refusals name', () => {
+    expect(sourcesOf('PENDING', 'staff')).toEqual(['NEEDS_REVIEW', 'FAILED']);
+    expect(staffSourcesText('PENDING')).toBe('FAILED or NEEDS_REVIEW');
+    expect(isStaffMoveFromAnyUnfinished('SKIPPED')).toBe(true);
+    expect(isStaffMoveFromAnyUnfinished('SENT')).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
-// The on-edit guard's decisions: every staff move of DESIGN §4, result edits, and multi-cell edits.
+// The on-edit guard's decisions: every staff move of docs/states.md, result edits, and multi-cell edits.
 import { describe, expect, it } from 'vitest';
 import { decideResultEdit, decideStatusEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit } from '../../../src/core/staff/edit-guard';
 import { STATUSES } from '../../../src/core/statuses';
 import { row, STAFF, T0 } from './rows';
 
-/** DESIGN §4: the only moves staff may make by hand. */
+/** docs/states.md#staff-moves: the only moves staff may make by hand. */
 const ALLOWED: readonly [string, string][] = [
   ['AWAITING_APPROVAL', 'APPROVED'],
   ['FAILED', 'PENDING'],
@@ -19,7 +19,7 @@ const ALLOWED: readonly [string, string][] = [
 const isAllowed = (from: string, to: string) => ALLOWED.some(([f, t]) => f === from && t === to);
 const everyPair = STATUSES.flatMap((from) => STATUSES.filter((to) => to !== from).map((to) => [from, to] as [string, string]));
 
-describe('decideStatusEdit: every staff move of DESIGN §4', () => {
+describe('decideStatusEdit: every staff move of docs/states.md', () => {
   it.each(everyPair.filter(([from, to]) => isAllowed(from, to)))('%s → %s stands and is logged with who', (from, to) => {
     const decision = decideStatusEdit({ from, to, row: row(to), ...STAFF });
     expect(decision.kind).toBe('allowed');

@@ -1,0 +1,11 @@
+// Every generated doc: which file, and how its generated blocks are rendered from the code.
+import { fillBlocks } from './generated-blocks';
+import { statesBlocks } from './states-doc';
+
+export interface GeneratedDoc {
+  /** Relative to the repository root. */
+  path: string;
+  render(current: string): string;
+}
+
+export const GENERATED_DOCS: readonly GeneratedDoc[] = [{ path: 'docs/states.md', render: (current) => fillBlocks(current, statesBlocks()) }];

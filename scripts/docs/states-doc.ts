@@ -1,0 +1,55 @@
+// The generated parts of docs/states.md: the states table and the lists the move table decides.
+import {
+  isStaffMoveFromAnyUnfinished,
+  STAFF_MOVE_WORDS,
+  SYSTEM_MOVE_NOTES,
+  TRANSITIONS,
+  UNCHECKED_KEEPS,
+  type Actor,
+} from '../../src/core/processing/transitions';
+import { FINISHED_STATUSES, STATUS_MEANING, STATUSES, type Status } from '../../src/core/statuses';
+
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Targets in the order the table writes them, each with its note. */
+function movesCell(from: Status, actor: Actor): string {
+  const targets = (Object.keys(TRANSITIONS[from]) as Status[]).filter((to) => TRANSITIONS[from][to] === actor);
+  if (targets.length === 0) return '—';
+  return targets
+    .map((to) => {
+      const note = actor === 'system' ? SYSTEM_MOVE_NOTES[from]?.[to] : STAFF_MOVE_WORDS[to]?.docs;
+      return note === undefined ? to : `${to} (${note})`;
+    })
+    .join(', ');
+}
+
+export function statesTable(): string {
+  const lines = ['| status | meaning | the system moves it to | staff may move it to |', '|---|---|---|---|'];
+  for (const status of STATUSES) {
+    lines.push(`| \`${status}\` | ${STATUS_MEANING[status]} | ${movesCell(status, 'system')} | ${movesCell(status, 'staff')} |`);
+  }
+  lines.push('', `${andList(FINISHED_STATUSES)} are final: nothing moves a row out of them.`);
+  return lines.join('\n');
+}
+
+/** The staff move allowed from any unfinished state, and those states. */
+export function anyUnfinishedMove(): string {
+  const to = STATUSES.find((status) => STAFF_MOVE_WORDS[status] !== undefined && isStaffMoveFromAnyUnfinished(status)) as Status;
+  const from = STATUSES.filter((status) => TRANSITIONS[status][to] === 'staff');
+  return `- **any unfinished status → ${to}** (${from.join(', ')}).`;
+}
+
+export function uncheckedKeeps(): string {
+  return (
+    'A multi-cell edit of the status column (a paste, a fill) cannot be checked, because Sheets gives no previous\n' +
+    `values: ${andList(UNCHECKED_KEEPS)} are kept as typed (with a note and a Log line): the system never moves a row\n` +
+    'out of them, and they are states a person moves rows into or out of. Anything else parks the row in NEEDS_REVIEW,\n' +
+    'so nothing is sent until a person looks.'
+  );
+}
+
+export function statesBlocks(): Record<string, string> {
+  return { 'states-table': statesTable(), 'any-unfinished-move': anyUnfinishedMove(), 'unchecked-keeps': uncheckedKeeps() };
+}
