@@ -45,4 +45,18 @@ describe('appends by executions running as different people', () => {
     expect(new Set(skipped.map((row) => row[log.header.indexOf('event_id')]))).toEqual(new Set(first.map(eventOf)));
     expect(rt.queue()).toHaveLength(20);
   });
+
+  it('Set up run by a colleague says whose the triggers are and installs nothing twice', async () => {
+    expect(rt.host.properties.get('FQ_DEPLOYER')).toBe('owner@example.com');
+    const before = rt.host.triggers.length;
+    const run = await rt.host.run('setup', [], { kind: 'menu', user: STAFF });
+    expect(run.status).toBe('ok');
+    expect(String(run.value)).toMatch(/Triggers: not touched\. They belong to owner@example\.com/);
+    expect(rt.host.triggers).toHaveLength(before);
+    expect(rt.host.triggers.every((t: { owner?: string }) => (t.owner ?? 'owner@example.com') === 'owner@example.com')).toBe(true);
+    // The deployer's own repair still finds its pair in place.
+    const again = await rt.host.run('setup', [], { kind: 'menu' });
+    expect(String(again.value)).toMatch(/processQueue \(every minute\) and onEditInstallable \(on edit\) are in place/);
+    expect(rt.host.triggers).toHaveLength(before);
+  });
 });
