@@ -20,6 +20,8 @@ export interface IntakeAnswer {
   queued?: true | 'deferred';
   duplicate?: true;
   test?: true;
+  /** A form_response_partial, kept in Rejected with its reason and never answered. */
+  partial?: true;
   event_id?: string;
 }
 
@@ -58,6 +60,10 @@ export const SPILL_WARN_CHARS = 200000;
 
 /** A reason is read by a person: a few lines, whatever value it quotes. */
 const REASON_LIMIT_CHARS = 2000;
+/** Why a partial response is kept but never answered (Typeform sends partial responses only when the webhook subscribes to them). */
+export const PARTIAL_REASON =
+  'partial_response: event_type form_response_partial — the respondent has not finished the form, so it is kept here and never answered; ' +
+  'the finished response arrives as its own form_response. Untick "partial responses" on the Typeform webhook to stop these.';
 
 export interface IntakeRequest {
   token: string | undefined;
@@ -144,6 +150,13 @@ function keepUnqueued(deps: IntakeDeps, now: number, body: string, delivery: Typ
 export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sheets: IntakeSheetsWithConfig, deps: IntakeDeps): IntakeAnswer {
   const idsTooLarge = checkFieldSizes(storedFields(delivery));
   if (idsTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, idsTooLarge.error, idsTooLarge.reason);
+  if (delivery.partial) {
+    // Answered 2xx so Typeform does not retry; not counted as a rejection: it is Typeform working as configured.
+    recordRejection(sheets, deps, receivedAt, PARTIAL_REASON, delivery.compactJson, delivery.formId, delivery.eventId);
+    sheets.flush();
+    rememberSeen(deps, delivery);
+    return { ok: true, partial: true, event_id: delivery.eventId };
+  }
   const config = configFor(delivery.formId, sheets.readForms());
   if (!config) return rejectStored(sheets, deps, receivedAt, delivery, 'unknown_form', `"${clip(delivery.formId)}" is not enabled in the Config sheet`);
   const recipientTooLarge = checkFieldSizes({ recipient: findRecipient(delivery, config.recipientField) });
