@@ -21,6 +21,8 @@ export const USAGE = `Usage: npm start -- [options]
   --data DIR                 where the spreadsheet, properties, triggers and outbox live
                              (default .formqueue/, kept across restarts; --demo uses a fresh temp dir)
   --prop KEY=VALUE           set a Script Property (repeatable), e.g. --prop GEMINI_MODEL=gemini-2.5-flash
+  --owner EMAIL              the deployer: the web app executes as this account, and runs nobody else
+                             started (Set up at start, POST /api/run without "user") too (default owner@example.com)
   --trigger-interval SECONDS how often installed clock triggers fire (default 60; 0 turns the clock off)
   --demo                     replay the sample Typeform deliveries, process the queue, print the result, exit
   --help                     show this help
@@ -31,7 +33,7 @@ Without GEMINI_API_KEY (as --prop or in the environment) replies come from a loc
 export class CliError extends Error {}
 
 /**
- * @typedef {{ port: number, portGiven: boolean, dataDir: string|null, props: Record<string, string>,
+ * @typedef {{ port: number, portGiven: boolean, dataDir: string|null, props: Record<string, string>, owner: string,
  *   triggerIntervalSeconds: number, intervalGiven: boolean, demo: boolean, help: boolean }} CliOptions
  */
 
@@ -41,7 +43,7 @@ export function parseCliArgs(argv) {
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
       port: { type: 'string' }, data: { type: 'string' }, prop: { type: 'string', multiple: true },
-      'trigger-interval': { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'trigger-interval': { type: 'string' }, owner: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     } }));
   } catch (err) {
     throw new CliError(/** @type {Error} */ (err).message);
@@ -55,6 +57,8 @@ export function parseCliArgs(argv) {
     throw new CliError(`--trigger-interval expects seconds (0 turns the clock off), got "${values['trigger-interval']}"`);
   }
   if (values.data !== undefined && values.data.trim() === '') throw new CliError('--data expects a directory');
+  const owner = values.owner === undefined ? DEFAULT_USER : values.owner.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(owner)) throw new CliError(`--owner expects an email address, got "${values.owner}"`);
   /** @type {Record<string, string>} */
   const props = {};
   for (const pair of values.prop ?? []) {
@@ -63,7 +67,7 @@ export function parseCliArgs(argv) {
     if (!key) throw new CliError(`--prop expects KEY=VALUE (for example --prop GEMINI_MODEL=gemini-2.5-flash), got "${pair}"`);
     props[key] = pair.slice(eq + 1);
   }
-  return { port, portGiven: values.port !== undefined, dataDir: values.data ?? null, props, triggerIntervalSeconds: interval,
+  return { port, portGiven: values.port !== undefined, dataDir: values.data ?? null, props, owner, triggerIntervalSeconds: interval,
     intervalGiven: values['trigger-interval'] !== undefined, demo: Boolean(values.demo), help: Boolean(values.help) };
 }
 
@@ -93,7 +97,7 @@ export async function startRuntime(opts, deps = {}) {
   const port = opts.demo && !opts.portGiven ? 0 : opts.port;
 
   const host = new GasHost({
-    bundleDir, dataDir, scriptProperties: opts.props, activeUserEmail: DEFAULT_USER, timeZone: manifestTimeZone(bundleDir),
+    bundleDir, dataDir, scriptProperties: opts.props, ownerEmail: opts.owner ?? DEFAULT_USER, timeZone: manifestTimeZone(bundleDir),
     spreadsheetId: opts.props.SPREADSHEET_ID, webAppUrl: port ? `http://127.0.0.1:${port}/exec` : undefined,
   });
   await host.load();
@@ -119,7 +123,7 @@ export async function startRuntime(opts, deps = {}) {
   }
   // With --port 0 the URL is known only now; ScriptApp.getService().getUrl() should still name it.
   if (!port && host.opts) host.opts.webAppUrl = `${server.url}/exec`;
-  const eml = attachEmlWriter(host, { dataDir, from: host.activeUserEmail ?? DEFAULT_USER });
+  const eml = attachEmlWriter(host, { dataDir, from: host.owner ?? opts.owner ?? DEFAULT_USER });
   // The demo reports its own runs; it only adds failures it would not see (web app, triggers).
   host.on('execution', (/** @type {any} */ exec) => { if (!deps.quiet || (exec.status !== 'ok' && exec.kind !== 'api')) printExecution(exec); });
 

@@ -15,7 +15,7 @@ export async function runDemo({ url, token, fixturesDir, print }) {
   try {
     files = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
   } catch {
-    print(`demo: no Typeform fixtures found (looked in emulator/demo-fixtures)`);
+    print(`demo: no Typeform fixtures found in ${fixturesDir || 'emulator/demo-fixtures'}`);
     return 1;
   }
   if (files.length === 0) { print(`demo: ${fixturesDir} holds no .json fixtures`); return 1; }
@@ -44,9 +44,12 @@ export async function runDemo({ url, token, fixturesDir, print }) {
   if (!queue) print('   (no Queue sheet: the bundle did not create one)');
   else {
     const col = (/** @type {string} */ name) => queue.header.indexOf(name);
-    const cols = ['status', 'event_id', 'recipient', 'result', 'sent_at'].map(col);
-    const rows = queue.rows.map((/** @type {unknown[]} */ r) => cols.map((c, i) => cell(c < 0 ? '' : r[c], i === 3 ? 40 : 30)));
-    printTable(print, ['status', 'event_id', 'recipient', 'result (first 40 chars)', 'sent_at'], rows);
+    // The error column says why a row waits or stopped (NEEDS_REVIEW, FAILED, a broken template): without it a
+    // demo that ends with a row not SENT shows no reason.
+    const cols = ['status', 'event_id', 'recipient', 'result', 'sent_at', 'error'].map(col);
+    const widths = [30, 30, 30, 40, 30, 60];
+    const rows = queue.rows.map((/** @type {unknown[]} */ r) => cols.map((c, i) => cell(c < 0 ? '' : r[c], widths[i])));
+    printTable(print, ['status', 'event_id', 'recipient', 'result (first 40 chars)', 'sent_at', 'error'], rows);
   }
 
   const outbox = await (await fetch(`${url}/api/outbox`)).json();

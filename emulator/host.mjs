@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
-import { GasError, SheetModel, SpreadsheetModel, parseA1, interpretInput } from './spreadsheet-model.mjs';
+import { GasError, SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
 import { LockTable } from './services/lock.mjs';
@@ -14,6 +14,7 @@ import { fetchHandlers } from './services/fetch.mjs';
 import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
+import { identityOf, visibleActiveUser } from './identity.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -22,7 +23,7 @@ const MAX_RTT_SAMPLES = 200000;
 
 const DEFAULTS = {
   bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
-  activeUserEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
+  ownerEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
   scriptId: 'local-script', saveDebounceMs: 200,
 };
 
@@ -31,6 +32,8 @@ export class GasHost extends EventEmitter {
     super();
     // an option passed as undefined (e.g. an absent CLI flag) keeps its default
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    // activeUserEmail is the option's former name: it always meant the deployer.
+    if (given.activeUserEmail !== undefined && given.ownerEmail === undefined) given.ownerEmail = given.activeUserEmail;
     this.opts = { ...DEFAULTS, ...given };
     this.opts.bundleDir = resolvePath(this.opts.bundleDir);
     this.ss = SpreadsheetModel.fresh(this.opts.spreadsheetId, this.opts.timeZone);
@@ -55,6 +58,9 @@ export class GasHost extends EventEmitter {
   }
 
   get spreadsheetId() { return this.ss.id; }
+
+  /** The deployer: the web app executes as this account (`--owner`), and so do runs nobody else started. */
+  get owner() { return this.opts.ownerEmail; }
 
   /** Host time: real time plus an offset tests can advance (cache TTLs, mail-quota day). */
   now() { return Date.now() + this.clockOffsetMs; }
@@ -81,12 +87,12 @@ export class GasHost extends EventEmitter {
   run(functionName, args = [], runOpts = {}) {
     const kind = runOpts.kind ?? 'api';
     const id = `exec-${++this.seq}`;
-    const owner = this.opts.activeUserEmail;
-    // Web apps run as the deploying user, so they share its user lock; an anonymous caller has no active user (docs/platform.md#who-runs-what).
-    const userEmail = kind === 'webapp' ? owner : (runOpts.user ?? owner);
-    const activeUser = kind === 'webapp' ? (runOpts.user ?? '') : (runOpts.user ?? owner);
+    const trigger = runOpts.triggerUid ? this.triggers.find((t) => t.id === runOpts.triggerUid) ?? null : null;
+    // The effective user owns the user lock, user properties/cache and the triggers this run sees or creates.
+    const { effectiveUser, activeUser } = identityOf({ kind, person: runOpts.user, trigger, owner: this.owner });
+    const userEmail = effectiveUser;
     const rec = {
-      id, functionName, kind, user: activeUser, status: 'running', value: undefined, logs: [], startedAt: new Date(this.now()).toISOString(), durationMs: 0,
+      id, functionName, kind, user: activeUser, effectiveUser, status: 'running', value: undefined, logs: [], startedAt: new Date(this.now()).toISOString(), durationMs: 0,
       calls: {}, serviceCalls: 0, cellsRead: 0, cellsWritten: 0, fetches: 0, mailsSent: 0, spreadsheetOpened: false,
     };
     if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
@@ -98,7 +104,7 @@ export class GasHost extends EventEmitter {
     }
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    const info = { kind, activeUser, effectiveUser: owner, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
       workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },
@@ -192,16 +198,22 @@ export class GasHost extends EventEmitter {
 
   sheetNames() { return this.ss.sheets.map((s) => s.name); }
 
-  /** A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows. */
+  /**
+   * A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows, and
+   * `display`: the text Sheets shows in each cell (its number format applied, '#ERROR!' for a broken formula).
+   */
   sheetJson(name) {
     const sh = this.ss.byName(name);
     if (!sh) return null;
-    const width = sh.lastColumn(), height = sh.lastRow();
+    const width = sh.lastColumn(), height = sh.lastRow(), tz = this.ss.timeZone;
     const iso = (x) => (x instanceof Date ? x.toISOString() : x);
     const rowOf = (r, get) => Array.from({ length: width }, (_, j) => iso(get(r, j + 1)));
-    const rows = [], formulas = [];
-    for (let r = 2; r <= height; r++) { rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); }
-    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas };
+    const shown = (a, b) => displayValue(sh.value(a, b), sh.format(a, b), tz);
+    const rows = [], formulas = [], display = [];
+    for (let r = 2; r <= height; r++) {
+      rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); display.push(rowOf(r, shown));
+    }
+    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas, display };
   }
 
   /** Bulk-writes a sheet as stored values (no input parsing), replacing its content; fast enough for 100,000 rows. */
@@ -229,19 +241,17 @@ export class GasHost extends EventEmitter {
     if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
       throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
     }
-    const e = interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone);
-    sh.put('v', h.r, h.c, e.value === '' ? undefined : e.value);
-    sh.put('f', h.r, h.c, e.formula || undefined);
+    storeEntered(sh, h.r, h.c, interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone, this.now()));
     this.markDirty();
     const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
     const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
       const ev = {
-        authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: user ?? this.opts.activeUserEmail } },
+        authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(user ?? this.owner, t.owner ?? this.owner) } },
         source: { __ref: 'Spreadsheet', h: { id: this.ss.id } }, range: { __ref: 'Range', h: { sid: sh.id, r: h.r, c: h.c, nr: 1, nc: 1 } },
         value: asText(sh.value(h.r, h.c)),
       };
       if (old !== '') ev.oldValue = asText(old); // Sheets omits oldValue when the cell was empty
-      return this.run(t.handler, [ev], { kind: 'edit', user: user ?? this.opts.activeUserEmail, triggerUid: t.id, activeRange: { sheet, a1 } });
+      return this.run(t.handler, [ev], { kind: 'edit', user: user ?? this.owner, triggerUid: t.id, activeRange: { sheet, a1 } });
     });
     return Promise.all(runs);
   }

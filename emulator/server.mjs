@@ -122,7 +122,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
         const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
-          ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
+          effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
         allow('GET');
@@ -131,8 +131,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
       }
       case 'triggers':
         allow('GET');
+        // owner: the account that created the trigger; every run it fires executes as that account.
         return sendJson(res, 200, host.triggers.map((/** @type {any} */ t) => ({ id: t.id, handler: t.handler, type: t.type,
-          ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}) })));
+          owner: t.owner ?? host.owner, ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}) })));
       case 'edit': {
         allow('POST');
         const { sheet, a1, value, user } = await readJson(req);
@@ -231,7 +232,7 @@ export function renderOutput(exec) {
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
     fetches, mailsSent, spreadsheetOpened, logs } = exec;
-  return { id, functionName, kind, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
+  return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
     calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs };
 }
 

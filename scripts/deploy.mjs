@@ -21,6 +21,9 @@ import { parseArgs } from 'node:util';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the deployment id is remembered (gitignored): one per checkout, tied to the script id. */
 export const STATE_FILE = '.formqueue-deployment.json';
+/** Apps Script keeps at most 200 versions per script (https://developers.google.com/apps-script/guides/versions). */
+const MAX_VERSIONS = 200;
+const VERSION_WARNING_AT = 180;
 
 export const USAGE = `Usage: npm run deploy [-- options]
 
@@ -178,27 +181,43 @@ function readState(cwd, scriptId) {
 }
 
 /**
- * Which deployment to update: the one asked for, else the remembered one, else the newest versioned one
- * (a bound script always has a HEAD deployment: it serves /dev, never the webhook); null → create one.
+ * Which deployment to update, never a guess: the one asked for, else the remembered one, else the only
+ * versioned one; with several and none remembered it refuses and lists them (a bound script always has a
+ * HEAD deployment too: it serves /dev, never the webhook). `deployment: null` → create one.
+ * `sameUrl` is true only when the deployment updated is the one this checkout deployed last, so the
+ * printed "the URL is the same" is a fact, not a hope.
  * @param {{ deploymentId: string, versionNumber?: number, description?: string }[]} deployments
  * @param {string | undefined} asked @param {string | null} remembered
+ * @returns {{ deployment: { deploymentId: string, versionNumber?: number, description?: string } | null, why: string, sameUrl: boolean }}
  */
 export function chooseDeployment(deployments, asked, remembered) {
   const versioned = deployments.filter((d) => typeof d.versionNumber === 'number');
   if (asked) {
     const hit = deployments.find((d) => d.deploymentId === asked);
-    if (!hit) throw new DeployError(`--deployment-id ${asked} is not a deployment of this script. It has: ${deployments.map((d) => d.deploymentId).join(', ') || 'none'}.`);
-    if (typeof hit.versionNumber !== 'number') throw new DeployError(`${asked} is the HEAD deployment (the /dev URL, for testing by editors); a webhook needs a versioned deployment. Leave out --deployment-id to create one.`);
-    return { deployment: hit, why: 'as asked with --deployment-id' };
+    if (!hit) throw new DeployError(`--deployment-id ${asked} is not a deployment of this script.\n${listing(versioned)}`);
+    if (typeof hit.versionNumber !== 'number') throw new DeployError(`${asked} is the HEAD deployment (the /dev URL, for testing by editors); a webhook needs a versioned deployment.\n${listing(versioned)}`);
+    return { deployment: hit, why: 'as asked with --deployment-id', sameUrl: asked === remembered };
   }
   if (remembered) {
     const hit = versioned.find((d) => d.deploymentId === remembered);
-    if (hit) return { deployment: hit, why: `remembered in ${STATE_FILE}` };
+    if (hit) return { deployment: hit, why: `remembered in ${STATE_FILE}`, sameUrl: true };
+    if (versioned.length > 0) {
+      throw new DeployError(`the deployment remembered in ${STATE_FILE} (${remembered}) no longer exists, so the webhook URL Typeform has is dead.\n${listing(versioned)}`);
+    }
+    return { deployment: null, why: `the remembered deployment ${remembered} no longer exists and there is no other`, sameUrl: false };
   }
-  if (versioned.length === 0) return { deployment: null, why: remembered ? `the remembered deployment ${remembered} no longer exists` : 'this script has no web-app deployment yet' };
-  const newest = versioned.slice().sort((a, b) => Number(b.versionNumber) - Number(a.versionNumber))[0];
-  const others = versioned.length > 1 ? ` (of ${versioned.length}; pass --deployment-id to pick another)` : '';
-  return { deployment: newest, why: `the newest existing deployment${others}${remembered ? `; the remembered ${remembered} no longer exists` : ''}` };
+  if (versioned.length === 0) return { deployment: null, why: 'this script has no web-app deployment yet', sameUrl: false };
+  if (versioned.length === 1) return { deployment: versioned[0], why: 'the only versioned deployment of this script', sameUrl: false };
+  throw new DeployError(`this script has ${versioned.length} versioned deployments and ${STATE_FILE} names none of them, so deploy will not guess which one Typeform calls.\n${listing(versioned)}`);
+}
+
+/** The deployments to choose from, newest version first, with the flag that picks one. @param {{ deploymentId: string, versionNumber?: number, description?: string }[]} versioned */
+function listing(versioned) {
+  if (versioned.length === 0) return '  This script has no versioned deployment: leave out --deployment-id and one is created.';
+  const rows = versioned.slice().sort((a, b) => Number(b.versionNumber) - Number(a.versionNumber))
+    .map((d) => `    ${d.deploymentId}  @${d.versionNumber}${d.description ? `  ${d.description}` : ''}\n      ${execUrl(d.deploymentId)}`);
+  return `  Versioned deployments (the one Typeform calls is the one whose URL is in its webhook settings):\n${rows.join('\n')}\n`
+    + '  Choose one: npm run deploy -- --deployment-id <id>';
 }
 
 /**
@@ -242,25 +261,27 @@ export function main(argv, io = {}) {
 
     if (dryRun) {
       log(`dry run: script ${scriptId}; nothing is run.`);
-      log(`would run: ${shown(['push', '--force'])}`);
       log(`would run: ${shown(['list-deployments', '--json'])}`);
+      log(`would run: ${shown(['push', '--force'])}`);
       const target = values['deployment-id'] ?? state?.deploymentId;
       if (target) {
         log(`would run: ${shown(['update-deployment', target, '--description', description, '--json'])}`);
         log(`webhook URL: ${execUrl(target)}?token=<WEBHOOK_TOKEN>`);
       } else {
         log(`would run: ${shown(['create-deployment', '--description', description, '--json'])}`);
-        log('  (or update-deployment <id> of the newest existing deployment, if list-deployments shows one)');
+        log('  (or update-deployment <id> if list-deployments shows exactly one versioned deployment; with several, deploy stops and lists them)');
       }
       return 0;
     }
+
+    // Decide first: a refusal must leave the script as it was (a push alone already changes what triggers run).
+    const deployments = parseDeployments(run(['list-deployments', '--json']));
+    const { deployment, why, sameUrl } = chooseDeployment(deployments, values['deployment-id'], state?.deploymentId ?? null);
 
     const pushed = run(['push', '--force']);
     if (/Skipping push/i.test(pushed)) throw new DeployError(`clasp skipped the push:\n${indent(pushed.trim())}`);
     if (pushed.trim() !== '') log(indent(pushed.trim()));
 
-    const deployments = parseDeployments(run(['list-deployments', '--json']));
-    const { deployment, why } = chooseDeployment(deployments, values['deployment-id'], state?.deploymentId ?? null);
     let result;
     if (deployment) {
       log(`updating deployment ${deployment.deploymentId} (${why})`);
@@ -279,7 +300,11 @@ export function main(argv, io = {}) {
     log(`webhook URL: ${url}`);
     log(`  Typeform needs it with the token: ${url}?token=<WEBHOOK_TOKEN>`);
     log('  (WEBHOOK_TOKEN is in the Apps Script editor: Project Settings → Script Properties; Set up / repair creates it.)');
-    log(deployment ? '  The URL is the same as before: nothing to change in Typeform.' : '  New URL: put it into Typeform (Connect → Webhooks).');
+    if (sameUrl) log('  The URL is the same as before: nothing to change in Typeform.');
+    else if (deployment) log(`  This deployment's URL did not change, but it is not the one ${STATE_FILE} remembered: check that Typeform's webhook (Connect → Webhooks) has exactly this URL.`);
+    else log('  New URL: put it into Typeform (Connect → Webhooks).');
+    const version = Number(result.versionNumber);
+    if (version >= VERSION_WARNING_AT) log(`  This is version ${version}; a script keeps at most ${MAX_VERSIONS} versions, and then deploys fail. Unless you already did, delete old versions in the Apps Script editor (Project history); never delete or archive this deployment.`);
     log(`  Check it: npm run replay -- --url '${url}?token=<WEBHOOK_TOKEN>' test/fixtures/typeform/test-request.json`);
     return 0;
   } catch (err) {

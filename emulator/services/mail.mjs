@@ -36,7 +36,7 @@ function send(x, via, msg) {
   if (remainingQuota(host) < all.length) throw new GasError('Service invoked too many times for one day: email.');
   const entry = {
     to: to.join(', '), cc: cc.join(', '), bcc: bcc.join(', '), replyTo: msg.replyTo ? String(msg.replyTo) : '', name: msg.name ? String(msg.name) : '',
-    from: host.opts.activeUserEmail, subject: String(msg.subject ?? ''), body: String(msg.body ?? ''), htmlBody: msg.htmlBody ? String(msg.htmlBody) : '',
+    from: x.st.userEmail, subject: String(msg.subject ?? ''), body: String(msg.body ?? ''), htmlBody: msg.htmlBody ? String(msg.htmlBody) : '',
     attachments: (msg.attachments || []).filter((b) => b && b.__ref === 'Blob').map((b) => ({ name: b.h.name, contentType: b.h.contentType, data: Buffer.from(b.h.bytes.map((n) => n & 255)).toString('base64') })),
     noReply: !!msg.noReply, sentAt: new Date(host.now()).toISOString(), executionId: x.exec.id, via, id: `msg-${host.outbox.length + 1}`,
   };

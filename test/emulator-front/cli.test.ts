@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeHost, echoHandlers, load } from './support';
 
-interface CliOptions { port: number; portGiven: boolean; dataDir: string | null; props: Record<string, string>;
+interface CliOptions { port: number; portGiven: boolean; dataDir: string | null; props: Record<string, string>; owner: string;
   triggerIntervalSeconds: number; intervalGiven: boolean; demo: boolean; help: boolean }
 interface Runtime { host: CliFakeHost; server: { url: string }; dataDir: string; token: string; intervalSeconds: number;
   gemini: { offline: { baseUrl: string } | null; label: string }; shutdown(): Promise<void> }
@@ -43,13 +43,13 @@ const opts = (argv: string[]) => cli.parseCliArgs(['--data', dataDir, '--port', 
 
 describe('command-line arguments', () => {
   it('defaults: port 8787, .formqueue data, a 60 s clock, no demo', () => {
-    expect(cli.parseCliArgs([])).toEqual({ port: 8787, portGiven: false, dataDir: null, props: {}, triggerIntervalSeconds: 60,
+    expect(cli.parseCliArgs([])).toEqual({ port: 8787, portGiven: false, dataDir: null, props: {}, owner: 'owner@example.com', triggerIntervalSeconds: 60,
       intervalGiven: false, demo: false, help: false });
   });
 
   it('reads every flag, --prop repeatable, and a value may contain "="', () => {
-    expect(cli.parseCliArgs(['--port', '9000', '--data', 'x', '--prop', 'A=1', '--prop', 'B=x=y', '--trigger-interval', '0', '--demo']))
-      .toMatchObject({ port: 9000, dataDir: 'x', props: { A: '1', B: 'x=y' }, triggerIntervalSeconds: 0, demo: true });
+    expect(cli.parseCliArgs(['--port', '9000', '--data', 'x', '--prop', 'A=1', '--prop', 'B=x=y', '--trigger-interval', '0', '--demo', '--owner', 'ops@example.org']))
+      .toMatchObject({ port: 9000, dataDir: 'x', props: { A: '1', B: 'x=y' }, owner: 'ops@example.org', triggerIntervalSeconds: 0, demo: true });
   });
 
   it.each([
@@ -58,6 +58,7 @@ describe('command-line arguments', () => {
     [['--port', 'http'], /--port expects a port number 0-65535, got "http"/],
     [['--port', '70000'], /--port expects/],
     [['--trigger-interval=-5'], /--trigger-interval expects seconds/],
+    [['--owner', 'nobody'], /--owner expects an email address, got "nobody"/],
     [['--trigger-interval', 'soon'], /--trigger-interval expects seconds \(0 turns the clock off\), got "soon"/],
     [['--verbose'], /Unknown option '--verbose'/],
     [['extra'], /Unexpected argument 'extra'/],
@@ -94,7 +95,7 @@ describe('starting the runtime', () => {
       expect(p.get('GEMINI_BASE_URL')).toBe(rt.gemini.offline?.baseUrl);
       expect(p.get('SPREADSHEET_ID')).toBe('sheet-local-1');
       expect(p.get('STAFF_EMAILS')).toBe('staff@example.com');
-      expect(rt.host.options).toMatchObject({ bundleDir: HELLO, dataDir, activeUserEmail: 'owner@example.com' });
+      expect(rt.host.options).toMatchObject({ bundleDir: HELLO, dataDir, ownerEmail: 'owner@example.com' });
       expect(rt.host.runs.map((r) => r.fn)).toEqual(['setup']); // setup() runs once on start
       expect(rt.host.clock).toBe(30);
       const gemini = await fetch(`${p.get('GEMINI_BASE_URL')}/v1beta/models/m1:generateContent`, { method: 'POST',
@@ -139,16 +140,16 @@ describe('starting the runtime', () => {
 });
 
 describe('--demo', () => {
-  it('replays the fixtures (one twice), drains the queue and prints Queue and outbox', async () => {
+  it('replays the fixtures (one twice), drains the queue and prints Queue (with its error column) and outbox', async () => {
     const posted: string[] = [];
     class DemoHost extends CliFakeHost {
       constructor(o: Record<string, unknown>) {
         super(o);
-        this.sheets.set('Queue', { name: 'Queue', header: ['status', 'event_id', 'recipient', 'result', 'sent_at'], rows: [], formulas: [] });
+        this.sheets.set('Queue', { name: 'Queue', header: ['status', 'event_id', 'recipient', 'result', 'sent_at', 'error'], rows: [], formulas: [] });
         this.handlers.doPost = ([e]) => {
           const body = JSON.parse((e as { postData: { contents: string } }).postData.contents);
           posted.push(body.event_id);
-          this.sheets.get('Queue')!.rows.push(['PENDING', body.event_id, 'r@example.com', '', '']);
+          this.sheets.get('Queue')!.rows.push(['PENDING', body.event_id, 'r@example.com', '', '', body.event_id === posted[0] ? 'GEMINI_RATE_LIMITED: 429 once' : '']);
           return { value: { kind: 'TextOutput', content: '{"ok":true}', mimeType: 'JSON' } };
         };
         this.handlers.processQueue = () => {
@@ -166,7 +167,8 @@ describe('--demo', () => {
     expect(new Set(posted).size).toBe(3);
     expect(out).toContain('POST → 302 → GET → 200 {"ok":true}');
     expect(out).toMatch(/run 1: ok .*Queue: SENT 4/);
-    expect(out).toMatch(/status +event_id +recipient +result \(first 40 chars\) +sent_at/);
+    expect(out).toMatch(/status +event_id +recipient +result \(first 40 chars\) +sent_at +error/);
+    expect(out).toMatch(/SENT .*GEMINI_RATE_LIMITED: 429 once/);
     expect(out).toContain('4. Outbox: 4 mail(s)');
   });
 });

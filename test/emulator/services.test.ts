@@ -133,7 +133,8 @@ describe('output services, Utilities, Session and the runtime', () => {
     const r = await ok('utilities', [], { kind: 'menu', user: 'staff@example.com' });
     expect(r).toEqual({
       b64: 'aMOpbGxv', web: '-_8-', dec: [-1], digestLen: 32, signed: true, digest0: -70, hmacLen: 32, round: 'héllo', bytes: 6, type: 'text/plain', uuid: true,
-      date: '2026-02-07T06:04:03+01:00 Sat Feb', user: 'staff@example.com', effective: 'owner@example.com', tz: 'Etc/UTC', url: 'http://127.0.0.1:8787/exec',
+      // a menu run executes as the person acting, so the effective user is that person too (test/emulator/identity.test.ts)
+      date: '2026-02-07T06:04:03+01:00 Sat Feb', user: 'staff@example.com', effective: 'staff@example.com', tz: 'Etc/UTC', url: 'http://127.0.0.1:8787/exec',
     });
   });
 

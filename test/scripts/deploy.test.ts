@@ -142,7 +142,7 @@ describe('deploy: errors that name their fix, before clasp runs', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('npx clasp login');
     expect(run.stderr).toContain('No credentials found.');
-    expect(calls()).toEqual([['push', '--force']]);
+    expect(calls()).toEqual([['list-deployments', '--json'], ['push', '--force']]);
   });
 
   it('the Apps Script API switched off names the user settings page', () => {
@@ -158,7 +158,7 @@ describe('deploy: errors that name their fix, before clasp runs', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('`npx clasp push --force` failed (exit code 1)');
     expect(run.stderr).toContain('Syntax error: SyntaxError: Unexpected token line: 12 file: Code.gs');
-    expect(calls()).toEqual([['push', '--force']]);
+    expect(calls()).toEqual([['list-deployments', '--json'], ['push', '--force']]);
     expect(existsSync(join(dir, '.formqueue-deployment.json'))).toBe(false);
   });
 
@@ -193,9 +193,9 @@ describe('deploy: push, then create once and update afterwards', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const made = calls();
-    expect(made.map((args) => args[0])).toEqual(['push', 'list-deployments', 'create-deployment']);
-    expect(made[0]).toEqual(['push', '--force']);
-    expect(made[1]).toEqual(['list-deployments', '--json']);
+    expect(made.map((args) => args[0])).toEqual(['list-deployments', 'push', 'create-deployment']);
+    expect(made[0]).toEqual(['list-deployments', '--json']);
+    expect(made[1]).toEqual(['push', '--force']);
     expect(made[2]).toEqual(['create-deployment', '--description', expect.stringMatching(/^formqueue \d{4}-\d\d-\d\dT/), '--json']);
     expect(run.stdout).toContain('webhook URL: https://script.google.com/macros/s/AKfycbNEWdeployment000/exec');
     expect(run.stdout).toContain('https://script.google.com/macros/s/AKfycbNEWdeployment000/exec?token=<WEBHOOK_TOKEN>');
@@ -210,7 +210,7 @@ describe('deploy: push, then create once and update afterwards', () => {
     const run = deploy();
     expect(run.status).toBe(0);
     const made = calls();
-    expect(made.map((args) => args[0])).toEqual(['push', 'list-deployments', 'update-deployment']);
+    expect(made.map((args) => args[0])).toEqual(['list-deployments', 'push', 'update-deployment']);
     expect(made[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbNEWdeployment000']);
     expect(made[2]).toContain('--json');
     expect(run.stdout).toContain(`remembered in .formqueue-deployment.json`);
@@ -221,7 +221,7 @@ describe('deploy: push, then create once and update afterwards', () => {
     expect(state.deployments.filter((d) => d.versionNumber !== undefined)).toHaveLength(1);
   });
 
-  it('without a remembered id, the newest versioned deployment is updated, never HEAD', () => {
+  it('without a remembered id and several versioned deployments, deploy refuses, lists them and pushes nothing', () => {
     setUp({
       state: {
         version: 7,
@@ -233,17 +233,55 @@ describe('deploy: push, then create once and update afterwards', () => {
       },
     });
     const run = deploy();
+    expect(run.status).toBe(1);
+    expect(calls().map((args) => args[0])).toEqual(['list-deployments']);
+    expect(run.stderr).toContain('2 versioned deployments');
+    expect(run.stderr).toContain('will not guess');
+    expect(run.stderr).toContain('AKfycbOLDER  @3  made in the editor');
+    expect(run.stderr).toContain('https://script.google.com/macros/s/AKfycbNEWER/exec');
+    expect(run.stderr).not.toContain('AKfycbHEADdeployment');
+    expect(run.stderr).toContain('npm run deploy -- --deployment-id <id>');
+    expect(existsSync(join(dir, '.formqueue-deployment.json'))).toBe(false);
+  });
+
+  it('without a remembered id, the only versioned deployment is updated (never HEAD) and the URL is not called "the same"', () => {
+    setUp({ state: { version: 4, deployments: [{ deploymentId: 'AKfycbHEADdeployment' }, { deploymentId: 'AKfycbONLY', versionNumber: 4 }] } });
+    const run = deploy();
     expect(run.status).toBe(0);
-    expect(calls()[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbNEWER']);
-    expect(run.stdout).toContain('the newest existing deployment (of 2; pass --deployment-id to pick another)');
-    expect(run.stdout).toContain('https://script.google.com/macros/s/AKfycbNEWER/exec');
-    expect(remembered().deploymentId).toBe('AKfycbNEWER');
+    expect(calls()[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbONLY']);
+    expect(run.stdout).toContain('the only versioned deployment of this script');
+    expect(run.stdout).not.toContain('The URL is the same');
+    expect(run.stdout).toContain("check that Typeform's webhook");
+    expect(remembered().deploymentId).toBe('AKfycbONLY');
+  });
+
+  it('a remembered deployment that was deleted is not replaced by a guess while others exist', () => {
+    setUp({ state: { version: 9, deployments: [{ deploymentId: 'AKfycbHEADdeployment' }, { deploymentId: 'AKfycbOTHER', versionNumber: 9 }] } });
+    writeFileSync(join(dir, '.formqueue-deployment.json'), JSON.stringify({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbGONE' }));
+    const run = deploy();
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('AKfycbGONE) no longer exists');
+    expect(run.stderr).toContain('AKfycbOTHER');
+    expect(calls().map((args) => args[0])).toEqual(['list-deployments']);
+  });
+
+  it('near the 200-version limit, deploy says to delete old versions, never the deployment', () => {
+    setUp({ state: { version: 184, deployments: [{ deploymentId: 'AKfycbHEADdeployment' }, { deploymentId: 'AKfycbKEPT', versionNumber: 184 }] } });
+    writeFileSync(join(dir, '.formqueue-deployment.json'), JSON.stringify({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbKEPT' }));
+    const run = deploy();
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('The URL is the same as before');
+    expect(run.stdout).toContain('at most 200 versions');
+    expect(run.stdout).toContain('never delete or archive this deployment');
   });
 
   it('--deployment-id picks a deployment; HEAD or an unknown id is refused', () => {
     setUp({ state: { version: 7, deployments: [{ deploymentId: 'AKfycbHEADdeployment' }, { deploymentId: 'AKfycbA', versionNumber: 2 }, { deploymentId: 'AKfycbB', versionNumber: 7 }] } });
-    expect(deploy('--deployment-id', 'AKfycbA').status).toBe(0);
+    const picked = deploy('--deployment-id', 'AKfycbA');
+    expect(picked.status).toBe(0);
     expect(calls()[2].slice(0, 2)).toEqual(['update-deployment', 'AKfycbA']);
+    expect(picked.stdout).not.toContain('The URL is the same');
+    expect(deploy('--deployment-id', 'AKfycbA').stdout).toContain('The URL is the same as before');
     const head = deploy('--deployment-id', 'AKfycbHEADdeployment');
     expect(head.status).toBe(1);
     expect(head.stderr).toContain('HEAD deployment');
@@ -257,7 +295,7 @@ describe('deploy: push, then create once and update afterwards', () => {
     writeFileSync(join(dir, '.formqueue-deployment.json'), JSON.stringify({ scriptId: 'another-script', deploymentId: 'AKfycbFOREIGN' }));
     const run = deploy();
     expect(run.status).toBe(0);
-    expect(calls().map((args) => args[0])).toEqual(['push', 'list-deployments', 'create-deployment']);
+    expect(calls().map((args) => args[0])).toEqual(['list-deployments', 'push', 'create-deployment']);
     expect(remembered()).toMatchObject({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbNEWdeployment000' });
   });
 
@@ -265,8 +303,7 @@ describe('deploy: push, then create once and update afterwards', () => {
     setUp();
     const first = deploy('--dry-run');
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain('would run: npx clasp push --force');
-    expect(first.stdout).toContain('would run: npx clasp list-deployments --json');
+    expect(first.stdout).toMatch(/would run: npx clasp list-deployments --json\nwould run: npx clasp push --force/);
     expect(first.stdout).toMatch(/would run: npx clasp create-deployment --description "formqueue [^"]+" --json/);
     expect(calls()).toEqual([]);
 
