@@ -14,17 +14,26 @@ import { fetchHandlers } from './services/fetch.mjs';
 import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
+import { cellsOf, createLatency } from './latency.mjs';
+import { statSync } from 'node:fs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
 const MAX_EXECUTIONS = 200;
 const MAX_RTT_SAMPLES = 200000;
+// "Simultaneous executions: 30 / user" (https://developers.google.com/apps-script/guides/services/quotas). The surplus
+// is refused at once, not queued: a web-app caller gets HTTP 200 with Google's HTML error page saying WEBAPP_REFUSAL
+// (tanaikech/taking-advantage-of-Web-Apps-with-google-apps-script README, error table; tanaikech/RunAll README);
+// any other run fails with the quotas page's wording, RUN_REFUSAL.
+export const MAX_SIMULTANEOUS_PER_USER = 30;
+export const WEBAPP_REFUSAL = 'Service invoked too many times in a short time: exec qps. Try Utilities.sleep(1000) between calls.';
+export const RUN_REFUSAL = 'There are too many scripts running simultaneously for this Google user account.';
 
 const DEFAULTS = {
   bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
   ownerEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
-  scriptId: 'local-script', saveDebounceMs: 200,
+  scriptId: 'local-script', saveDebounceMs: 200, latency: 'off', latencySeed: 1,
 };
 
 export class GasHost extends EventEmitter {
@@ -54,7 +63,13 @@ export class GasHost extends EventEmitter {
     this.clockOffsetMs = 0;
     this.seq = 0;
     this.clock = null;
-    this.clockTicks = 0;
+    this.clockTicks = 0; // minutes the clock has ticked (each startClock interval is one)
+    this.clockCarryMs = 0; // advanced time not yet a whole minute
+    this.catchUp = new Set(); // ids of clock triggers a skipped span made due
+    this.clockCell = new Float64Array(new SharedArrayBuffer(8)); // clockOffsetMs, read by every execution's Date
+    this.refusals = 0; // executions refused by the simultaneous-executions limit
+    this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
+    this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
   }
 
   get spreadsheetId() { return this.ss.id; }
@@ -62,9 +77,36 @@ export class GasHost extends EventEmitter {
   /** The deployer: the web app executes as this account (`--owner`), and so do runs nobody else started. */
   get owner() { return this.opts.ownerEmail; }
 
-  /** Host time: real time plus an offset tests can advance (cache TTLs, mail-quota day). */
+  /** Host time: real time plus an offset tests and POST /api/clock advance (cache TTLs, mail-quota day, scripts' Date). */
   now() { return Date.now() + this.clockOffsetMs; }
-  advanceClock(ms) { this.clockOffsetMs += ms; }
+
+  /**
+   * Moves the runtime's time forward by ms, for the host and for every execution, running ones included (they read
+   * the shared offset at each Date.now / new Date). Each clock trigger due in the skipped minutes fires once on the
+   * next tick: Google does not replay the runs a span missed one by one.
+   */
+  advanceClock(ms) {
+    this.clockOffsetMs += ms;
+    this.clockCell[0] = this.clockOffsetMs;
+    this.clockCarryMs += ms;
+    const skippedMinutes = Math.floor(this.clockCarryMs / 60000);
+    this.clockCarryMs -= skippedMinutes * 60000;
+    for (const t of this.clockTriggers()) {
+      const p = periodMinutes(t), firstDue = Math.ceil(this.clockTicks / p) * p;
+      if (firstDue < this.clockTicks + skippedMinutes) this.catchUp.add(t.id);
+    }
+    this.clockTicks += skippedMinutes;
+    this.markDirty();
+    return { skippedMinutes, dueOnNextTick: this.dueOnNextTick().map((t) => t.id) };
+  }
+
+  clockTriggers() { return this.triggers.filter((t) => t.type === 'CLOCK'); }
+
+  /** The clock triggers the next tick(false) fires: those its minute is due for, and those a skipped span owes. */
+  dueOnNextTick() {
+    const n = this.clockTicks;
+    return this.clockTriggers().filter((t) => this.catchUp.has(t.id) || n % periodMinutes(t) === 0);
+  }
 
   async load() {
     loadState(this);
@@ -102,9 +144,12 @@ export class GasHost extends EventEmitter {
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
       st.activeRange = parseA1(runOpts.activeRange.a1, sh);
     }
+    if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    info.clockBuffer = this.clockCell.buffer; // shared: a later advanceClock reaches this execution too
+    if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
       workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },
@@ -150,6 +195,7 @@ export class GasHost extends EventEmitter {
         rec.value = s.value;
         if (s.error) rec.error = s.error;
         rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (st.latency) this.finishLatency(st);
         this.executions.push(rec);
         if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
         this.markDirty();
@@ -158,6 +204,24 @@ export class GasHost extends EventEmitter {
       });
     });
     return st.finished;
+  }
+
+  /** Executions running now whose simultaneous-executions quota is `user`'s. */
+  simultaneousFor(user) {
+    let n = 0;
+    for (const st of this.live.values()) if (quotaUserOf(st) === user) n += 1;
+    return n;
+  }
+
+  /** Records a run the simultaneous-executions limit refused: it never started, so no script code ran. */
+  refuse(rec) {
+    this.refusals += 1;
+    rec.status = 'refused';
+    rec.error = { name: 'Exception', message: rec.kind === 'webapp' ? WEBAPP_REFUSAL : RUN_REFUSAL };
+    this.executions.push(rec);
+    if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
+    this.emit('execution', rec);
+    return rec;
   }
 
   /** One service call: always answers (value or error) unless the execution is being killed. */
@@ -173,12 +237,43 @@ export class GasHost extends EventEmitter {
         const injected = this.faults.sheetsError(rec);
         if (injected) throw new GasError(injected);
       }
-      const value = await handler({ host: this, exec: rec, st }, req.h, req.a ?? []);
+      const value = await this.paced(st, req, key, () => handler({ host: this, exec: rec, st }, req.h, req.a ?? []));
       return { v: value === undefined ? null : value };
     } catch (e) {
       if (e instanceof KillExecution) { st.kill(e.status, e.error); return null; }
       return { e: { name: e instanceof GasError ? e.name : 'Exception', message: e?.message ?? String(e) } };
     }
+  }
+
+  /** --latency: the execution's sampler, and how long its start is delayed (scaled ms; a cold start after a long idle). */
+  startLatency(st, n) {
+    st.latency = this.latency.forExecution(n);
+    const idleFor = this.lastActivityAt === null ? Infinity : this.now() - this.lastActivityAt;
+    const cold = this.live.size === 0 && idleFor > this.latency.model.costs['execution.coldAfterIdleMs'].value;
+    this.lastActivityAt = this.now();
+    this.bundleKb ??= statSync(resolvePath(this.opts.bundleDir, 'Code.js')).size / 1024;
+    return st.latency.start({ bundleKb: this.bundleKb, cold });
+  }
+
+  /**
+   * Runs one host call with its modeled cost: half before the handler (the request travelling to Google) and half
+   * after (the answer travelling back), both in the host before it answers the worker, so race windows widen as on
+   * Google. Without --latency it is the handler alone.
+   */
+  async paced(st, req, key, handler) {
+    if (!st.latency) return handler();
+    const ms = st.latency.call(key, cellsOf(this.ss, req));
+    await sleep(ms / 2);
+    const value = await handler();
+    await sleep(ms / 2);
+    return value;
+  }
+
+  finishLatency(st) {
+    const rec = st.rec, l = st.latency;
+    rec.modeledMs = l.finish(rec.durationMs);
+    rec.latency = { spec: this.latency.spec, seed: this.latency.seed, modeledStartMs: l.startMs, modeledDelayMs: l.modeledMs, sleptMs: l.sleptMs };
+    this.lastActivityAt = this.now();
   }
 
   recordRtts(samples) {
@@ -258,8 +353,9 @@ export class GasHost extends EventEmitter {
 
   /** Fires clock triggers now, each as its own execution; `all` ignores everyMinutes (tick() is "fire once now"). */
   tick(all = true) {
-    const n = this.clockTicks++;
-    const due = this.triggers.filter((t) => t.type === 'CLOCK' && (all || n % (t.everyMinutes ?? (t.everyHours ?? 1) * 60) === 0));
+    const due = all ? this.clockTriggers() : this.dueOnNextTick();
+    this.clockTicks++;
+    this.catchUp.clear();
     return Promise.all(due.map((t) => this.run(t.handler, [clockEvent(t, this.now(), this.opts.timeZone)], { kind: 'trigger', triggerUid: t.id })));
   }
 
@@ -282,6 +378,21 @@ export class GasHost extends EventEmitter {
     await Promise.all(live.map((st) => st.finished));
     if (this.saveTimer) await this.save();
   }
+}
+
+/**
+ * Whose "30 simultaneous executions per user" an execution counts against: the user it runs as (a web app set to
+ * execute as the deployer counts against the deployer). The one place to change when identities change.
+ */
+function quotaUserOf(st) {
+  return st.userEmail;
+}
+
+const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
+
+/** A clock trigger's period in ticks (minutes). */
+function periodMinutes(t) {
+  return t.everyMinutes ?? (t.everyHours ?? 1) * 60;
 }
 
 function validationRule(sh, r, c) {

@@ -1,6 +1,7 @@
 // HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of docs/runtime.md.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { handleConsole } from './console/routes.mjs';
 
 /** @typedef {import('node:http').IncomingMessage} Req @typedef {import('node:http').ServerResponse} Res */
 /** @typedef {{ status: number, type: string, body: string, expiresAt: number }} Echo */
@@ -16,7 +17,7 @@ const MIME_TYPES = {
   JSON: 'application/json', RSS: 'application/rss+xml', TEXT: 'text/plain', VCARD: 'text/vcard', XML: 'text/xml',
 };
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'POST /api/run/FUNCTION',
-  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults'];
+  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock'];
 
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {
@@ -46,10 +47,10 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
   async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
+    if (await handleConsole(req, res, url, host)) return; // the browser console: GET /, /console/*, its views under /api
     if (path === '/exec' || path.startsWith('/exec/')) return handleExec(req, res, url);
     if (path === '/echo') return handleEcho(req, res, url);
     if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url);
-    if (path === '/' && req.method === 'GET') return sendText(res, 200, 'text/plain', `formqueue local runtime\nPOST|GET /exec?token=…\n${API_ROUTES.join('\n')}\n`);
     return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
   }
 
@@ -98,7 +99,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
       case 'health':
         allow('GET');
         return sendJson(res, 200, { ok: true, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-          executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length });
+          executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length,
+          // runs refused by the 30-simultaneous-executions limit (a refused web-app call got Google's 200 HTML error page)
+          refusedExecutions: host.refusals ?? 0 });
       case 'sheets': {
         allow('GET');
         if (parts.length < 2 || parts[1] === '') return sendJson(res, 200, { sheets: sheetNames(host) });
@@ -122,6 +125,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
         const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
+          ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs } : {}),
           effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
@@ -145,6 +149,17 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         const executions = await host.edit({ sheet, a1: a1.toUpperCase(), value, user: user ?? 'staff@example.com' })
           .catch((/** @type {Error} */ err) => { throw new HttpError(400, err.message); });
         return sendJson(res, 200, { ok: true, executions: (executions ?? []).map(summarizeExecution) });
+      }
+      case 'clock': {
+        allow('GET', 'POST');
+        if (method === 'GET') return sendJson(res, 200, { now: new Date(host.now()).toISOString() });
+        const { advanceMs } = await readJson(req);
+        // Time only moves forward, as Google's does; a step back would put sheet timestamps in the future.
+        if (typeof advanceMs !== 'number' || !Number.isFinite(advanceMs) || advanceMs <= 0) {
+          throw new HttpError(400, `POST /api/clock needs {"advanceMs": N} with N > 0 milliseconds, got ${JSON.stringify(advanceMs)}`);
+        }
+        const moved = host.advanceClock(advanceMs);
+        return sendJson(res, 200, { now: new Date(host.now()).toISOString(), advancedMs: advanceMs, ...moved });
       }
       case 'faults': {
         allow('GET', 'POST', 'DELETE');
@@ -232,7 +247,9 @@ export function renderOutput(exec) {
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
     fetches, mailsSent, spreadsheetOpened, logs } = exec;
-  return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
+  // modeledMs (with --latency): what the execution would have taken on Google, beside durationMs, the wall time here.
+  return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs,
+    ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs, latency: exec.latency } : {}), ...(error ? { error: error.message ?? String(error) } : {}),
     calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs };
 }
 

@@ -2,7 +2,16 @@
 import { formatJavaDate, isDatePattern, sheetsDatePatternToJava } from './format-date.mjs';
 import { readTyped, signFormulaValue } from './sheets-typing.mjs';
 
+// "Your input contains more than the maximum of 50000 characters in a single cell." (Sheets' own refusal, as quoted
+// by Apps Script callers; limit: https://support.google.com/drive/answer/37603).
 export const MAX_CELL_CHARS = 50000;
+// Every grid cell counts, empty ones too; a new sheet is 1000 rows × 26 columns. Google's refusal when a change would
+// pass it, as Apps Script and the Sheets API report it (e.g. "Invalid requests[0].addSheet: This action would …"):
+// https://support.google.com/drive/answer/37603 ; https://workspaceupdates.googleblog.com/2022/03/ten-million-cells-google-sheets.html
+export const MAX_SPREADSHEET_CELLS = 10000000;
+export const CELL_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${MAX_SPREADSHEET_CELLS} cells.`;
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
 export const DEFAULT_DATE_FORMAT = 'M/d/yyyy H:mm:ss';
 
 /** An Apps Script-style service exception: String(e) reads "Exception: <message>". */
@@ -57,7 +66,8 @@ const NUMBER_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** A sheet: rows are 1-based in the API, 0-based here; every per-cell array is sparse (undefined = empty). */
 export class SheetModel {
   constructor(id, name) {
-    Object.assign(this, { id, name, v: [], f: [], nf: [], notes: [], maxRows: 1000, maxCols: 26, frozenRows: 0, frozenCols: 0 });
+    Object.assign(this, { id, name, v: [], f: [], nf: [], notes: [], maxRows: NEW_SHEET_ROWS, maxCols: NEW_SHEET_COLUMNS, frozenRows: 0, frozenCols: 0 });
+    this.book = null; // the SpreadsheetModel holding it, which enforces the 10,000,000-cell grid limit
     this.colFormats = {}; // col -> { from, fmt }
     this.validations = []; // { rect, rule }, later entries win
     this.cfRules = [];
@@ -103,9 +113,14 @@ export class SheetModel {
     return last;
   }
 
-  grow(rows, cols) { if (rows > this.maxRows) this.maxRows = rows; if (cols > this.maxCols) this.maxCols = cols; }
+  grow(rows, cols) {
+    const r = Math.max(rows, this.maxRows), c = Math.max(cols, this.maxCols);
+    this.book?.checkGrid(r * c - this.maxRows * this.maxCols);
+    this.maxRows = r; this.maxCols = c;
+  }
 
   spliceRows(start0, deleteCount, insertCount) {
+    this.book?.checkGrid((insertCount - deleteCount) * this.maxCols);
     const filler = new Array(insertCount).fill(undefined);
     for (const k of ['v', 'f', 'nf', 'notes']) {
       if (this[k].length > start0) this[k].splice(start0, deleteCount, ...filler);
@@ -209,13 +224,24 @@ export class SpreadsheetModel {
     this.nextSheetId = 1;
   }
 
-  static fresh(id, tz) { const ss = new SpreadsheetModel(id, tz); ss.sheets.push(new SheetModel(0, 'Sheet1')); return ss; }
+  static fresh(id, tz) { const ss = new SpreadsheetModel(id, tz); ss.adopt(new SheetModel(0, 'Sheet1')); return ss; }
+  adopt(sh) { sh.book = this; this.sheets.push(sh); return sh; }
+
+  /** Every grid cell of every sheet, empty or not: what Sheets counts against its 10,000,000 cells. */
+  gridCells() { let n = 0; for (const sh of this.sheets) n += sh.maxRows * sh.maxCols; return n; }
+
+  /** Refuses a change that would add `added` grid cells past the limit, before anything changes. */
+  checkGrid(added) {
+    if (added > 0 && this.gridCells() + added > MAX_SPREADSHEET_CELLS) throw new GasError(CELL_LIMIT_MESSAGE);
+  }
   byName(name) { return this.sheets.find((s) => s.name === name) || null; }
   byId(sid) { return this.sheets.find((s) => s.id === sid) || null; }
 
   insert(name, index) {
     if (this.byName(name)) throw new GasError(`A sheet with the name "${name}" already exists. Please enter another name.`);
+    this.checkGrid(NEW_SHEET_ROWS * NEW_SHEET_COLUMNS);
     const sh = new SheetModel(this.nextSheetId++ * 1000003 % 2147483647, name);
+    sh.book = this;
     if (index === undefined || index === null || index > this.sheets.length) this.sheets.push(sh);
     else this.sheets.splice(Math.max(0, index), 0, sh);
     return sh;
