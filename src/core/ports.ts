@@ -1,4 +1,5 @@
 // What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
+import type { IncidentCode } from './codes';
 import type { QueueRow } from './queue-row';
 
 /** Epoch milliseconds; core never reads the clock itself. */
@@ -142,26 +143,6 @@ export interface LogEntry {
 export interface AuditLog {
   append(entries: readonly LogEntry[]): void;
 }
-
-/** Conditions staff are told about once, then reminded of, then told when they clear (docs/triage.md). */
-export const INCIDENT_CODES = [
-  'SHEETS_UNAVAILABLE',
-  'GEMINI_KEY_INVALID',
-  'GEMINI_MODEL_NOT_FOUND',
-  'GEMINI_DAILY_QUOTA',
-  'GEMINI_RATE_LIMITED',
-  'MAIL_QUOTA_EXHAUSTED',
-  'MAIL_LIMIT_REACHED',
-  'SPILL_BACKLOG',
-  'REJECTED_DELIVERIES',
-  'NEEDS_REVIEW_ROWS',
-  'CONFIG_MISSING',
-  'CONFIG_INVALID',
-  'TEMPLATE_INVALID',
-  'CODE_BUG',
-] as const;
-
-export type IncidentCode = (typeof INCIDENT_CODES)[number];
 
 /** Where processing and intake report conditions; the triage module folds, throttles and mails them. */
 export interface IncidentSink {
