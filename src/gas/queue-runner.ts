@@ -94,7 +94,7 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
         config: createConfigStore(spreadsheet),
         gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
         mailer,
-        audit: createAuditLog(spreadsheet, intakeLock()),
+        audit: createAuditLog(spreadsheet),
         incidents: book,
         clock: systemClock,
         random: systemRandom,
