@@ -139,7 +139,7 @@ export class GasHost extends EventEmitter {
     st.kill = (status, error) => {
       if (st.settled) return;
       st.settled = { status, error };
-      worker.terminate();
+      void worker.terminate(); // settled by the 'exit' handler below
     };
     this.live.set(id, st);
     const timer = setTimeout(() => st.kill('timeout', { name: 'Exception', message: 'Exceeded maximum execution time' }), runOpts.timeoutMs ?? this.opts.executionTimeoutMs);
@@ -151,7 +151,8 @@ export class GasHost extends EventEmitter {
         this.recordRtts(msg.rtts);
         return;
       }
-      this.dispatch(st, msg).then((reply) => {
+      // dispatch turns every handler failure into a reply; nothing here awaits the chain.
+      void this.dispatch(st, msg).then((reply) => {
         if (st.dead || reply === null) return;
         port1.postMessage(reply); // 1) enqueue the reply, 2) then wake the worker
         Atomics.add(flag, 0, 1);
