@@ -1,5 +1,5 @@
 // Host handlers for Range, TextFinder and Protection: every call here is one bridge round trip from a script.
-import { GasError, a1Of, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
+import { GasError, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
 import { sortRowsAt } from '../sheet-rows.mjs';
 
 export const ref = (cls, h) => ({ __ref: cls, h });
@@ -208,5 +208,3 @@ function sortRange(x, h, spec) {
   }
   sortRowsAt(sh, { r1: h.r, r2: h.r + h.nr - 1, c1: h.c, c2: h.c + h.nc - 1, keys });
 }
-
-export { a1Of };
