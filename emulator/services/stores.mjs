@@ -1,5 +1,5 @@
 // Host handlers for PropertiesService and CacheService stores, with Apps Script's size limits and messages.
-import { GasError } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
 
 export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024; // [GAS-QUOTA] 9 KB per value
 export const PROPERTY_STORE_MAX_BYTES = 500 * 1024; // [GAS-QUOTA] 500 KB per store
