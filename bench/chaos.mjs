@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChaos, summaryLine } from './chaos-core.mjs';
 import { CHAOS_PROPS } from './chaos-run.mjs';
+import { setRuntimeDefaults } from './runtime.mjs';
+import { parseLatencySpec } from '../emulator/latency.mjs';
 import { fmt, machineLines, table, writeDoc } from './report.mjs';
 
 const { values } = parseArgs({
@@ -12,8 +14,10 @@ const { values } = parseArgs({
     schedules: { type: 'string', default: '200' },
     seed: { type: 'string' },
     replay: { type: 'string' },
+    latency: { type: 'string', default: 'off' },
   },
 });
+try { parseLatencySpec(values.latency); } catch (err) { console.error(`chaos: ${err.message}`); process.exit(2); }
 const schedules = Number(values.schedules);
 if (!Number.isInteger(schedules) || schedules < 1) {
   console.error('chaos: --schedules must be a whole number ≥ 1');
@@ -22,8 +26,10 @@ if (!Number.isInteger(schedules) || schedules < 1) {
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 const replay = values.replay ? JSON.parse(readFileSync(values.replay, 'utf8')) : null;
 const progress = (line) => console.error(`[chaos] ${line}`);
+// --latency google[:SCALE]: every runtime delays its calls as Google would, drawn from the chaos seed.
+setRuntimeDefaults({ latency: values.latency, latencySeed: seed });
 
-progress(replay ? `replaying the schedule in ${values.replay}` : `${schedules} schedules, seed ${seed}`);
+progress(`${replay ? `replaying the schedule in ${values.replay}` : `${schedules} schedules, seed ${seed}`}, latency ${values.latency}`);
 const result = await runChaos({ schedules, seed, progress, replay });
 const { totals } = result;
 
@@ -51,6 +57,8 @@ if (result.failure) {
   if (f.readable) console.log(`shrunk schedule:\n${f.readable}\n${JSON.stringify(f.schedule)}`);
   console.log(`violations:\n- ${f.violations.join('\n- ')}`);
   console.log(`replay: npm run chaos -- --schedules ${schedules} --seed ${f.seed}${f.schedule ? `   or: npm run chaos -- --replay ${file}` : ''}`);
+} else if (values.latency !== 'off') {
+  progress('docs/reliability.md is left as it is: it reports the standard run, without --latency');
 } else if (!replay) {
   writeDoc('docs/reliability.md', [
     '# Reliability',

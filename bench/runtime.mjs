@@ -10,6 +10,14 @@ export const DIST_DIR = new URL('../dist', import.meta.url).pathname;
 const FIXTURE = new URL('../test/fixtures/typeform/essay-submission.json', import.meta.url);
 const WEBAPP = 'http://127.0.0.1:8787/exec';
 
+/** GasHost options every runtime here starts with: `--latency` of `npm run bench` / `npm run chaos` (see setRuntimeDefaults). */
+const runtimeDefaults = { latency: 'off', latencySeed: 1 };
+
+/** Sets the latency (`off`, `google`, `google:0.1`) and its seed for every runtime started after this call. */
+export function setRuntimeDefaults({ latency = 'off', latencySeed = 1 } = {}) {
+  Object.assign(runtimeDefaults, { latency, latencySeed });
+}
+
 let fixtureText = null;
 function fixture() {
   fixtureText ??= readFileSync(FIXTURE, 'utf8');
@@ -57,6 +65,7 @@ export async function startRuntime({ props = {}, host: hostOptions = {}, gemini:
       ...props,
     },
     spreadsheetId: 'local-spreadsheet',
+    ...runtimeDefaults,
     ...hostOptions,
   });
   await host.load();

@@ -9,6 +9,7 @@ import { startServer } from './server.mjs';
 import { startOfflineGemini } from './offline-gemini.mjs';
 import { attachEmlWriter } from './eml.mjs';
 import { runDemo } from './demo.mjs';
+import { parseLatencySpec } from './latency.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OFFLINE_KEY = 'offline-stand-in';
@@ -24,6 +25,9 @@ export const USAGE = `Usage: npm start -- [options]
   --owner EMAIL              the deployer: the web app executes as this account, and runs nobody else
                              started (Set up at start, POST /api/run without "user") too (default owner@example.com)
   --trigger-interval SECONDS how often installed clock triggers fire (default 60; 0 turns the clock off)
+  --latency off|google[:SCALE] delay every service call, execution start, flush, fetch and mail as Google would
+                             (emulator/latency-model.json); google:0.1 sleeps a tenth of it (default off)
+  --seed N                   seed of the latency draws (default 1; the same seed draws the same delays)
   --demo                     replay the sample Typeform deliveries, process the queue, print the result, exit
   --help                     show this help
 
@@ -34,7 +38,7 @@ export class CliError extends Error {}
 
 /**
  * @typedef {{ port: number, portGiven: boolean, dataDir: string|null, props: Record<string, string>, owner: string,
- *   triggerIntervalSeconds: number, intervalGiven: boolean, demo: boolean, help: boolean }} CliOptions
+ *   triggerIntervalSeconds: number, intervalGiven: boolean, demo: boolean, help: boolean, latency: string, seed: number }} CliOptions
  */
 
 /** @param {string[]} argv arguments after `node cli.mjs` @returns {CliOptions} */
@@ -44,6 +48,7 @@ export function parseCliArgs(argv) {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
       port: { type: 'string' }, data: { type: 'string' }, prop: { type: 'string', multiple: true },
       'trigger-interval': { type: 'string' }, owner: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      latency: { type: 'string' }, seed: { type: 'string' },
     } }));
   } catch (err) {
     throw new CliError(/** @type {Error} */ (err).message);
@@ -57,6 +62,10 @@ export function parseCliArgs(argv) {
     throw new CliError(`--trigger-interval expects seconds (0 turns the clock off), got "${values['trigger-interval']}"`);
   }
   if (values.data !== undefined && values.data.trim() === '') throw new CliError('--data expects a directory');
+  const latency = values.latency ?? 'off';
+  try { parseLatencySpec(latency); } catch (err) { throw new CliError(/** @type {Error} */ (err).message); }
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isSafeInteger(seed) || values.seed?.trim() === '') throw new CliError(`--seed expects a whole number, got "${values.seed}"`);
   const owner = values.owner === undefined ? DEFAULT_USER : values.owner.trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(owner)) throw new CliError(`--owner expects an email address, got "${values.owner}"`);
   /** @type {Record<string, string>} */
@@ -68,7 +77,7 @@ export function parseCliArgs(argv) {
     props[key] = pair.slice(eq + 1);
   }
   return { port, portGiven: values.port !== undefined, dataDir: values.data ?? null, props, owner, triggerIntervalSeconds: interval,
-    intervalGiven: values['trigger-interval'] !== undefined, demo: Boolean(values.demo), help: Boolean(values.help) };
+    intervalGiven: values['trigger-interval'] !== undefined, demo: Boolean(values.demo), help: Boolean(values.help), latency, seed };
 }
 
 /**
@@ -99,6 +108,7 @@ export async function startRuntime(opts, deps = {}) {
   const host = new GasHost({
     bundleDir, dataDir, scriptProperties: opts.props, ownerEmail: opts.owner ?? DEFAULT_USER, timeZone: manifestTimeZone(bundleDir),
     spreadsheetId: opts.props.SPREADSHEET_ID, webAppUrl: port ? `http://127.0.0.1:${port}/exec` : undefined,
+    latency: opts.latency, latencySeed: opts.seed,
   });
   await host.load();
   // --prop wins over what the data dir remembers; the token is generated once and then remembered there.
@@ -175,7 +185,7 @@ export async function main(argv, deps = {}) {
     }
   }
 
-  printBanner({ url: rt.server.url, token: rt.token, dataDir: rt.dataDir, gemini: rt.gemini, intervalSeconds: rt.intervalSeconds });
+  printBanner({ url: rt.server.url, token: rt.token, dataDir: rt.dataDir, gemini: rt.gemini, intervalSeconds: rt.intervalSeconds, latency: opts.latency ?? 'off', seed: opts.seed ?? 1 });
   let stopping = false;
   const onSignal = () => {
     if (stopping) process.exit(1); // a second Ctrl-C gives up waiting
@@ -231,11 +241,12 @@ function printExecution(exec) {
   if (exec.kind === 'trigger' && exec.status === 'ok' && !exec.mailsSent) return;
   const time = new Date().toTimeString().slice(0, 8);
   const extra = exec.status === 'ok' ? (exec.mailsSent ? `, ${exec.mailsSent} mail(s)` : '') : `: ${exec.error?.message ?? ''}`;
-  console.log(`[${time}] ${exec.functionName} (${exec.kind}) ${exec.status} in ${Math.round(exec.durationMs)} ms${extra}`);
+  const modeled = exec.modeledMs !== undefined ? ` (modeled on Google: ${Math.round(exec.modeledMs)} ms)` : '';
+  console.log(`[${time}] ${exec.functionName} (${exec.kind}) ${exec.status} in ${Math.round(exec.durationMs)} ms${modeled}${extra}`);
 }
 
-/** @param {{ url: string, token: string, dataDir: string, gemini: { label: string }, intervalSeconds: number }} info */
-function printBanner({ url, token, dataDir, gemini, intervalSeconds }) {
+/** @param {{ url: string, token: string, dataDir: string, gemini: { label: string }, intervalSeconds: number, latency: string, seed: number }} info */
+function printBanner({ url, token, dataDir, gemini, intervalSeconds, latency, seed }) {
   console.log(`
 formqueue: dist/Code.js is running as a local Apps Script web app.
 
@@ -245,6 +256,7 @@ formqueue: dist/Code.js is running as a local Apps Script web app.
   run       POST ${url}/api/run/processQueue      also: /api/executions /api/triggers /api/edit /api/faults /api/health
   gemini    ${gemini.label}
   clock     ${intervalSeconds > 0 ? `installed clock triggers fire every ${intervalSeconds} s` : 'off (--trigger-interval 0)'}
+  latency   ${latency === 'off' ? 'off (calls answer at local speed; --latency google models Google\'s)' : `${latency}, seed ${seed}: modeled times in /api/executions (modeledMs beside durationMs)`}
   data      ${dataDir} (kept across restarts; mails also as .eml in outbox/)
 
 Press Ctrl-C to stop (state is saved).`);

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
-import { SheetModel, SpreadsheetModel, parseA1, interpretInput } from './spreadsheet-model.mjs';
+import { SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
 import { GasError } from './errors.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
@@ -16,17 +16,26 @@ import { mailHandlers, remainingQuota } from './services/mail.mjs';
 import { uiHandlers } from './services/ui.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
+import { cellsOf, createLatency } from './latency.mjs';
+import { statSync } from 'node:fs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
 const MAX_EXECUTIONS = 200;
 const MAX_RTT_SAMPLES = 200000;
+// "Simultaneous executions: 30 / user" (https://developers.google.com/apps-script/guides/services/quotas). The surplus
+// is refused at once, not queued: a web-app caller gets HTTP 200 with Google's HTML error page saying WEBAPP_REFUSAL
+// (tanaikech/taking-advantage-of-Web-Apps-with-google-apps-script README, error table; tanaikech/RunAll README);
+// any other run fails with the quotas page's wording, RUN_REFUSAL.
+export const MAX_SIMULTANEOUS_PER_USER = 30;
+export const WEBAPP_REFUSAL = 'Service invoked too many times in a short time: exec qps. Try Utilities.sleep(1000) between calls.';
+export const RUN_REFUSAL = 'There are too many scripts running simultaneously for this Google user account.';
 
 const DEFAULTS = {
   bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
   ownerEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
-  scriptId: 'local-script', saveDebounceMs: 200,
+  scriptId: 'local-script', saveDebounceMs: 200, latency: 'off', latencySeed: 1,
 };
 
 export class GasHost extends EventEmitter {
@@ -57,6 +66,9 @@ export class GasHost extends EventEmitter {
     this.seq = 0;
     this.clock = null;
     this.clockTicks = 0;
+    this.refusals = 0; // executions refused by the simultaneous-executions limit
+    this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
+    this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
   }
 
   get spreadsheetId() { return this.ss.id; }
@@ -105,9 +117,11 @@ export class GasHost extends EventEmitter {
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
       st.activeRange = parseA1(runOpts.activeRange.a1, sh);
     }
+    if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
       workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },
@@ -153,6 +167,7 @@ export class GasHost extends EventEmitter {
         rec.value = s.value;
         if (s.error) rec.error = s.error;
         rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (st.latency) this.finishLatency(st);
         this.executions.push(rec);
         if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
         this.markDirty();
@@ -161,6 +176,24 @@ export class GasHost extends EventEmitter {
       });
     });
     return st.finished;
+  }
+
+  /** Executions running now whose simultaneous-executions quota is `user`'s. */
+  simultaneousFor(user) {
+    let n = 0;
+    for (const st of this.live.values()) if (quotaUserOf(st) === user) n += 1;
+    return n;
+  }
+
+  /** Records a run the simultaneous-executions limit refused: it never started, so no script code ran. */
+  refuse(rec) {
+    this.refusals += 1;
+    rec.status = 'refused';
+    rec.error = { name: 'Exception', message: rec.kind === 'webapp' ? WEBAPP_REFUSAL : RUN_REFUSAL };
+    this.executions.push(rec);
+    if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
+    this.emit('execution', rec);
+    return rec;
   }
 
   /** One service call: always answers (value or error) unless the execution is being killed. */
@@ -176,12 +209,43 @@ export class GasHost extends EventEmitter {
         const injected = this.faults.sheetsError(rec);
         if (injected) throw new GasError(injected);
       }
-      const value = await handler({ host: this, exec: rec, st }, req.h, req.a ?? []);
+      const value = await this.paced(st, req, key, () => handler({ host: this, exec: rec, st }, req.h, req.a ?? []));
       return { v: value === undefined ? null : value };
     } catch (e) {
       if (e?.code === 'KILL_EXECUTION') { st.kill(e.status, e.error); return null; }
       return { e: { name: e?.code === 'GAS_EXCEPTION' ? e.name : 'Exception', message: e?.message ?? String(e) } };
     }
+  }
+
+  /** --latency: the execution's sampler, and how long its start is delayed (scaled ms; a cold start after a long idle). */
+  startLatency(st, n) {
+    st.latency = this.latency.forExecution(n);
+    const idleFor = this.lastActivityAt === null ? Infinity : this.now() - this.lastActivityAt;
+    const cold = this.live.size === 0 && idleFor > this.latency.model.costs['execution.coldAfterIdleMs'].value;
+    this.lastActivityAt = this.now();
+    this.bundleKb ??= statSync(resolvePath(this.opts.bundleDir, 'Code.js')).size / 1024;
+    return st.latency.start({ bundleKb: this.bundleKb, cold });
+  }
+
+  /**
+   * Runs one host call with its modeled cost: half before the handler (the request travelling to Google) and half
+   * after (the answer travelling back), both in the host before it answers the worker, so race windows widen as on
+   * Google. Without --latency it is the handler alone.
+   */
+  async paced(st, req, key, handler) {
+    if (!st.latency) return handler();
+    const ms = st.latency.call(key, cellsOf(this.ss, req));
+    await sleep(ms / 2);
+    const value = await handler();
+    await sleep(ms / 2);
+    return value;
+  }
+
+  finishLatency(st) {
+    const rec = st.rec, l = st.latency;
+    rec.modeledMs = l.finish(rec.durationMs);
+    rec.latency = { spec: this.latency.spec, seed: this.latency.seed, modeledStartMs: l.startMs, modeledDelayMs: l.modeledMs, sleptMs: l.sleptMs };
+    this.lastActivityAt = this.now();
   }
 
   recordRtts(samples) {
@@ -201,16 +265,22 @@ export class GasHost extends EventEmitter {
 
   sheetNames() { return this.ss.sheets.map((s) => s.name); }
 
-  /** A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows. */
+  /**
+   * A sheet as plain JSON for the HTTP API and tests: dates as ISO strings, formulas in the same shape as rows, and
+   * `display`: the text Sheets shows in each cell (its number format applied, '#ERROR!' for a broken formula).
+   */
   sheetJson(name) {
     const sh = this.ss.byName(name);
     if (!sh) return null;
-    const width = sh.lastColumn(), height = sh.lastRow();
+    const width = sh.lastColumn(), height = sh.lastRow(), tz = this.ss.timeZone;
     const iso = (x) => (x instanceof Date ? x.toISOString() : x);
     const rowOf = (r, get) => Array.from({ length: width }, (_, j) => iso(get(r, j + 1)));
-    const rows = [], formulas = [];
-    for (let r = 2; r <= height; r++) { rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); }
-    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas };
+    const shown = (a, b) => displayValue(sh.value(a, b), sh.format(a, b), tz);
+    const rows = [], formulas = [], display = [];
+    for (let r = 2; r <= height; r++) {
+      rows.push(rowOf(r, (a, b) => sh.value(a, b))); formulas.push(rowOf(r, (a, b) => sh.formula(a, b))); display.push(rowOf(r, shown));
+    }
+    return { name: sh.name, header: height >= 1 ? rowOf(1, (a, b) => sh.value(a, b)) : [], rows, formulas, display };
   }
 
   /** Bulk-writes a sheet as stored values (no input parsing), replacing its content; fast enough for 100,000 rows. */
@@ -238,9 +308,7 @@ export class GasHost extends EventEmitter {
     if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
       throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
     }
-    const e = interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone);
-    sh.put('v', h.r, h.c, e.value === '' ? undefined : e.value);
-    sh.put('f', h.r, h.c, e.formula || undefined);
+    storeEntered(sh, h.r, h.c, interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone, this.now()));
     this.markDirty();
     const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
     const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
@@ -282,6 +350,16 @@ export class GasHost extends EventEmitter {
     if (this.saveTimer) await this.save();
   }
 }
+
+/**
+ * Whose "30 simultaneous executions per user" an execution counts against: the user it runs as (a web app set to
+ * execute as the deployer counts against the deployer). The one place to change when identities change.
+ */
+function quotaUserOf(st) {
+  return st.userEmail;
+}
+
+const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
 
 function validationRule(sh, r, c) {
   for (let k = sh.validations.length - 1; k >= 0; k--) {

@@ -54,6 +54,7 @@ export function loadState(host) {
     ss.name = s.name; ss.nextSheetId = s.nextSheetId;
     ss.sheets = s.sheets.map((o) => {
       const sh = new SheetModel(o.id, o.name);
+      sh.book = ss;
       for (const k of SHEET_FIELDS) if (o[k] !== undefined) sh[k] = o[k];
       for (const k of ['v', 'f', 'nf', 'notes']) sh[k] = unNull(sh[k]);
       return sh;

@@ -98,7 +98,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
       case 'health':
         allow('GET');
         return sendJson(res, 200, { ok: true, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-          executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length });
+          executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length,
+          // runs refused by the 30-simultaneous-executions limit (a refused web-app call got Google's 200 HTML error page)
+          refusedExecutions: host.refusals ?? 0 });
       case 'sheets': {
         allow('GET');
         if (parts.length < 2 || parts[1] === '') return sendJson(res, 200, { sheets: sheetNames(host) });
@@ -125,6 +127,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         }
         const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range, uiAnswers: body.answers });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
+          ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs } : {}),
           effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], ui: exec.ui ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
@@ -235,7 +238,9 @@ export function renderOutput(exec) {
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
     fetches, mailsSent, spreadsheetOpened, logs, ui } = exec;
-  return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs, ...(error ? { error: error.message ?? String(error) } : {}),
+  // modeledMs (with --latency): what the execution would have taken on Google, beside durationMs, the wall time here.
+  return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs,
+    ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs, latency: exec.latency } : {}), ...(error ? { error: error.message ?? String(error) } : {}),
     calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs, ...(ui?.length ? { ui } : {}) };
 }
 

@@ -1,8 +1,18 @@
 // The host-owned spreadsheet: sheets as parallel row arrays (values, formulas, formats, notes) plus Sheets' input rules.
 import { formatJavaDate, isDatePattern, sheetsDatePatternToJava } from './format-date.mjs';
 import { GasError } from './errors.mjs';
+import { readTyped, signFormulaValue } from './sheets-typing.mjs';
 
+// "Your input contains more than the maximum of 50000 characters in a single cell." (Sheets' own refusal, as quoted
+// by Apps Script callers; limit: https://support.google.com/drive/answer/37603).
 export const MAX_CELL_CHARS = 50000;
+// Every grid cell counts, empty ones too; a new sheet is 1000 rows × 26 columns. Google's refusal when a change would
+// pass it, as Apps Script and the Sheets API report it (e.g. "Invalid requests[0].addSheet: This action would …"):
+// https://support.google.com/drive/answer/37603 ; https://workspaceupdates.googleblog.com/2022/03/ten-million-cells-google-sheets.html
+export const MAX_SPREADSHEET_CELLS = 10000000;
+export const CELL_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${MAX_SPREADSHEET_CELLS} cells.`;
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
 export const DEFAULT_DATE_FORMAT = 'M/d/yyyy H:mm:ss';
 
 
@@ -49,12 +59,12 @@ export function parseA1(a1, sheet) {
 }
 
 const NUMBER_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
-const ISO_DATE_RE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** A sheet: rows are 1-based in the API, 0-based here; every per-cell array is sparse (undefined = empty). */
 export class SheetModel {
   constructor(id, name) {
-    Object.assign(this, { id, name, v: [], f: [], nf: [], notes: [], maxRows: 1000, maxCols: 26, frozenRows: 0, frozenCols: 0 });
+    Object.assign(this, { id, name, v: [], f: [], nf: [], notes: [], maxRows: NEW_SHEET_ROWS, maxCols: NEW_SHEET_COLUMNS, frozenRows: 0, frozenCols: 0 });
+    this.book = null; // the SpreadsheetModel holding it, which enforces the 10,000,000-cell grid limit
     this.colFormats = {}; // col -> { from, fmt }
     this.validations = []; // { rect, rule }, later entries win
     this.cfRules = [];
@@ -80,11 +90,7 @@ export class SheetModel {
   }
 
   /** Writes one cell as a person (or setValue/appendRow) would type it: Sheets' user-entered rules. */
-  enter(r, c, input, tz) {
-    const e = interpretInput(input, this.format(r, c), tz);
-    this.put('v', r, c, e.value === '' ? undefined : e.value);
-    this.put('f', r, c, e.formula || undefined);
-  }
+  enter(r, c, input, tz, nowMs) { storeEntered(this, r, c, interpretInput(input, this.format(r, c), tz, nowMs)); }
 
   lastRow() {
     for (let i = Math.max(this.v.length, this.f.length) - 1; i >= 0; i--) {
@@ -104,9 +110,14 @@ export class SheetModel {
     return last;
   }
 
-  grow(rows, cols) { if (rows > this.maxRows) this.maxRows = rows; if (cols > this.maxCols) this.maxCols = cols; }
+  grow(rows, cols) {
+    const r = Math.max(rows, this.maxRows), c = Math.max(cols, this.maxCols);
+    this.book?.checkGrid(r * c - this.maxRows * this.maxCols);
+    this.maxRows = r; this.maxCols = c;
+  }
 
   spliceRows(start0, deleteCount, insertCount) {
+    this.book?.checkGrid((insertCount - deleteCount) * this.maxCols);
     const filler = new Array(insertCount).fill(undefined);
     for (const k of ['v', 'f', 'nf', 'notes']) {
       if (this[k].length > start0) this[k].splice(start0, deleteCount, ...filler);
@@ -118,11 +129,12 @@ export class SheetModel {
 function rowHasContent(row) { if (!row) return false; for (const x of row) if (x !== undefined && x !== '') return true; return false; }
 
 /**
- * Sheets' input rules (see docs/platform.md#sheets-input): '=' starts a formula, a leading "'" keeps text and is dropped,
- * a plain-text '@' cell keeps the string verbatim, numeric/boolean/ISO-date strings are parsed, and more than
- * 50,000 characters is refused.
+ * Sheets' input rules (see docs/platform.md#sheets-input): '=' starts a formula, a leading "'" keeps text and is dropped, a plain-text '@' cell keeps the
+ * string verbatim, more than 50,000 characters is refused; any other string is read as Sheets reads typed input in the
+ * en_US locale (sheets-typing.mjs: numbers, 1,234, 50%, $5, TRUE, dates, times, '+…'/'-…' formulas). `format` is
+ * the number format Sheets gives the cell for what was typed (a percent, a date …); `nowMs` dates '1/2' in its year.
  */
-export function interpretInput(input, fmt, tz) {
+export function interpretInput(input, fmt, tz, nowMs = Date.now()) {
   if (input === null || input === undefined) return { value: '' };
   if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
   if (input instanceof Date || Object.prototype.toString.call(input) === '[object Date]') return { value: new Date(input.getTime()) };
@@ -131,11 +143,20 @@ export function interpretInput(input, fmt, tz) {
   if (fmt === '@') return { value: s };
   if (s.startsWith("'")) return { value: s.slice(1) };
   if (s.length > 1 && s.startsWith('=')) return { value: evaluateFormula(s), formula: s };
-  if (NUMBER_RE.test(s)) return { value: Number(s) };
-  if (/^(true|false)$/i.test(s)) return { value: s.toLowerCase() === 'true' };
-  const d = ISO_DATE_RE.exec(s);
-  if (d) return { value: zonedDate(+d[1], +d[2], +d[3], +(d[4] || 0), +(d[5] || 0), +(d[6] || 0), tz) };
-  return { value: s };
+  const year = Number(new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric' }).format(new Date(nowMs)));
+  const typed = readTyped(s, { year, zoned: (y, mo, d, h, mi, sec) => zonedDate(y, mo, d, h, mi, sec, tz) });
+  if (typed.formula) return { value: evaluateFormula(typed.formula), formula: typed.formula };
+  return typed;
+}
+
+/** Stores what interpretInput read into one cell; a format Sheets picks for the input replaces only 'General'. */
+export function storeEntered(sh, r, c, e) {
+  sh.put('v', r, c, e.value === '' ? undefined : e.value);
+  sh.put('f', r, c, e.formula || undefined);
+  if (e.format) {
+    const now = sh.format(r, c);
+    if (now === undefined || /^general$/i.test(now)) sh.put('nf', r, c, e.format);
+  }
 }
 
 /** Only literals and HYPERLINK's label are evaluated; any other formula reads back as '' (documented limitation). */
@@ -144,6 +165,7 @@ export function evaluateFormula(src) {
   let m;
   if ((m = /^"((?:[^"]|"")*)"$/.exec(body))) return m[1].replace(/""/g, '"');
   if (NUMBER_RE.test(body)) return Number(body);
+  if (/^[+-]/.test(body)) return signFormulaValue(body);
   if (/^(TRUE|FALSE)$/i.test(body)) return body.toUpperCase() === 'TRUE';
   if ((m = /^HYPERLINK\(\s*"(?:[^"]|"")*"\s*(?:[,;]\s*"((?:[^"]|"")*)"\s*)?\)$/i.exec(body))) return m[1] !== undefined ? m[1].replace(/""/g, '"') : '';
   return '';
@@ -174,13 +196,17 @@ export function displayValue(x, fmt, tz) {
     return formatJavaDate(ms, isDate ? tz : 'UTC', pattern);
   }
   if (typeof x === 'number' && fmt && fmt !== '@' && !/general/i.test(fmt)) {
-    const pct = fmt.trim().endsWith('%');
-    const n = pct ? x * 100 : x;
-    const dec = /\.(0+)/.exec(fmt);
+    // A leading literal ('"$"#,##0.00', '$0.00') goes after the minus sign, as Sheets shows -$5.00.
+    const lit = /^(?:"([^"]*)"|(\$))/.exec(fmt);
+    const prefix = lit ? (lit[1] ?? lit[2]) : '';
+    const body = lit ? fmt.slice(lit[0].length) : fmt;
+    const pct = body.trim().endsWith('%');
+    const n = Math.abs(pct ? x * 100 : x);
+    const dec = /\.(0+)/.exec(body);
     const digits = dec ? dec[1].length : 0;
     let s = n.toFixed(digits);
-    if (fmt.includes(',')) s = Number(s).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    return s + (pct ? '%' : '');
+    if (body.includes(',')) s = Number(s).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return (x < 0 && Number(s) !== 0 ? '-' : '') + prefix + s + (pct ? '%' : '');
   }
   return String(x);
 }
@@ -195,13 +221,24 @@ export class SpreadsheetModel {
     this.nextSheetId = 1;
   }
 
-  static fresh(id, tz) { const ss = new SpreadsheetModel(id, tz); ss.sheets.push(new SheetModel(0, 'Sheet1')); return ss; }
+  static fresh(id, tz) { const ss = new SpreadsheetModel(id, tz); ss.adopt(new SheetModel(0, 'Sheet1')); return ss; }
+  adopt(sh) { sh.book = this; this.sheets.push(sh); return sh; }
+
+  /** Every grid cell of every sheet, empty or not: what Sheets counts against its 10,000,000 cells. */
+  gridCells() { let n = 0; for (const sh of this.sheets) n += sh.maxRows * sh.maxCols; return n; }
+
+  /** Refuses a change that would add `added` grid cells past the limit, before anything changes. */
+  checkGrid(added) {
+    if (added > 0 && this.gridCells() + added > MAX_SPREADSHEET_CELLS) throw new GasError(CELL_LIMIT_MESSAGE);
+  }
   byName(name) { return this.sheets.find((s) => s.name === name) || null; }
   byId(sid) { return this.sheets.find((s) => s.id === sid) || null; }
 
   insert(name, index) {
     if (this.byName(name)) throw new GasError(`A sheet with the name "${name}" already exists. Please enter another name.`);
+    this.checkGrid(NEW_SHEET_ROWS * NEW_SHEET_COLUMNS);
     const sh = new SheetModel(this.nextSheetId++ * 1000003 % 2147483647, name);
+    sh.book = this;
     if (index === undefined || index === null || index > this.sheets.length) this.sheets.push(sh);
     else this.sheets.splice(Math.max(0, index), 0, sh);
     return sh;

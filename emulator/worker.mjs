@@ -117,6 +117,8 @@ const SHIFT_DATE = `(function (offset) {
 })`;
 
 async function main() {
+  // --latency: the execution starts as late as Google would start it (modeled by the host, see latency.mjs).
+  if (info.startDelayMs > 0) Atomics.wait(sleepCell, 0, 0, info.startDelayMs);
   const ctx = vm.createContext({});
   // host.advanceClock(ms) moves script time too, so tests can let back-offs, stale claims and throttles expire.
   if (info.clockOffsetMs) vm.runInContext(SHIFT_DATE, ctx)(info.clockOffsetMs);

@@ -1,6 +1,6 @@
 // Host handlers for Range, TextFinder and Protection: every call here is one bridge round trip from a script.
 import { GasError } from '../errors.mjs';
-import { a1Of, displayValue, interpretInput, parseA1 } from '../spreadsheet-model.mjs';
+import { a1Of, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
 
 export const ref = (cls, h) => ({ __ref: cls, h });
 
@@ -55,8 +55,9 @@ function checkShape(h, data) {
 /** Validates every cell before writing any, so a refused cell (50,000 chars) leaves the range untouched. */
 function writeEntered(x, h, at) {
   const sh = sheetOf(x, h.sid), tz = x.host.ss.timeZone, planned = [];
-  each(h, (r, c, i, j) => planned.push([r, c, interpretInput(at(i, j), sh.format(r, c), tz)]));
-  for (const [r, c, e] of planned) { sh.put('v', r, c, e.value === '' ? undefined : e.value); sh.put('f', r, c, e.formula || undefined); }
+  const now = x.host.now();
+  each(h, (r, c, i, j) => planned.push([r, c, interpretInput(at(i, j), sh.format(r, c), tz, now)]));
+  for (const [r, c, e] of planned) storeEntered(sh, r, c, e);
   x.exec.cellsWritten += planned.length;
 }
 

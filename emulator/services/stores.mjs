@@ -1,9 +1,14 @@
 // Host handlers for PropertiesService and CacheService stores, with Apps Script's size limits and messages.
 import { GasError } from '../errors.mjs';
 
-export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024; // [GAS-QUOTA] 9 KB per value
-export const PROPERTY_STORE_MAX_BYTES = 500 * 1024; // [GAS-QUOTA] 500 KB per store
-export const CACHE_VALUE_MAX_BYTES = 102400; // [GAS-CACHE] 100 KB, measured strict at 102,400 bytes (jpoehnelt cache-limits post)
+// Properties: 9 KB per value, 500 KB per store (https://developers.google.com/apps-script/guides/services/quotas).
+// Past the store limit Google throws STORE_QUOTA_MESSAGE (quoted in https://justin.poehnelt.com/posts/apps-script-key-value-stores).
+export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024;
+export const PROPERTY_STORE_MAX_BYTES = 500 * 1024;
+// Cache: "keys can be up to 250 characters and store up to 100KB of data", cap 1,000 items
+// (https://developers.google.com/apps-script/reference/cache/cache); a longer key throws "Argument too large: key",
+// a bigger value "Argument too large: value"; 100 KB is strict at 102,400 bytes (justin.poehnelt.com cache-limits post).
+export const CACHE_VALUE_MAX_BYTES = 102400;
 export const CACHE_KEY_MAX_CHARS = 250;
 export const CACHE_MAX_ITEMS = 1000;
 const STORE_QUOTA_MESSAGE = 'You have exceeded the property storage quota. Please remove some properties and try again.';

@@ -59,6 +59,20 @@ describe('doPost over HTTP in the local runtime', () => {
     expect(rt.queue()[0].status).toBe('TEST');
   });
 
+  it('keeps a form_response_partial in Rejected with its reason, answers ok, and never queues or mails it', async () => {
+    const body = fixture('partial-response.json');
+    expect(await rt.deliver(body)).toEqual({ ok: true, partial: true, event_id: '01KHNHB0PARTIAL0000000000X' });
+    expect(await rt.deliver(body)).toMatchObject({ ok: true });
+    expect(rt.queue()).toHaveLength(0);
+    const rejected = rt.sheet('Rejected');
+    expect(rejected.rows).toHaveLength(1);
+    expect(String(rejected.rows[0][rejected.header.indexOf('reason')])).toMatch(/^partial_response: .*never answered/);
+    expect(rejected.rows[0][rejected.header.indexOf('body')]).toBe(JSON.stringify(JSON.parse(body)));
+    rt.host.properties.set('FQ_DIRTY', String(Date.now()));
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(rt.host.outbox.filter((mail: { to: string }) => mail.to !== 'staff@example.com')).toHaveLength(0);
+  });
+
   it('rejects a form the Config sheet does not enable as unknown form', async () => {
     await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'SomeOtherForm', user: 'owner@example.com' });
     expect(await rt.deliver(submission(3))).toMatchObject({ ok: false, error: 'unknown_form' });

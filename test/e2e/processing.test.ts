@@ -428,19 +428,56 @@ describe('processQueue in the local runtime', () => {
       expect(approval?.[4]).toBe('ana@example.org');
     });
 
-    it('a submission without an email address is FAILED, saying so', async () => {
+    it('a submission without an email address is FAILED at once, saying so, and costs no Gemini call', async () => {
       await start();
       const body = fixture('no-email.json');
       const id = eventIdOf(body);
       expect(await rt.deliver(body)).toMatchObject({ ok: true, queued: true });
       expect(row(id).recipient).toBe('');
       await tick();
-      await tick();
       const failed = row(id);
       expect(failed.status).toBe('FAILED');
-      expect(failed.error).toBe('MAIL_PERMANENT: no email address in the submission');
+      expect(failed.error).toMatch(/^MAIL_PERMANENT: no email address in the submission; no reply was generated \(no Gemini call\)/);
+      expect(failed.result).toBe('');
       expect(failed.sent_at).toBe('');
+      expect(rt.gemini.requests).toHaveLength(0);
       expect(respondentMails()).toHaveLength(0);
+    });
+
+    it("Typeform's example payload (answers with only field.id): recipient_field given as a ref, ref/hidden/score placeholders filled", async () => {
+      await start();
+      const edit = (a1: string, value: string) => rt.host.edit({ sheet: 'Config', a1, value, user: 'owner@example.com' });
+      expect(rt.sheet('Config').header.slice(4, 7)).toEqual(['subject', 'body', 'recipient_field']);
+      await edit('E2', 'For {{readable_ref_short_text}} ({{hidden.user_id}})');
+      await edit('F2', 'Dear {{readable_ref_short_text}}, your score is {{score}}.\n\n{{result}}');
+      await edit('G2', 'readable_ref_email');
+      const body = fixture('example-payload.json');
+      expect(await rt.deliver(body)).toMatchObject({ ok: true, queued: true });
+      await tick();
+      const sent = row(eventIdOf(body));
+      expect(sent.status).toBe('SENT');
+      expect(sent.submission).toContain('What is your first name?: Laura');
+      const [mail] = respondentMails();
+      expect(mail.to).toBe('laura@example.com');
+      expect(mail.subject).toBe('For Laura (abc123456)');
+      expect(mail.body.startsWith('Dear Laura, your score is 9.\n\n')).toBe(true);
+    });
+
+    it('a placeholder this submission left empty is never mailed blank: the row waits READY with the reason', async () => {
+      await start();
+      await rt.host.edit({ sheet: 'Config', a1: 'F2', value: 'Dear {{name}},\n\n{{result}}', user: 'owner@example.com' });
+      const body = delivery(14, (b) => {
+        b.form_response.answers.splice(0, 1); // the optional name question left unanswered
+      });
+      const id = eventIdOf(body);
+      await rt.deliver(body);
+      await tick();
+      await tick();
+      const waiting = row(id);
+      expect(waiting.status).toBe('READY');
+      expect(waiting.error).toMatch(/^TEMPLATE_INVALID: .*\{\{name\}\}, which this submission left empty; a blank is never mailed/);
+      expect(respondentMails()).toHaveLength(0);
+      expect(incident('TEMPLATE_INVALID')).not.toBeNull();
     });
 
     it('escapes prompt-injection text and HTML from the respondent in the htmlBody and keeps it inside the prompt answers block', async () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeHost, echoHandlers, load } from './support';
 
 interface CliOptions { port: number; portGiven: boolean; dataDir: string | null; props: Record<string, string>; owner: string;
-  triggerIntervalSeconds: number; intervalGiven: boolean; demo: boolean; help: boolean }
+  triggerIntervalSeconds: number; intervalGiven: boolean; demo: boolean; help: boolean; latency: string; seed: number }
 interface Runtime { host: CliFakeHost; server: { url: string }; dataDir: string; token: string; intervalSeconds: number;
   gemini: { offline: { baseUrl: string } | null; label: string }; shutdown(): Promise<void> }
 interface CliModule {
@@ -44,7 +44,16 @@ const opts = (argv: string[]) => cli.parseCliArgs(['--data', dataDir, '--port', 
 describe('command-line arguments', () => {
   it('defaults: port 8787, .formqueue data, a 60 s clock, no demo', () => {
     expect(cli.parseCliArgs([])).toEqual({ port: 8787, portGiven: false, dataDir: null, props: {}, owner: 'owner@example.com', triggerIntervalSeconds: 60,
-      intervalGiven: false, demo: false, help: false });
+      intervalGiven: false, demo: false, help: false, latency: 'off', seed: 1 });
+  });
+
+  it('reads --latency google[:SCALE] and --seed, and hands them to the host', async () => {
+    expect(cli.parseCliArgs(['--latency', 'google:0.1', '--seed', '7'])).toMatchObject({ latency: 'google:0.1', seed: 7 });
+    const rt = await cli.startRuntime(opts(['--latency', 'google', '--seed', '3', '--trigger-interval', '0']),
+      { bundleDir: HELLO, GasHost: CliFakeHost, quiet: true });
+    try {
+      expect(rt.host.options).toMatchObject({ latency: 'google', latencySeed: 3 });
+    } finally { await rt.shutdown(); }
   });
 
   it('reads every flag, --prop repeatable, and a value may contain "="', () => {
@@ -61,6 +70,9 @@ describe('command-line arguments', () => {
     [['--owner', 'nobody'], /--owner expects an email address, got "nobody"/],
     [['--trigger-interval', 'soon'], /--trigger-interval expects seconds \(0 turns the clock off\), got "soon"/],
     [['--verbose'], /Unknown option '--verbose'/],
+    [['--latency', 'fast'], /--latency expects off, google or google:SCALE/],
+    [['--latency', 'google:0'], /--latency expects/],
+    [['--seed', 'abc'], /--seed expects a whole number, got "abc"/],
     [['extra'], /Unexpected argument 'extra'/],
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => cli.parseCliArgs(argv)).toThrow(message);

@@ -86,6 +86,24 @@ describe('through the real GasHost', () => {
     expect(((await res.json()) as { error: string }).error).toMatch(/^no sheet named "Nope"; sheets: .*Queue/);
   });
 
+  it('with --latency google:0.01, /api/run and /api/executions show the modeled time beside the wall time', async () => {
+    const { GasHost } = await load<HostModule>('emulator/host.mjs');
+    const slow = new GasHost({ bundleDir: HELLO, dataDir: null, spreadsheetId: 'sheet-hello', latency: 'google:0.01', latencySeed: 5 });
+    await slow.load();
+    const front = await (await load<ServerModule>('emulator/server.mjs')).startServer({ host: slow, port: 0 });
+    try {
+      const ran = await json(fetch(`${front.url}/api/run/hello`, { method: 'POST', body: JSON.stringify({ args: ['Ana'] }) }));
+      expect(ran).toMatchObject({ ok: true, durationMs: expect.any(Number), modeledMs: expect.any(Number) });
+      // a modeled start alone is a warm start of Google's (median 750 ms): at a hundredth, far above what was slept
+      const [listed] = await json(fetch(`${front.url}/api/executions?limit=1`));
+      expect(listed).toMatchObject({ id: ran.executionId, modeledMs: ran.modeledMs, latency: { spec: 'google:0.01', seed: 5 } });
+      expect(listed.modeledMs).toBeGreaterThan(listed.latency.sleptMs);
+    } finally {
+      await front.close();
+      await slow.dispose();
+    }
+  });
+
   it('npm start -- --demo runs end to end on the bundle and exits 0', async () => {
     const demoDir = mkdtempSync(join(tmpdir(), 'fq-demo-'));
     const lines: string[] = [];

@@ -19,6 +19,8 @@ export interface IntakeAnswer {
   queued?: true | 'deferred';
   duplicate?: true;
   test?: true;
+  /** A form_response_partial, kept in Rejected with its reason and never answered. */
+  partial?: true;
   event_id?: string;
 }
 
@@ -54,6 +56,11 @@ export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_HOUR';
 export const SPILL_LIMIT_CHARS = 400000;
 /** Past this the triage raises SPILL_BACKLOG, well before the spill is full. */
 export const SPILL_WARN_CHARS = 200000;
+
+/** Why a partial response is kept but never answered (Typeform sends partial responses only when the webhook subscribes to them). */
+export const PARTIAL_REASON =
+  'partial_response: event_type form_response_partial — the respondent has not finished the form, so it is kept here and never answered; ' +
+  'the finished response arrives as its own form_response. Untick "partial responses" on the Typeform webhook to stop these.';
 
 export interface IntakeRequest {
   token: string | undefined;
@@ -98,6 +105,13 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
  * Shared by doPost and the spill drain, so a drained delivery gets exactly the same rules.
  */
 export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sheets: IntakeSheetsWithConfig, deps: IntakeDeps): IntakeAnswer {
+  if (delivery.partial) {
+    // Answered 2xx so Typeform does not retry; not counted as a rejection: it is Typeform working as configured.
+    recordRejection(sheets, deps, receivedAt, PARTIAL_REASON, delivery.compactJson, delivery.formId, delivery.eventId);
+    sheets.flush();
+    rememberSeen(deps, delivery);
+    return { ok: true, partial: true, event_id: delivery.eventId };
+  }
   const config = configFor(delivery.formId, sheets.readForms());
   if (!config) {
     recordRejection(sheets, deps, receivedAt, `unknown form: "${delivery.formId}" is not enabled in the Config sheet`, delivery.compactJson, delivery.formId, delivery.eventId);

@@ -1,4 +1,4 @@
-// Typeform's webhook body, parsed defensively: unknown keys ignored, every missing piece named.
+// Typeform's webhook body, parsed defensively: unknown keys ignored, every missing piece named, answers tied to their questions.
 
 /** One answer as Typeform sends it: the value sits under the key named by `type`. */
 export interface TypeformAnswer {
@@ -17,13 +17,21 @@ export interface TypeformField {
 export interface TypeformDelivery {
   eventId: string;
   eventType: string;
+  /** `form_response_partial`: the respondent has not finished; kept, never answered. */
+  partial: boolean;
   formId: string;
   /** The response id: a second dedupe key. */
   responseToken: string;
   submittedAt: string;
+  /** Every question, those inside matrix and group questions included (titled "Group — Question"). */
   fields: TypeformField[];
+  /** Each answer with its field's id and ref filled in from the definition when the answer carried only one. */
   answers: TypeformAnswer[];
   hidden: Record<string, string>;
+  /** Typeform variables (`variables[]`) by key, as text. */
+  variables: Record<string, string>;
+  /** `calculated.score` as text; '' when the form has no score. */
+  score: string;
   /** The body as compact JSON: what the payload column keeps. */
   compactJson: string;
 }
@@ -31,12 +39,24 @@ export interface TypeformDelivery {
 export type ParseFailure = { ok: false; error: 'malformed_json' | 'missing_event_id' | 'missing_form_response' | 'unsupported_event_type'; reason: string };
 export type ParseResult = { ok: true; delivery: TypeformDelivery } | ParseFailure;
 
+/** The event types a Typeform webhook sends (https://www.typeform.com/developers/webhooks/reference/create-or-update-webhook/). */
+const COMPLETE = 'form_response';
+const PARTIAL = 'form_response_partial';
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return value.map(valueText).filter((part) => part !== '').join(', ');
+  return JSON.stringify(value);
 }
 
 export function parseTypeformBody(body: string): ParseResult {
@@ -50,40 +70,70 @@ export function parseTypeformBody(body: string): ParseResult {
   const eventId = text(json.event_id).trim();
   if (eventId === '') return { ok: false, error: 'missing_event_id', reason: 'the body has no event_id' };
   const eventType = text(json.event_type);
-  // Partial responses would be answered before the respondent finished: only complete ones are queued.
-  if (eventType !== 'form_response') {
-    return { ok: false, error: 'unsupported_event_type', reason: `event_type "${eventType || '(none)'}" is not form_response` };
+  if (eventType !== COMPLETE && eventType !== PARTIAL) {
+    return { ok: false, error: 'unsupported_event_type', reason: `event_type "${eventType || '(none)'}" is neither ${COMPLETE} nor ${PARTIAL}` };
   }
   const response = json.form_response;
   if (!isRecord(response)) return { ok: false, error: 'missing_form_response', reason: 'the body has no form_response object' };
   const definition = isRecord(response.definition) ? response.definition : {};
-  const fields = Array.isArray(definition.fields) ? definition.fields.filter(isRecord).map(toField) : [];
-  const answers = Array.isArray(response.answers) ? response.answers.filter(isRecord).map(toAnswer) : [];
+  const fields = flattenFields(definition.fields, '');
+  const answers = Array.isArray(response.answers) ? response.answers.filter(isRecord).map((raw) => toAnswer(raw, fields)) : [];
   const hidden: Record<string, string> = {};
-  if (isRecord(response.hidden)) for (const [key, value] of Object.entries(response.hidden)) hidden[key] = text(value);
+  if (isRecord(response.hidden)) for (const [key, value] of Object.entries(response.hidden)) hidden[key] = valueText(value);
+  const variables: Record<string, string> = {};
+  for (const variable of Array.isArray(response.variables) ? response.variables : []) {
+    if (isRecord(variable) && typeof variable.key === 'string') variables[variable.key] = valueText(variable[text(variable.type)]);
+  }
+  const calculated = isRecord(response.calculated) ? response.calculated : {};
   return {
     ok: true,
     delivery: {
       eventId,
       eventType,
+      partial: eventType === PARTIAL,
       formId: text(response.form_id) || text(definition.id),
       responseToken: text(response.token),
       submittedAt: text(response.submitted_at),
       fields,
       answers,
       hidden,
+      variables,
+      score: calculated.score === undefined || calculated.score === null ? '' : valueText(calculated.score),
       compactJson: JSON.stringify(json),
     },
   };
 }
 
-function toField(raw: Record<string, unknown>): TypeformField {
-  return { id: text(raw.id), ref: text(raw.ref), type: text(raw.type), title: text(raw.title) };
+/** Matrix and group questions hold their questions in `properties.fields`; answers name those inner fields. */
+function flattenFields(raw: unknown, parentTitle: string): TypeformField[] {
+  const out: TypeformField[] = [];
+  for (const item of Array.isArray(raw) ? raw : []) {
+    if (!isRecord(item)) continue;
+    const title = text(item.title);
+    out.push({ id: text(item.id), ref: text(item.ref), type: text(item.type), title: parentTitle && title ? `${parentTitle} — ${title}` : title || parentTitle });
+    const inner = isRecord(item.properties) ? item.properties.fields : undefined;
+    if (Array.isArray(inner)) out.push(...flattenFields(inner, title || parentTitle));
+  }
+  return out;
 }
 
-function toAnswer(raw: Record<string, unknown>): TypeformAnswer {
-  const field = isRecord(raw.field) ? raw.field : {};
-  return { ...raw, type: text(raw.type), field: { id: text(field.id), ref: text(field.ref), type: text(field.type) } };
+/** The question an answer belongs to: by field id, then by ref (Typeform's example answers carry only the id). */
+export function fieldOf(answerField: { id?: string; ref?: string }, fields: readonly TypeformField[]): TypeformField | undefined {
+  const id = answerField.id ?? '';
+  const ref = answerField.ref ?? '';
+  return (id !== '' ? fields.find((field) => field.id === id) : undefined) ?? (ref !== '' ? fields.find((field) => field.ref === ref) : undefined);
+}
+
+function toAnswer(raw: Record<string, unknown>, fields: readonly TypeformField[]): TypeformAnswer {
+  const given = isRecord(raw.field) ? raw.field : {};
+  const field = { id: text(given.id), ref: text(given.ref), type: text(given.type) };
+  const defined = fieldOf(field, fields);
+  if (defined) {
+    field.id = field.id || defined.id || '';
+    field.ref = field.ref || defined.ref || '';
+    field.type = field.type || defined.type || '';
+  }
+  return { ...raw, type: text(raw.type), field };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
 import { buildGeminiRequest, classifyGeminiOutcome, type GeminiVerdict, type SystemicGeminiIncident } from './gemini';
+import { recipientProblem } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
 import { commitBatch, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Batch, type Run } from './run-context';
@@ -22,14 +23,23 @@ interface Prepared {
   approvalRequired: boolean;
 }
 
-/** Up to GEMINI_CONCURRENCY due rows whose prompt renders; rows with a broken template are set aside. */
+/**
+ * Up to GEMINI_CONCURRENCY due rows whose prompt renders; rows with a broken template are set aside, and rows
+ * with no usable address go to a person at once (FAILED, with the reason) without costing a Gemini call.
+ */
 function prepareRequests(run: Run, now: number): Prepared[] {
   const prepared: Prepared[] = [];
   const problems: string[] = [];
   const problemRows = new Map<number, string>();
+  const unaddressed: QueueRow[] = [];
   for (const row of run.rows) {
     if (prepared.length >= run.settings.geminiConcurrency) break;
     if (!isDue(row, now) || run.setAside.has(row.rowNumber)) continue;
+    if (recipientProblem(row.recipient) !== null) {
+      unaddressed.push(row);
+      run.setAside.add(row.rowNumber);
+      continue;
+    }
     const config = processingConfigFor(row.formId, run.forms);
     try {
       const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel });
@@ -43,11 +53,33 @@ function prepareRequests(run: Run, now: number): Prepared[] {
       problemRows.set(row.rowNumber, errorSummary('TEMPLATE_INVALID', messageOf(error), run.secrets));
     }
   }
+  failUnaddressed(run, now, unaddressed);
   if (problems.length > 0) {
     noteWaitingRows(run, problemRows);
     raiseIncident(run, 'TEMPLATE_INVALID', problems.join('\n'), Array.from(problemRows.keys()));
   }
   return prepared;
+}
+
+/** Rows without a usable address, re-read first (a staff move or a fixed recipient wins), go to FAILED with the reason. */
+function failUnaddressed(run: Run, now: number, rows: readonly QueueRow[]): void {
+  if (rows.length === 0) return;
+  const fresh = run.deps.queue.readRows(rows.map((row) => row.rowNumber));
+  remember(run, fresh);
+  const batch = newBatch();
+  for (const row of fresh) {
+    const seen = rows.find((item) => item.rowNumber === row.rowNumber);
+    const problem = recipientProblem(row.recipient);
+    if (!seen || seen.eventId !== row.eventId || !isDue(row, now) || problem === null) continue;
+    const error = errorSummary(
+      'MAIL_PERMANENT',
+      `${problem}; no reply was generated (no Gemini call). Reply by hand if the submission gives another way, then mark the row SENT, or SKIPPED`,
+      run.secrets,
+    );
+    moveRow(run, batch, row, 'FAILED', error, { error, claimedAt: null });
+    run.summary.failed++;
+  }
+  commitBatch(run, batch);
 }
 
 /** fetchAll fails as a whole on a DNS or connection error: that is a transport outcome for every request. */

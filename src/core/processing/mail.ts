@@ -74,14 +74,17 @@ export function buildMail(input: MailInput): MailBuild {
     mail_ref: row.mailRef,
   };
   const note = input.answers === null ? "the row's payload could not be read, so no field refs are available" : undefined;
-  const context = (template: TemplateContext['template']): TemplateContext => ({ formId: row.formId, template, note });
+  // {{mail_ref}} is the one value allowed blank here: the send step gives the row its ref when it claims it.
+  const refuseBlank = (name: string) => name !== 'mail_ref';
+  const context = (template: TemplateContext['template']): TemplateContext => ({ formId: row.formId, template, note, refuseBlank });
   const subjectTemplate = config.subject.trim() === '' ? DEFAULT_SUBJECT : config.subject;
   const bodyTemplate = config.body.trim() === '' ? DEFAULT_BODY : config.body;
   const subject = cleanSubject(renderTemplate(subjectTemplate, values, context('subject')));
   const text = renderTemplate(bodyTemplate, values, context('body'));
-  // The whole rendered text is escaped, template included: Config templates are plain text, so nothing
-  // from the respondent or the model can ever become markup.
-  const htmlBody = `<div style="font-family:sans-serif;font-size:14px;line-height:1.5">${textToHtml(text)}</div>${htmlFooter(row.mailRef)}`;
+  // Everything is escaped, template included: Config templates are plain text, so nothing from the
+  // respondent or the model can ever become markup.
+  const html = renderTemplate(bodyTemplate, values, context('body'), { value: textToHtml, literal: textToHtml });
+  const htmlBody = `<div style="font-family:sans-serif;font-size:14px;line-height:1.5">${html}</div>${htmlFooter(row.mailRef)}`;
   const mail: OutgoingMail = {
     to: row.recipient.trim(),
     subject: subject === '' ? cleanSubject(renderTemplate(DEFAULT_SUBJECT, values, context('subject'))) : subject,

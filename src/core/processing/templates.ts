@@ -3,7 +3,7 @@ import { codedError } from '../errors';
 
 export type TemplateName = 'prompt' | 'subject' | 'body';
 
-/** Names every mail template may use besides the form's field refs. */
+/** Names every mail template may use besides the submission's own (field refs and ids, hidden.*, variables.*, score). */
 export const MAIL_PLACEHOLDERS = ['answers', 'result', 'mail_ref'] as const;
 /** The prompt never sees {{result}} or {{mail_ref}}: neither exists before Gemini answers. */
 export const PROMPT_PLACEHOLDERS = ['answers'] as const;
@@ -44,31 +44,66 @@ export interface TemplateContext {
   template: TemplateName;
   /** Why field refs may be missing (e.g. the payload could not be read), added to the error. */
   note?: string;
+  /**
+   * A mail template never sends a blank where a name was meant: a placeholder this submission left empty
+   * (an unanswered question, a hidden field not passed) stops the row with the reason instead.
+   */
+  refuseBlank?: (name: string) => boolean;
+}
+
+export interface TemplatePresentation {
+  /** How a substituted value is written (e.g. HTML escaping; {{result}} as rendered Markdown). */
+  value?: (value: string, name: string) => string;
+  /** How the template's own text between placeholders is written (e.g. HTML with line breaks). */
+  literal?: (text: string) => string;
+}
+
+function refusal(context: TemplateContext, unknown: readonly string[], blank: readonly string[]): Error {
+  const builtins = context.template === 'prompt' ? PROMPT_PLACEHOLDERS : MAIL_PLACEHOLDERS;
+  const reasons: string[] = [];
+  if (unknown.length > 0) {
+    reasons.push(
+      `uses ${unknown.map((name) => `{{${name}}}`).join(', ')}, which is neither a field ref or id of this form, a ` +
+        `hidden.<name> or variables.<key> of this submission, {{score}}, nor one of ${builtins.map((name) => `{{${name}}}`).join(', ')}` +
+        (context.note ? ` (${context.note})` : ''),
+    );
+  }
+  if (blank.length > 0) {
+    const named = blank.map((name) => `{{${name}}}`).join(', ');
+    reasons.push(`uses ${named}, which this submission left empty; a blank is never mailed, so the row waits`);
+  }
+  const fix =
+    blank.length > 0 && unknown.length === 0
+      ? 'Make the template not need it (edit the Config sheet; the row is then sent on the next run), or skip the row.'
+      : 'Fix the template in the Config sheet.';
+  return codedError('TEMPLATE_INVALID', `Config for form "${context.formId}": the ${context.template} template ${reasons.join('; it also ')}. ${fix}`);
 }
 
 /**
- * Replaces every {{name}} with values[name] passed through `present` (e.g. HTML escaping).
- * An unknown name is an error naming it and the form: a blank where a name was meant is never mailed.
+ * Replaces every {{name}} with values[name], written through `presentation`. An unknown name, or (for mail)
+ * a name whose value is blank, is an error naming it and the form: a blank where a name was meant is never mailed.
  */
 export function renderTemplate(
   template: string,
   values: Readonly<Record<string, string>>,
   context: TemplateContext,
-  present: (value: string) => string = (value) => value,
+  presentation: TemplatePresentation = {},
 ): string {
-  const unknown = placeholdersIn(template).filter((name) => !Object.prototype.hasOwnProperty.call(values, name));
-  if (unknown.length > 0) {
-    const builtins = context.template === 'prompt' ? PROMPT_PLACEHOLDERS : MAIL_PLACEHOLDERS;
-    throw codedError(
-      'TEMPLATE_INVALID',
-      `Config for form "${context.formId}": the ${context.template} template uses ` +
-        `${unknown.map((name) => `{{${name}}}`).join(', ')}, which is neither a field ref of this form nor one of ` +
-        `${builtins.map((name) => `{{${name}}}`).join(', ')}` +
-        (context.note ? ` (${context.note})` : '') +
-        '. Fix the template in the Config sheet.',
-    );
+  const names = placeholdersIn(template);
+  const unknown = names.filter((name) => !Object.prototype.hasOwnProperty.call(values, name));
+  const refuse = context.refuseBlank ?? (() => false);
+  const blank = names.filter((name) => !unknown.includes(name) && refuse(name) && values[name].trim() === '');
+  if (unknown.length > 0 || blank.length > 0) throw refusal(context, unknown, blank);
+  const value = presentation.value ?? ((text: string) => text);
+  const literal = presentation.literal ?? ((text: string) => text);
+  let out = '';
+  let at = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const index = match.index ?? 0;
+    out += literal(template.slice(at, index)) + value(values[match[1]], match[1]);
+    at = index + match[0].length;
   }
-  return template.replace(PLACEHOLDER, (_match, name: string) => present(values[name]));
+  return out + literal(template.slice(at));
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {

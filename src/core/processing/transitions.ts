@@ -15,7 +15,8 @@ function staffSkips(): Partial<Record<Status, Actor>> {
  * Each pair has exactly one actor, so a Log line's `by` always matches the table.
  */
 export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status, Actor>>>>> = {
-  PENDING: { GENERATING: 'system', DUPLICATE: 'system', ...staffSkips() },
+  // PENDING → FAILED: no usable address, so no Gemini call is spent on a reply nobody can receive.
+  PENDING: { GENERATING: 'system', FAILED: 'system', DUPLICATE: 'system', ...staffSkips() },
   GENERATING: {
     READY: 'system',
     AWAITING_APPROVAL: 'system',

@@ -92,7 +92,7 @@ export const NEXT_STEP: Readonly<Record<IncidentCode, string>> = {
   CONFIG_INVALID:
     'Fix the value named above (Project Settings → Script Properties, or the Config sheet); the safe default is used meanwhile.',
   TEMPLATE_INVALID:
-    'Fix the template cell named above in the Config sheet (only {{field_ref}}, {{answers}}, {{result}}, {{mail_ref}} are known); the rows of that form wait and continue once it is fixed.',
+    'Fix the template cell named above in the Config sheet (known: the field refs and ids of the form, {{hidden.<name>}}, {{variables.<key>}}, {{score}}, {{answers}}, {{result}}, {{mail_ref}}); a placeholder a submission left empty is never mailed blank, so change the template not to need it or skip that row. The rows wait and continue once it is fixed.',
   CODE_BUG:
     'Rows were left untouched. Forward this mail (the stack is redacted) to whoever maintains formqueue; if the same rows keep failing, use the formqueue menu → Pause until it is fixed.',
 };

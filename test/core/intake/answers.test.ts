@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { answerText, findRecipient, renderSubmission } from '../../../src/core/intake/answers';
+import { answerText, findRecipient, renderSubmission, templateValues } from '../../../src/core/intake/answers';
 import { parseTypeformBody, isTestDelivery, type TypeformAnswer } from '../../../src/core/intake/typeform-payload';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/typeform/${name}`, import.meta.url), 'utf8');
@@ -24,7 +24,9 @@ describe('answerText renders every Typeform answer type', () => {
     ['choices', answer('choices', { ids: ['a', 'b'], labels: ['Structure', 'Clarity'] }), 'Structure, Clarity'],
     ['choices with other', answer('choices', { labels: ['Tone'], other: 'Grammar' }), 'Tone, Other: Grammar'],
     ['payment', answer('payment', { amount: '49.00', last4: '4242', name: 'M O', success: true }), '49.00, paid, card ending 4242'],
-    ['unknown type keeps its value', answer('ranking_v9', { a: 1 }), '{"a":1}'],
+    ['ranking keeps the order, numbered', { type: 'choices', choices: { labels: ['Tone', 'Structure'] }, field: { id: 'f', ref: 'r', type: 'ranking' } } as TypeformAnswer, '1. Tone, 2. Structure'],
+    ['multi_format', answer('multi_format', { transcript: 'Be blunt.', audio_url: 'https://x.example/a.webm' }), 'transcript: Be blunt.; audio url: https://x.example/a.webm'],
+    ['an unknown type reads as words, not JSON', answer('ranking_v9', { first_pick: 'Tone', n: 1 }), 'first pick: Tone; n: 1'],
     ['missing value', { type: 'text', field: { id: 'f' } } as TypeformAnswer, ''],
   ])('%s', (_name, given, expected) => {
     expect(answerText(given)).toBe(expected);
@@ -62,6 +64,93 @@ describe('renderSubmission', () => {
   });
 });
 
+describe("Typeform's example payload: answers with only field.id", () => {
+  const parsed = parseTypeformBody(fixture('example-payload.json'));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  const delivery = parsed.delivery;
+
+  it('gives every answer the ref its definition names', () => {
+    expect(delivery.answers.map((a) => a.field.ref)).toEqual(delivery.fields.map((f) => f.ref));
+  });
+
+  it('renders titles, recall placeholders filled, hidden fields, variables and the score', () => {
+    const text = renderSubmission(delivery);
+    expect(text).toContain('What is your first name?: Laura');
+    expect(text).toContain("Thanks, …! What's it like where you live? Tell us in a few sentences.: It's cold right now!");
+    expect(text).not.toContain('{{');
+    expect(text).toContain('Which pictures do you like? You can choose as many as you like.: London, Sydney');
+    expect(text).toContain('Book a time with me: https://calendly.com/');
+    expect(text.split('\n').slice(-4)).toEqual(['hidden.user_id: abc123456', 'variables.score: 4', 'variables.name: typeform', 'score: 9']);
+  });
+
+  it('offers templates each question by ref and by id, hidden.*, variables.* and the score', () => {
+    expect(templateValues(delivery)).toMatchObject({
+      readable_ref_short_text: 'Laura',
+      JwWggjAKtOkA: 'Laura',
+      readable_ref_email: 'laura@example.com',
+      'hidden.user_id': 'abc123456',
+      'variables.score': '4',
+      'variables.name': 'typeform',
+      score: '9',
+      user_id: 'abc123456',
+    });
+  });
+
+  it.each([
+    ['a ref', 'readable_ref_email'],
+    ['an id', 'SMEUb7VJz92Q'],
+  ])('finds the recipient when Config names %s', (_name, field) => {
+    expect(findRecipient(delivery, field)).toBe('laura@example.com');
+  });
+
+  it('finds the address Config names by ref even when answers carry only ids and another email comes first', () => {
+    const body = JSON.parse(fixture('example-payload.json'));
+    body.form_response.definition.fields.push({ id: 'Kd9xQw', ref: 'parent_email', type: 'email', title: 'A parent to copy' });
+    body.form_response.answers.unshift({ type: 'email', email: 'parent@example.com', field: { id: 'Kd9xQw', type: 'email' } });
+    const reparsed = parseTypeformBody(JSON.stringify(body));
+    if (!reparsed.ok) throw new Error(reparsed.reason);
+    expect(findRecipient(reparsed.delivery, 'readable_ref_email')).toBe('laura@example.com');
+    expect(findRecipient(reparsed.delivery, '')).toBe('parent@example.com');
+  });
+
+  it('parses form_response_partial as a partial delivery', () => {
+    const partial = parseTypeformBody(fixture('partial-response.json'));
+    expect(partial.ok && partial.delivery.partial).toBe(true);
+    expect(delivery.partial).toBe(false);
+  });
+});
+
+describe('every documented answer type renders readably (ids only, matrix rows, recall in titles)', () => {
+  const parsed = parseTypeformBody(fixture('all-answer-types.json'));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  const lines = renderSubmission(parsed.delivery).split('\n');
+  it.each([
+    "Where should Mina Okafor's feedback go?: mina.okafor@example.com",
+    'Phone: +40700022222',
+    'Your blog: https://mina.example.com/blog',
+    'Upload your draft, Technical writing student: https://api.typeform.com/responses/files/8d2f0c/draft.pdf',
+    'Due date: 2026-11-21',
+    'May an AI assistant draft your feedback?: Yes',
+    'Word count: 1250',
+    'Course: Other: Grant writing',
+    'Focus: Structure, Clarity, Other: Citations',
+    'Rank what matters most: 1. Tone, 2. Structure, 3. Length',
+    'Rate your draft — Structure: Good',
+    'Rate your draft — Clarity: Needs work',
+    'Review fee: 49.00, paid, card ending 4242',
+    'Anything else? (video, audio or text): transcript: Please be blunt about the conclusion.; audio url: https://api.typeform.com/responses/files/aa11/note.webm',
+    'hidden.course: Technical writing',
+    'variables.level: advanced',
+    'score: 7',
+  ])('%s', (line) => {
+    expect(lines).toContain(line);
+  });
+
+  it('no line shows raw JSON or a raw placeholder', () => {
+    expect(lines.filter((line) => /[{}]/.test(line))).toEqual([]);
+  });
+});
+
 describe('findRecipient', () => {
   const parsed = parseTypeformBody(fixture('essay-submission.json'));
   if (!parsed.ok) throw new Error(parsed.reason);
@@ -85,7 +174,7 @@ describe('parseTypeformBody', () => {
     ['not JSON', '{"event_id": ', 'malformed_json'],
     ['a JSON array', '[1,2]', 'malformed_json'],
     ['no event_id', '{"event_type":"form_response","form_response":{}}', 'missing_event_id'],
-    ['another event type', '{"event_id":"e","event_type":"form_response_partial","form_response":{}}', 'unsupported_event_type'],
+    ['another event type', '{"event_id":"e","event_type":"form_deleted","form_response":{}}', 'unsupported_event_type'],
     ['no form_response', '{"event_id":"e","event_type":"form_response"}', 'missing_form_response'],
     ['an empty body', '', 'malformed_json'],
   ])('rejects %s', (_name, body, error) => {

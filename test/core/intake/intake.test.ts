@@ -76,7 +76,7 @@ describe('handleDelivery', () => {
     ['malformed JSON', TOKEN, '{"event_id":', 'malformed_json'],
     ['a body without event_id', TOKEN, '{"event_type":"form_response","form_response":{}}', 'missing_event_id'],
     ['a body without form_response', TOKEN, '{"event_id":"e1","event_type":"form_response"}', 'missing_form_response'],
-    ['another event_type', TOKEN, '{"event_id":"e1","event_type":"form_response_partial","form_response":{}}', 'unsupported_event_type'],
+    ['another event_type', TOKEN, '{"event_id":"e1","event_type":"form_deleted","form_response":{}}', 'unsupported_event_type'],
   ])('records %s in Rejected with its body and queues nothing', (_name, token, body, error) => {
     const m = memoryIntake();
     expect(handleDelivery({ token, body }, m.deps)).toEqual({ ok: false, error });
@@ -84,6 +84,26 @@ describe('handleDelivery', () => {
     expect(m.rejected).toHaveLength(1);
     expect(m.rejected[0].body).toBe(body);
     expect(m.rejected[0].reason).toContain(error);
+  });
+
+  it('keeps a form_response_partial in Rejected with its reason, answers 2xx-ok, queues nothing and counts no rejection', () => {
+    const m = memoryIntake();
+    const body = fixture('partial-response.json');
+    expect(handleDelivery({ token: TOKEN, body }, m.deps)).toEqual({ ok: true, partial: true, event_id: '01KHNHB0PARTIAL0000000000X' });
+    expect(m.queue).toHaveLength(0);
+    expect(m.rejected).toHaveLength(1);
+    expect(m.rejected[0].reason).toMatch(/^partial_response: .*never answered/);
+    expect(m.rejected[0].body).toBe(JSON.stringify(JSON.parse(body)));
+    expect(m.props.FQ_REJECTED_HOUR).toBeUndefined();
+  });
+
+  it("queues Typeform's example payload (answers carry only field.id) with its recipient found through the definition", () => {
+    const m = memoryIntake();
+    m.forms.splice(0, m.forms.length, { ...form('*'), recipientField: 'readable_ref_email' });
+    expect(handleDelivery({ token: TOKEN, body: fixture('example-payload.json') }, m.deps).queued).toBe(true);
+    expect(m.queue[0].recipient).toBe('laura@example.com');
+    expect(m.queue[0].submission).toContain('What is your first name?: Laura');
+    expect(m.queue[0].submission).toContain('hidden.user_id: abc123456');
   });
 
   it('never stores the webhook token, even inside a rejected body', () => {

@@ -44,6 +44,8 @@ describe('answerValuesByRef', () => {
 
   it('a payment answer reads as staff see it in the submission, and a defined but unanswered field is blank rather than unknown', () => {
     const payload = JSON.stringify({
+      event_id: 'e1',
+      event_type: 'form_response',
       form_response: {
         definition: { fields: [{ ref: 'fee' }, { ref: 'phone' }] },
         answers: [{ type: 'payment', payment: { amount: '49.00', last4: '4242' }, field: { ref: 'fee' } }],
@@ -91,6 +93,26 @@ describe('buildMail', () => {
     const error = thrownBy(() => mailOf({ body: 'Hi {{first_name}}, {{result}}' }));
     expect(error.code).toBe('TEMPLATE_INVALID');
     expect(error.message).toContain('Config for form "Wr1tE5sy": the body template uses {{first_name}}');
+  });
+
+  it("a placeholder this submission left empty is never mailed blank: TEMPLATE_INVALID naming it, the row waits", () => {
+    const answers = { ...essay, name: '' };
+    for (const config of [{ body: 'Dear {{name}},\n{{result}}' }, { subject: 'For {{name}}' }]) {
+      const error = thrownBy(() => mailOf(config, {}, answers));
+      expect(error.code).toBe('TEMPLATE_INVALID');
+      expect(error.message).toMatch(/uses \{\{name\}\}, which this submission left empty; a blank is never mailed, so the row waits/);
+    }
+  });
+
+  it("Typeform's example payload (answers with only field.id) fills ref, id, hidden, variable and score placeholders", () => {
+    const values = answerValuesByRef(typeformFixture('example-payload'));
+    const mail = mailOf(
+      { subject: '{{readable_ref_short_text}} ({{hidden.user_id}})', body: 'Dear {{JwWggjAKtOkA}}, score {{score}} / {{variables.score}} ({{variables.name}})\n{{result}}' },
+      { recipient: 'laura@example.com' },
+      values,
+    );
+    expect(mail.subject).toBe('Laura (abc123456)');
+    expect(mail.body.startsWith('Dear Laura, score 9 / 4 (typeform)\n')).toBe(true);
   });
 
   it('field refs are unknown when the payload could not be read, and the error says so', () => {

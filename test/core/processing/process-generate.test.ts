@@ -25,6 +25,19 @@ describe('runProcessing: generation', () => {
     expect(summary).toMatchObject({ generated: 1, sent: 1, rounds: 1, stoppedBecause: 'done', nextDueAt: null });
   });
 
+  it.each([
+    ['no address', ''],
+    ['an address that is not one', 'mina.example.com'],
+  ])('a submission with %s costs no Gemini call: FAILED at once with the reason', (_name, recipient) => {
+    const w = world([pendingRow({ recipient }), pendingRow({ eventId: 'e2', responseToken: 't2' })]);
+    const summary = runProcessing(w.deps, start);
+    expect(w.gemini.calls.map((call) => call.length)).toEqual([1]);
+    expect(w.queue.row(2)).toMatchObject({ status: 'FAILED', attempts: 0, result: '' });
+    expect(w.queue.row(2).error).toMatch(/^MAIL_PERMANENT: (no email address|not a valid email address).*no reply was generated \(no Gemini call\)/);
+    expect(w.queue.row(3).status).toBe('SENT');
+    expect(summary.failed).toBe(1);
+  });
+
   it('with approval on, a reply waits in AWAITING_APPROVAL and nothing is mailed', () => {
     const w = world([pendingRow()], {}, [formConfig({ approvalRequired: true })]);
     runProcessing(w.deps, start);

@@ -20,6 +20,7 @@ import {
 const SYSTEM_MOVES: [string, string, string][] = [
   ['PENDING', 'GENERATING', 'claim for generation'],
   ['PENDING', 'DUPLICATE', 'collapse a redelivery'],
+  ['PENDING', 'FAILED', 'no usable address: no Gemini call for a reply nobody can receive'],
   ['GENERATING', 'READY', 'reply written'],
   ['GENERATING', 'AWAITING_APPROVAL', 'reply written, approval on'],
   ['GENERATING', 'PENDING', 'retryable, systemic or stale'],

@@ -83,3 +83,19 @@ function menu() {
   var r = SpreadsheetApp.getActiveRange();
   return r ? r.getSheet().getName() + '!' + r.getA1Notation() : null;
 }
+// Writes each input as its own cell by the given method and reports what Sheets would hold and show for it.
+function typed(name, inputs, how) {
+  var sh = sheet_(name);
+  if (how === 'plain') sh.getRange('A:A').setNumberFormat('@');
+  inputs.forEach(function (input, i) {
+    if (how === 'appendRow') sh.appendRow([input]);
+    else if (how === 'setValue') sh.getRange(i + 1, 1).setValue(input);
+    else sh.getRange(i + 1, 1, 1, 1).setValues([[input]]);
+  });
+  var range = sh.getRange(1, 1, inputs.length, 1);
+  var values = range.getValues(), formulas = range.getFormulas(), shown = range.getDisplayValues(), formats = range.getNumberFormats();
+  return inputs.map(function (input, i) {
+    var v = values[i][0];
+    return { input: input, type: v instanceof Date ? 'date' : typeof v, value: v instanceof Date ? v.toISOString() : v, formula: formulas[i][0], display: shown[i][0], format: formats[i][0] };
+  });
+}
