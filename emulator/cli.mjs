@@ -250,6 +250,7 @@ function printBanner({ url, token, dataDir, gemini, intervalSeconds, latency, se
   console.log(`
 formqueue: dist/Code.js is running as a local Apps Script web app.
 
+  console   ${url}/   (open it in a browser: the sheets, the formqueue menu, outbox, executions, faults)
   webhook   ${url}/exec?token=${token}
             (give this URL to Typeform, or: curl -L -H 'Content-Type: application/json' -d @payload.json '<URL>')
   queue     GET  ${url}/api/sheets/Queue          outbox  GET ${url}/api/outbox

@@ -1,6 +1,7 @@
 // HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of docs/runtime.md.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { handleConsole } from './console/routes.mjs';
 
 /** @typedef {import('node:http').IncomingMessage} Req @typedef {import('node:http').ServerResponse} Res */
 /** @typedef {{ status: number, type: string, body: string, expiresAt: number }} Echo */
@@ -46,10 +47,10 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
   async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
+    if (await handleConsole(req, res, url, host)) return; // the browser console: GET /, /console/*, its views under /api
     if (path === '/exec' || path.startsWith('/exec/')) return handleExec(req, res, url);
     if (path === '/echo') return handleEcho(req, res, url);
     if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url);
-    if (path === '/' && req.method === 'GET') return sendText(res, 200, 'text/plain', `formqueue local runtime\nPOST|GET /exec?token=…\n${API_ROUTES.join('\n')}\n`);
     return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
   }
 

@@ -1,6 +1,7 @@
 // Every generated doc: which file, and how its generated blocks are rendered from the code.
 import { fillBlocks } from './generated-blocks';
 import { statesBlocks } from './states-doc';
+import { triageBlocks } from './triage-doc';
 
 export interface GeneratedDoc {
   /** Relative to the repository root. */
@@ -8,4 +9,7 @@ export interface GeneratedDoc {
   render(current: string): string;
 }
 
-export const GENERATED_DOCS: readonly GeneratedDoc[] = [{ path: 'docs/states.md', render: (current) => fillBlocks(current, statesBlocks()) }];
+export const GENERATED_DOCS: readonly GeneratedDoc[] = [
+  { path: 'docs/states.md', render: (current) => fillBlocks(current, statesBlocks()) },
+  { path: 'docs/triage.md', render: (current) => fillBlocks(current, triageBlocks()) },
+];

@@ -1,21 +1,8 @@
 // Errors with a stable code: everything classifies by `code`, never by `instanceof` (vm realms, Apps Script errors).
 
-export const ERROR_CODES = [
-  'CONFIG_MISSING', // a required Script Property or sheet is absent
-  'CONFIG_INVALID', // a setting has a value we cannot use
-  'UNAUTHORIZED', // webhook token missing or wrong
-  'MALFORMED_BODY', // not JSON, or not Typeform's shape
-  'UNSUPPORTED_EVENT', // another event_type
-  'UNKNOWN_FORM', // Config does not enable this form
-  'SHEETS_UNAVAILABLE', // Google's spreadsheet service failed
-  'LOCK_TIMEOUT', // a lock could not be had in time
-  'SPILL_FULL', // the Script Properties spill has no room left
-  'CELL_TOO_LARGE', // a value would not fit a cell
-  'TEMPLATE_INVALID', // a template names an unknown placeholder
-  'CODE_BUG', // anything we did not expect
-] as const;
+import { ERROR_CODES, type ErrorCode } from './codes';
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type { ErrorCode };
 
 export interface CodedError extends Error {
   code: ErrorCode;

@@ -1,4 +1,5 @@
 // What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
+import type { IncidentCode } from './codes';
 import type { QueueRow } from './queue-row';
 
 /** Epoch milliseconds; core never reads the clock itself. */
@@ -67,8 +68,11 @@ export interface RejectedDelivery {
 /** The Queue, Archive, Payloads and Rejected sheets as intake sees them. */
 export interface IntakeSheets {
   findDuplicate(eventId: string, responseToken: string): DuplicateHit | null;
-  /** Appends the row (and its payload chunks to Payloads); returns the row number. Values are written as text. */
-  appendQueueRow(row: QueueRow, payloadChunks: readonly string[]): number;
+  /**
+   * Appends the payload chunks to Payloads, then the row to Queue, each append atomic whoever else writes
+   * (a retry after a failure in between writes the chunks again: readers count each part once). Values are text.
+   */
+  appendQueueRow(row: QueueRow, payloadChunks: readonly string[]): void;
   appendRejected(entry: RejectedDelivery): void;
   /** Commits pending writes: called before answering, so an answered delivery is persisted. */
   flush(): void;
@@ -82,8 +86,6 @@ export interface QueueStore {
   readRows(rowNumbers: readonly number[]): QueueRow[];
   /** Writes the rows back where they are (batched: contiguous rows in one write). */
   writeRows(rows: readonly QueueRow[]): void;
-  /** Appends rows at the end (spill drain); they get their row numbers. */
-  appendRows(rows: QueueRow[]): void;
   /** Moves finished rows to Archive in one batch and removes them from Queue. */
   archiveRows(rows: readonly QueueRow[]): void;
   /** Event ids and response tokens already archived (dedupe must still see them). */
@@ -142,26 +144,6 @@ export interface LogEntry {
 export interface AuditLog {
   append(entries: readonly LogEntry[]): void;
 }
-
-/** Conditions staff are told about once, then reminded of, then told when they clear (docs/triage.md). */
-export const INCIDENT_CODES = [
-  'SHEETS_UNAVAILABLE',
-  'GEMINI_KEY_INVALID',
-  'GEMINI_MODEL_NOT_FOUND',
-  'GEMINI_DAILY_QUOTA',
-  'GEMINI_RATE_LIMITED',
-  'MAIL_QUOTA_EXHAUSTED',
-  'MAIL_LIMIT_REACHED',
-  'SPILL_BACKLOG',
-  'REJECTED_DELIVERIES',
-  'NEEDS_REVIEW_ROWS',
-  'CONFIG_MISSING',
-  'CONFIG_INVALID',
-  'TEMPLATE_INVALID',
-  'CODE_BUG',
-] as const;
-
-export type IncidentCode = (typeof INCIDENT_CODES)[number];
 
 /** Where processing and intake report conditions; the triage module folds, throttles and mails them. */
 export interface IncidentSink {

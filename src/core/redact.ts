@@ -1,4 +1,5 @@
 // Redaction for every text that leaves the system (sheet cells, emails, logs): secrets never travel.
+import type { Code } from './codes';
 
 const REDACTED = '[redacted]';
 
@@ -75,7 +76,7 @@ export function redact(text: string, knownSecrets: readonly string[] = [], keep:
 }
 
 /** A short, single-line, redacted summary for a sheet cell: `CODE: message`. */
-export function errorSummary(code: string, message: string, knownSecrets: readonly string[] = [], maxLength = 300): string {
+export function errorSummary(code: Code, message: string, knownSecrets: readonly string[] = [], maxLength = 300): string {
   const line = redact(`${code}: ${message}`, knownSecrets).replace(/\s+/g, ' ').trim();
   return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
 }

@@ -11,8 +11,8 @@ import { rowsToArchive } from '../core/staff/archive';
 import { decideTick, DIRTY_PROPERTY, LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../core/tick-gate';
 import {
   computeHealth,
+  holdsRowsBack,
   healthWhenUnreadable,
-  HOLDS_ROWS_BACK,
   IncidentBook,
   knownSecretsOf,
   nextTriageMailAt,
@@ -94,7 +94,7 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
         config: createConfigStore(spreadsheet),
         gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
         mailer,
-        audit: createAuditLog(spreadsheet, intakeLock()),
+        audit: createAuditLog(spreadsheet),
         incidents: book,
         clock: systemClock,
         random: systemRandom,
@@ -142,7 +142,7 @@ function earliest(a: number | null, b: number | null): number | null {
 function addCaughtUp(book: IncidentBook, summary: ProcessingSummary): void {
   const caughtUp = { 'replies sent': summary.sent };
   for (const incident of book.all()) {
-    if (incident.state === 'cleared' && HOLDS_ROWS_BACK.includes(incident.code)) book.clear(incident.code, caughtUp);
+    if (incident.state === 'cleared' && holdsRowsBack(incident.code)) book.clear(incident.code, caughtUp);
   }
 }
 

@@ -1,6 +1,7 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once, record outcomes.
 import { codeOf, messageOf } from '../errors';
-import type { GeminiOutcome, GeminiRequest, IncidentCode } from '../ports';
+import type { GeminiOutcome, GeminiRequest } from '../ports';
+import type { IncidentCode, RowErrorCode } from '../codes';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
@@ -159,7 +160,7 @@ function recordVerdict(
   systemic: SystemicFindings,
 ): void {
   const now = run.deps.clock.now();
-  const summary = (code: string, reason: string) => errorSummary(code, reason, run.secrets);
+  const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
   const leaving = { claimedAt: null };
   switch (verdict.kind) {
     case 'ok': {

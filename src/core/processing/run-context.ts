@@ -6,13 +6,13 @@ import type {
   ConfigStore,
   FormConfig,
   GeminiClient,
-  IncidentCode,
   IncidentSink,
   LogEntry,
   Mailer,
   QueueStore,
   Random,
 } from '../ports';
+import type { IncidentCode } from '../codes';
 import type { QueueRow } from '../queue-row';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';

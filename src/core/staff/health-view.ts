@@ -1,7 +1,7 @@
 // The Queue health dialog's HTML: counts by status, the oldest PENDING row, rows needing a person, open incidents.
 import { STATUSES, STATUS_COLOURS } from '../statuses';
 import type { QueueHealth } from '../triage/health';
-import { INCIDENT_TITLE, NEXT_STEP } from '../triage/incident-catalog';
+import { INCIDENTS } from '../triage/incident-catalog';
 import type { Incident } from '../triage/incident-record';
 import { escapeHtml, formatDuration, formatTime, plural } from '../triage/text';
 
@@ -39,8 +39,8 @@ export function healthDialogHtml(health: QueueHealth, incidents: readonly Incide
     parts.push('<p><b>Open incidents</b></p><ul>');
     for (const incident of open) {
       parts.push(
-        `<li><b>${escapeHtml(INCIDENT_TITLE[incident.code])}</b> since ${escapeHtml(formatTime(incident.firstSeen))} ` +
-          `(${incident.count}×): ${escapeHtml(incident.detail)}<br><i>Next step:</i> ${escapeHtml(NEXT_STEP[incident.code])}</li>`,
+        `<li><b>${escapeHtml(INCIDENTS[incident.code].title)}</b> since ${escapeHtml(formatTime(incident.firstSeen))} ` +
+          `(${incident.count}×): ${escapeHtml(incident.detail)}<br><i>Next step:</i> ${escapeHtml(INCIDENTS[incident.code].nextStep)}</li>`,
       );
     }
     parts.push('</ul>');

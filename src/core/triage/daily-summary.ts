@@ -3,7 +3,7 @@ import type { OutgoingMail } from '../ports';
 import type { Settings } from '../settings';
 import { STATUSES } from '../statuses';
 import type { QueueHealth } from './health';
-import { INCIDENT_TITLE } from './incident-catalog';
+import { INCIDENTS } from './incident-catalog';
 import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
@@ -47,12 +47,12 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });
   for (const incident of current) {
     const state = incident.state === 'open' ? `open since ${formatTime(incident.firstSeen)}` : `cleared ${formatTime(incident.clearedAt ?? now)}`;
-    parts.push({ kind: 'line', text: `${INCIDENT_TITLE[incident.code]} (${incident.code}): ${state}, seen ${plural(incident.count, 'time')}` });
+    parts.push({ kind: 'line', text: `${INCIDENTS[incident.code].title} (${incident.code}): ${state}, seen ${plural(incident.count, 'time')}` });
   }
   for (const entry of resolved) {
     parts.push({
       kind: 'line',
-      text: `${INCIDENT_TITLE[entry.code]} (${entry.code}): resolved ${formatTime(entry.clearedAt)} after ${formatDuration(entry.clearedAt - entry.firstSeen)}, seen ${plural(entry.count, 'time')}`,
+      text: `${INCIDENTS[entry.code].title} (${entry.code}): resolved ${formatTime(entry.clearedAt)} after ${formatDuration(entry.clearedAt - entry.firstSeen)}, seen ${plural(entry.count, 'time')}`,
     });
   }
   const redaction = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };

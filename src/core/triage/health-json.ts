@@ -1,5 +1,5 @@
 // The JSON doGet answers (token protected) for an uptime checker: the same figures the triage mails print.
-import type { IncidentCode } from '../ports';
+import type { IncidentCode } from '../codes';
 import type { Status } from '../statuses';
 import type { QueueHealth } from './health';
 import { oldestPendingMinutes } from './health';

@@ -1,25 +1,8 @@
-// What each incident code means to staff: its class, a scannable title, the next step, and when it is worth a mail.
-import type { IncidentCode } from '../ports';
+// One record per incident code: its class, title, what happened, the next step, what raises it and when it is mailed.
+import type { IncidentCode } from '../codes';
 
 /** Who has to act: Google, time (a quota), whoever owns the settings, a person on a row, or the developer. */
 export type IncidentClass = 'platform' | 'quota' | 'configuration' | 'needs-person' | 'code-bug';
-
-export const INCIDENT_CLASS: Readonly<Record<IncidentCode, IncidentClass>> = {
-  SHEETS_UNAVAILABLE: 'platform',
-  GEMINI_DAILY_QUOTA: 'quota',
-  GEMINI_RATE_LIMITED: 'quota',
-  MAIL_QUOTA_EXHAUSTED: 'quota',
-  MAIL_LIMIT_REACHED: 'quota',
-  SPILL_BACKLOG: 'quota',
-  GEMINI_KEY_INVALID: 'configuration',
-  GEMINI_MODEL_NOT_FOUND: 'configuration',
-  CONFIG_MISSING: 'configuration',
-  CONFIG_INVALID: 'configuration',
-  TEMPLATE_INVALID: 'configuration',
-  REJECTED_DELIVERIES: 'configuration',
-  NEEDS_REVIEW_ROWS: 'needs-person',
-  CODE_BUG: 'code-bug',
-};
 
 export const CLASS_LABEL: Readonly<Record<IncidentClass, string>> = {
   platform: 'Google platform outage',
@@ -27,74 +10,6 @@ export const CLASS_LABEL: Readonly<Record<IncidentClass, string>> = {
   configuration: 'configuration',
   'needs-person': 'needs a person',
   'code-bug': 'code bug',
-};
-
-/** Short enough for a subject line. */
-export const INCIDENT_TITLE: Readonly<Record<IncidentCode, string>> = {
-  SHEETS_UNAVAILABLE: 'Sheets unavailable',
-  GEMINI_KEY_INVALID: 'Gemini API key invalid',
-  GEMINI_MODEL_NOT_FOUND: 'Gemini model not found',
-  GEMINI_DAILY_QUOTA: 'Gemini daily quota used up',
-  GEMINI_RATE_LIMITED: 'Gemini rate limit persists',
-  MAIL_QUOTA_EXHAUSTED: 'Mail quota exhausted',
-  MAIL_LIMIT_REACHED: 'Mail safety limit reached',
-  SPILL_BACKLOG: 'Deliveries waiting outside the sheet',
-  REJECTED_DELIVERIES: 'Deliveries rejected',
-  NEEDS_REVIEW_ROWS: 'Rows need a person',
-  CONFIG_MISSING: 'Setting missing',
-  CONFIG_INVALID: 'Setting invalid',
-  TEMPLATE_INVALID: 'Template invalid',
-  CODE_BUG: 'Unexpected error (code bug)',
-};
-
-/** What the condition is, in a sentence a person on duty understands without the code. */
-export const WHAT_HAPPENED: Readonly<Record<IncidentCode, string>> = {
-  SHEETS_UNAVAILABLE: "Google's spreadsheet service failed when formqueue read or wrote the Queue sheet.",
-  GEMINI_KEY_INVALID: 'Gemini refused the API key (400 API_KEY_INVALID, 401 or 403): no reply can be generated.',
-  GEMINI_MODEL_NOT_FOUND: 'Gemini does not know the configured model (404): no reply can be generated.',
-  GEMINI_DAILY_QUOTA: "Gemini's daily quota or spend cap is used up (429): generation is paused until it resets.",
-  GEMINI_RATE_LIMITED: 'Gemini keeps answering "too many requests" (429) over several runs.',
-  MAIL_QUOTA_EXHAUSTED: "The Apps Script account's daily mail quota is used up: replies cannot be sent.",
-  MAIL_LIMIT_REACHED: "formqueue's own safety limit on mails per run or per recipient held replies back.",
-  SPILL_BACKLOG: 'Deliveries were kept in Script Properties because the Queue sheet could not take them.',
-  REJECTED_DELIVERIES: 'Webhook deliveries were refused (bad token, malformed body or unknown form).',
-  NEEDS_REVIEW_ROWS: 'Rows are waiting for a person: the system will not move them by itself.',
-  CONFIG_MISSING: 'A required setting or sheet is missing.',
-  CONFIG_INVALID: 'A setting has a value formqueue cannot use.',
-  TEMPLATE_INVALID: 'A template in the Config sheet cannot be filled in.',
-  CODE_BUG: 'formqueue hit an error it did not expect.',
-};
-
-/** One concrete sentence per code: what staff do now, and what happens to the rows meanwhile. */
-export const NEXT_STEP: Readonly<Record<IncidentCode, string>> = {
-  SHEETS_UNAVAILABLE:
-    "Nothing to do while it is short: Google's spreadsheet service is failing, new deliveries are kept in Script Properties and moved into Queue when Sheets answers again. If it lasts over an hour, check the Google Workspace status dashboard.",
-  GEMINI_KEY_INVALID:
-    'Create a key in Google AI Studio and set Script Property GEMINI_API_KEY; rows keep their place and will be generated once the key works.',
-  GEMINI_MODEL_NOT_FOUND:
-    "The model id is retired or mistyped: set Script Property GEMINI_MODEL (or the Config sheet's model cell) to a current Gemini model; rows keep their place and will be generated once it works.",
-  GEMINI_DAILY_QUOTA:
-    "Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
-  GEMINI_RATE_LIMITED:
-    'Rows retry with back-off by themselves; if this keeps coming back, lower Script Property GEMINI_CONCURRENCY or raise the rate limit of the key in Google AI Studio.',
-  MAIL_QUOTA_EXHAUSTED:
-    "Nothing to do today: the account's daily mail quota is used up; READY rows keep their place and are mailed once the quota returns. If this happens often, run formqueue from a Google Workspace account (1,500 recipients a day).",
-  MAIL_LIMIT_REACHED:
-    'A safety limit held mails back (MAX_MAILS_PER_RUN or MAX_MAILS_PER_RECIPIENT_PER_DAY): look at the linked rows for a loop or a flood; raise the Script Property only if the volume is genuine. Held rows wait and go out later.',
-  SPILL_BACKLOG:
-    'Deliveries wait in Script Properties because the Queue sheet could not take them; they move into Queue by themselves. If the backlog keeps growing, check that SPREADSHEET_ID opens and the Queue sheet exists.',
-  REJECTED_DELIVERIES:
-    "Read the reasons in the Rejected sheet. After a token rotation, put the current WEBHOOK_TOKEN in the webhook URL in Typeform (Connect → Webhooks), or keep the old one in WEBHOOK_TOKEN_PREVIOUS until Typeform uses the new one.",
-  NEEDS_REVIEW_ROWS:
-    "Open each linked row: for NEEDS_REVIEW, check the script account's Sent mail — set status SENT if the reply went out, PENDING to send it again; for FAILED, read the error column, then set PENDING to retry or SKIPPED; approve AWAITING_APPROVAL rows by setting APPROVED.",
-  CONFIG_MISSING:
-    'Add the setting named above in the Apps Script editor (Project Settings → Script Properties) or recreate the missing sheet with the formqueue menu; rows keep their place and continue once it is set.',
-  CONFIG_INVALID:
-    'Fix the value named above (Project Settings → Script Properties, or the Config sheet); the safe default is used meanwhile.',
-  TEMPLATE_INVALID:
-    'Fix the template cell named above in the Config sheet (known: the field refs and ids of the form, {{hidden.<name>}}, {{variables.<key>}}, {{score}}, {{answers}}, {{result}}, {{mail_ref}}); a placeholder a submission left empty is never mailed blank, so change the template not to need it or skip that row. The rows wait and continue once it is fixed.',
-  CODE_BUG:
-    'Rows were left untouched. Forward this mail (the stack is redacted) to whoever maintains formqueue; if the same rows keep failing, use the formqueue menu → Pause until it is fixed.',
 };
 
 /**
@@ -107,24 +22,163 @@ export const RATE_LIMIT_PERSIST_MINUTES = 15;
 /** A cleared incident must stay clear this long before the recovery mail: a flapping condition stays one incident. */
 export const RECOVERY_QUIET_MINUTES = 5;
 
-/**
- * Codes during which rows wait for the condition to end: when one clears, what later runs catch up (replies sent,
- * deliveries moved in from the spill) is added to it and told in its recovery mail.
- */
-export const HOLDS_ROWS_BACK: readonly IncidentCode[] = [
-  'SHEETS_UNAVAILABLE',
-  'GEMINI_KEY_INVALID',
-  'GEMINI_MODEL_NOT_FOUND',
-  'GEMINI_DAILY_QUOTA',
-  'GEMINI_RATE_LIMITED',
-  'MAIL_QUOTA_EXHAUSTED',
-  'MAIL_LIMIT_REACHED',
-  'SPILL_BACKLOG',
-  'CONFIG_MISSING',
-  'TEMPLATE_INVALID',
-  'CODE_BUG',
-];
+/** When staff get the first mail: at once, or only once the condition has persisted over several runs. */
+export type MailRule = { kind: 'at-once' } | { kind: 'once-persistent'; runs: number; minutes: number };
+
+const AT_ONCE: MailRule = { kind: 'at-once' };
+
+export interface IncidentRecord {
+  class: IncidentClass;
+  /** Short enough for a subject line. */
+  title: string;
+  /** What the condition is, in a sentence a person on duty understands without the code. */
+  whatHappened: string;
+  /** One concrete sentence: what staff do now, and what happens to the rows meanwhile. */
+  nextStep: string;
+  /** Which check opens it and what clears it (docs/triage.md prints it). */
+  raisedBy: string;
+  mails: MailRule;
+  /**
+   * Rows wait for the condition to end: when it clears, what later runs catch up (replies sent) is added to it
+   * and told in its recovery mail.
+   */
+  holdsRowsBack: boolean;
+}
+
+export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
+  SHEETS_UNAVAILABLE: {
+    class: 'platform',
+    title: 'Sheets unavailable',
+    whatHappened: "Google's spreadsheet service failed when formqueue read or wrote the Queue sheet.",
+    nextStep: "Nothing to do while it is short: Google's spreadsheet service is failing, new deliveries are kept in Script Properties and moved into Queue when Sheets answers again. If it lasts over an hour, check the Google Workspace status dashboard.",
+    raisedBy: "processQueue, when a Sheets call fails with `Service Spreadsheets failed…`, `Error code INTERNAL`, a time-out and the like (opening the spreadsheet or any read or write during the run). Cleared by the first run that reads the Queue again.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  GEMINI_KEY_INVALID: {
+    class: 'configuration',
+    title: 'Gemini API key invalid',
+    whatHappened: 'Gemini refused the API key (400 API_KEY_INVALID, 401 or 403): no reply can be generated.',
+    nextStep: 'Create a key in Google AI Studio and set Script Property GEMINI_API_KEY; rows keep their place and will be generated once the key works.',
+    raisedBy: "processQueue, when Gemini answers 401, 403, 400 with reason `API_KEY_INVALID`, or 400 `FAILED_PRECONDITION` (billing or region). Generation stops for that run; the rows go back to PENDING with the attempt given back and are looked at again 5 minutes later (or at the next delivery). Cleared by the next successful generation.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  GEMINI_MODEL_NOT_FOUND: {
+    class: 'configuration',
+    title: 'Gemini model not found',
+    whatHappened: 'Gemini does not know the configured model (404): no reply can be generated.',
+    nextStep: "The model id is retired or mistyped: set Script Property GEMINI_MODEL (or the Config sheet's model cell) to a current Gemini model; rows keep their place and will be generated once it works.",
+    raisedBy: "processQueue, when Gemini answers 404 for the model. The rows are kept as for a bad key.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  GEMINI_DAILY_QUOTA: {
+    class: 'quota',
+    title: 'Gemini daily quota used up',
+    whatHappened: "Gemini's daily quota or spend cap is used up (429): generation is paused until it resets.",
+    nextStep: "Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
+    raisedBy: "processQueue, when Gemini answers 429 naming a per-day quota. The rows are kept as for a bad key.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  GEMINI_RATE_LIMITED: {
+    class: 'quota',
+    title: 'Gemini rate limit persists',
+    whatHappened: 'Gemini keeps answering "too many requests" (429) over several runs.',
+    nextStep: 'Rows retry with back-off by themselves; if this keeps coming back, lower Script Property GEMINI_CONCURRENCY or raise the rate limit of the key in Google AI Studio.',
+    raisedBy: `processQueue, on every Gemini 429 that names no per-day quota, with the rows it sent back to PENDING (each row is still retried with back-off, uses an attempt, and becomes FAILED after \`MAX_ATTEMPTS\`). Staff hear of it only once it is seen in at least ${RATE_LIMIT_PERSIST_RUNS} runs spanning at least ${RATE_LIMIT_PERSIST_MINUTES} minutes; a burst that passes sooner is dropped without mail. A reply written by Gemini clears it.`,
+    mails: { kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES },
+    holdsRowsBack: true,
+  },
+  MAIL_QUOTA_EXHAUSTED: {
+    class: 'quota',
+    title: 'Mail quota exhausted',
+    whatHappened: "The Apps Script account's daily mail quota is used up: replies cannot be sent.",
+    nextStep: "Nothing to do today: the account's daily mail quota is used up; READY rows keep their place and are mailed once the quota returns. If this happens often, run formqueue from a Google Workspace account (1,500 recipients a day).",
+    raisedBy: "processQueue, when the account's remaining daily mail quota cannot cover the next reply. That row and the ones after it stay READY/APPROVED and are sent on a later run.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  MAIL_LIMIT_REACHED: {
+    class: 'quota',
+    title: 'Mail safety limit reached',
+    whatHappened: "formqueue's own safety limit on mails per run or per recipient held replies back.",
+    nextStep: 'A safety limit held mails back (MAX_MAILS_PER_RUN or MAX_MAILS_PER_RECIPIENT_PER_DAY): look at the linked rows for a loop or a flood; raise the Script Property only if the volume is genuine. Held rows wait and go out later.',
+    raisedBy: "processQueue, when `MAX_MAILS_PER_RUN` (default 50) or `MAX_MAILS_PER_RECIPIENT_PER_DAY` (default 5) holds replies back.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  SPILL_BACKLOG: {
+    class: 'quota',
+    title: 'Deliveries waiting outside the sheet',
+    whatHappened: 'Deliveries were kept in Script Properties because the Queue sheet could not take them.',
+    nextStep: 'Deliveries wait in Script Properties because the Queue sheet could not take them; they move into Queue by themselves. If the backlog keeps growing, check that SPREADSHEET_ID opens and the Queue sheet exists.',
+    raisedBy: "processQueue, when the deliveries kept in Script Properties take more than 200,000 characters (the spill holds 400,000).",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  REJECTED_DELIVERIES: {
+    class: 'configuration',
+    title: 'Deliveries rejected',
+    whatHappened: 'Webhook deliveries were refused (bad token, malformed body or unknown form).',
+    nextStep: "Read the reasons in the Rejected sheet. After a token rotation, put the current WEBHOOK_TOKEN in the webhook URL in Typeform (Connect → Webhooks), or keep the old one in WEBHOOK_TOKEN_PREVIOUS until Typeform uses the new one.",
+    raisedBy: "processQueue, when 10 or more webhook deliveries were rejected in the current clock hour (doPost counts them; it raises nothing itself).",
+    mails: AT_ONCE,
+    holdsRowsBack: false,
+  },
+  NEEDS_REVIEW_ROWS: {
+    class: 'needs-person',
+    title: 'Rows need a person',
+    whatHappened: 'Rows are waiting for a person: the system will not move them by itself.',
+    nextStep: "Open each linked row: for NEEDS_REVIEW, check the script account's Sent mail — set status SENT if the reply went out, PENDING to send it again; for FAILED, read the error column, then set PENDING to retry or SKIPPED; approve AWAITING_APPROVAL rows by setting APPROVED.",
+    raisedBy: "processQueue, when a send ends with an unknown outcome, a SENDING row goes stale, or a row that should be unsent has `sent_at` filled; and by every full run that finds any row NEEDS_REVIEW (e.g. one parked by a multi-cell edit). Cleared when no row is NEEDS_REVIEW.",
+    mails: AT_ONCE,
+    holdsRowsBack: false,
+  },
+  CONFIG_MISSING: {
+    class: 'configuration',
+    title: 'Setting missing',
+    whatHappened: 'A required setting or sheet is missing.',
+    nextStep: 'Add the setting named above in the Apps Script editor (Project Settings → Script Properties) or recreate the missing sheet with the formqueue menu; rows keep their place and continue once it is set.',
+    raisedBy: "processQueue, when `GEMINI_API_KEY`, `STAFF_EMAILS` or `WEBHOOK_TOKEN` is empty, `SPREADSHEET_ID` is not set (and Apps Script gives no active spreadsheet), the Queue sheet lacks one of its columns, or a sheet formqueue needs (Queue, Config, Log, …) is missing: the detail names it and says to run Set up / repair. The rows wait untouched.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  CONFIG_INVALID: {
+    class: 'configuration',
+    title: 'Setting invalid',
+    whatHappened: 'A setting has a value formqueue cannot use.',
+    nextStep: 'Fix the value named above (Project Settings → Script Properties, or the Config sheet); the safe default is used meanwhile.',
+    raisedBy: "processQueue, when a numeric Script Property is not a whole number in its range or `GEMINI_BASE_URL` does not start with http(s); the default is used meanwhile.",
+    mails: AT_ONCE,
+    holdsRowsBack: false,
+  },
+  TEMPLATE_INVALID: {
+    class: 'configuration',
+    title: 'Template invalid',
+    whatHappened: 'A template in the Config sheet cannot be filled in.',
+    nextStep: 'Fix the template cell named above in the Config sheet (known: the field refs and ids of the form, {{hidden.<name>}}, {{variables.<key>}}, {{score}}, {{answers}}, {{result}}, {{mail_ref}}); a placeholder a submission left empty is never mailed blank, so change the template not to need it or skip that row. The rows wait and continue once it is fixed.',
+    raisedBy: "processQueue, when a prompt or mail template in the Config sheet names an unknown placeholder, a mail template names one that a submission left empty (only that row waits), or a form's Config row names an invalid email address (also reported under this code). Only that form's rows wait.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  CODE_BUG: {
+    class: 'code-bug',
+    title: 'Unexpected error (code bug)',
+    whatHappened: 'formqueue hit an error it did not expect.',
+    nextStep: 'Rows were left untouched. Forward this mail (the stack is redacted) to whoever maintains formqueue; if the same rows keep failing, use the formqueue menu → Pause until it is fixed.',
+    raisedBy: "processQueue, for any exception formqueue did not expect. The run stops where it was (rows are moved in whole steps, so none is left half-written; the rest are untouched) and the next tick runs again, so a bug that persists is folded into the same incident.",
+    mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+};
 
 export function isGoogleError(code: IncidentCode): boolean {
-  return INCIDENT_CLASS[code] === 'platform';
+  return INCIDENTS[code].class === 'platform';
+}
+
+/** Codes during which rows wait for the condition to end (see IncidentRecord.holdsRowsBack). */
+export function holdsRowsBack(code: IncidentCode): boolean {
+  return INCIDENTS[code].holdsRowsBack;
 }

@@ -1,7 +1,6 @@
 // One incident as stored in a Script Property: its shape, compact JSON within 9 KB, and when staff hear of it.
-import { INCIDENT_CODES } from '../ports';
-import type { IncidentCode } from '../ports';
-import { RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS } from './incident-catalog';
+import { isIncidentCode, type IncidentCode } from '../codes';
+import { INCIDENTS } from './incident-catalog';
 import { utf8Length } from './text';
 import { MINUTE_MS } from '../time';
 
@@ -53,10 +52,6 @@ export function incidentKey(code: IncidentCode): string {
   return INCIDENT_KEY_PREFIX + code;
 }
 
-export function isIncidentCode(value: unknown): value is IncidentCode {
-  return typeof value === 'string' && (INCIDENT_CODES as readonly string[]).includes(value);
-}
-
 /** A stored value → incident; anything unreadable is dropped rather than breaking triage. */
 export function incidentFromJson(json: string): Incident | null {
   try {
@@ -97,10 +92,11 @@ export function incidentToJson(incident: Incident): string {
   return json;
 }
 
-/** Whether staff should hear of it yet: a per-minute rate limit only once it persists. */
+/** Whether staff should hear of it yet, by its code's mail rule (a per-minute rate limit only once it persists). */
 export function isNotifiable(incident: Incident): boolean {
-  if (incident.code !== 'GEMINI_RATE_LIMITED') return true;
-  return incident.runs >= RATE_LIMIT_PERSIST_RUNS && incident.lastSeen - incident.firstSeen >= RATE_LIMIT_PERSIST_MINUTES * MINUTE_MS;
+  const rule = INCIDENTS[incident.code].mails;
+  if (rule.kind === 'at-once') return true;
+  return incident.runs >= rule.runs && incident.lastSeen - incident.firstSeen >= rule.minutes * MINUTE_MS;
 }
 
 export function mergeRows(kept: readonly number[], added: readonly number[]): number[] {

@@ -1,6 +1,7 @@
 // Incidents in Script Properties (they must work while Sheets is down): fold repeats, clear, and persist in one batch.
-import { INCIDENT_CODES } from '../ports';
-import type { Clock, IncidentCode, IncidentSink, PropertyStore } from '../ports';
+import { INCIDENT_CODES } from '../codes';
+import type { Clock, IncidentSink, PropertyStore } from '../ports';
+import type { IncidentCode } from '../codes';
 import { redact } from '../redact';
 import { HEALTH_SNAPSHOT_KEY, healthSnapshotFromJson, healthSnapshotToJson } from './health';
 import type { QueueHealth } from './health';

@@ -9,5 +9,5 @@ export { planTriageMails, dueMailKind, knownSecretsOf, nextTriageMailAt } from '
 export type { PlannedTriageMail, TriagePlan, TriageContext } from './triage-mail';
 export { planDailySummary } from './daily-summary';
 export type { DailySummaryInput } from './daily-summary';
-export { INCIDENT_CLASS, CLASS_LABEL, INCIDENT_TITLE, NEXT_STEP, WHAT_HAPPENED, RECOVERY_QUIET_MINUTES, RATE_LIMIT_PERSIST_RUNS, RATE_LIMIT_PERSIST_MINUTES, HOLDS_ROWS_BACK } from './incident-catalog';
-export type { IncidentClass } from './incident-catalog';
+export { INCIDENTS, CLASS_LABEL, RECOVERY_QUIET_MINUTES, holdsRowsBack } from './incident-catalog';
+export type { IncidentClass, IncidentRecord } from './incident-catalog';

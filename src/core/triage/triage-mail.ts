@@ -1,10 +1,11 @@
 // Which triage mails go out now: first mail at once, throttled reminders, one recovery mail; quota-aware, never twice.
-import type { IncidentCode, OutgoingMail } from '../ports';
+import type { OutgoingMail } from '../ports';
+import type { IncidentCode } from '../codes';
 import type { Settings } from '../settings';
 import { STATUSES } from '../statuses';
 import type { QueueHealth, UserImpact } from './health';
 import { assessUserImpact, oldestPendingMinutes } from './health';
-import { CLASS_LABEL, INCIDENT_CLASS, INCIDENT_TITLE, NEXT_STEP, RECOVERY_QUIET_MINUTES, WHAT_HAPPENED, isGoogleError } from './incident-catalog';
+import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, isGoogleError } from './incident-catalog';
 import type { IncidentClass } from './incident-catalog';
 import type { Incident, MailKind } from './incidents';
 import { isNotifiable } from './incidents';
@@ -84,7 +85,7 @@ export function planTriageMails(
     .sort(
       (a, b) =>
         KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-        CLASS_ORDER[INCIDENT_CLASS[a.incident.code]] - CLASS_ORDER[INCIDENT_CLASS[b.incident.code]] ||
+        CLASS_ORDER[INCIDENTS[a.incident.code].class] - CLASS_ORDER[INCIDENTS[b.incident.code].class] ||
         a.incident.firstSeen - b.incident.firstSeen,
     );
   const plan: TriagePlan = { mails: [], held: [] };
@@ -128,7 +129,7 @@ function caughtUpTotal(incident: Incident): number {
 }
 
 function subjectFor(incident: Incident, kind: MailKind, health: QueueHealth, impact: UserImpact, now: number): string {
-  const title = INCIDENT_TITLE[incident.code];
+  const title = INCIDENTS[incident.code].title;
   if (kind === 'recovery') {
     const lasted = formatDuration((incident.clearedAt ?? now) - incident.firstSeen);
     const total = caughtUpTotal(incident);
@@ -191,7 +192,7 @@ function composeTriageMail(
   reminderMinutes: number,
 ): OutgoingMail {
   const impact = impactFor(incident, health, now);
-  const cls = INCIDENT_CLASS[incident.code];
+  const cls = INCIDENTS[incident.code].class;
   const firstLine = incident.detail.split('\n')[0].slice(0, 200);
   const parts: MailPart[] = [];
   if (kind === 'recovery') {
@@ -201,7 +202,7 @@ function composeTriageMail(
       {
         kind: 'field',
         label: 'What happened',
-        text: `${INCIDENT_TITLE[incident.code]} is over. It lasted ${lasted} (first seen ${formatTime(incident.firstSeen)}, cleared ${formatTime(incident.clearedAt ?? now)}), seen ${plural(incident.count, 'time')}.`,
+        text: `${INCIDENTS[incident.code].title} is over. It lasted ${lasted} (first seen ${formatTime(incident.firstSeen)}, cleared ${formatTime(incident.clearedAt ?? now)}), seen ${plural(incident.count, 'time')}.`,
       },
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Caught up', text: caught.length > 0 ? caught.join(', ') : 'nothing was reported as caught up' },
@@ -220,11 +221,11 @@ function composeTriageMail(
   } else {
     const seen = kind === 'reminder' ? ` Still going after ${formatDuration(now - incident.firstSeen)}: seen ${plural(incident.count, 'time')} since ${formatTime(incident.firstSeen)}.` : '';
     parts.push(
-      { kind: 'field', label: 'What happened', text: `${WHAT_HAPPENED[incident.code]}${firstLine ? ` (${firstLine})` : ''}${seen}` },
+      { kind: 'field', label: 'What happened', text: `${INCIDENTS[incident.code].whatHappened}${firstLine ? ` (${firstLine})` : ''}${seen}` },
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
       ...queueParts(health, now),
-      { kind: 'field', label: 'Next step', text: NEXT_STEP[incident.code] },
+      { kind: 'field', label: 'Next step', text: INCIDENTS[incident.code].nextStep },
     );
     if (kind === 'first') parts.push({ kind: 'line', text: `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.` });
   }

@@ -8,7 +8,6 @@ import type {
   GeminiClient,
   GeminiOutcome,
   GeminiRequest,
-  IncidentCode,
   IncidentSink,
   LogEntry,
   Mailer,
@@ -16,6 +15,7 @@ import type {
   QueueStore,
   Random,
 } from '../../../src/core/ports';
+import type { IncidentCode } from '../../../src/core/codes';
 import { blankFormConfig } from '../../../src/core/form-config';
 import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import { readSettings, type Settings } from '../../../src/core/settings';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_CODES } from '../../../src/core/ports';
+import { INCIDENT_CODES } from '../../../src/core/codes';
 import { IncidentBook, MAX_ROWS_KEPT, incidentFromJson, incidentKey, incidentToJson } from '../../../src/core/triage/incidents';
 import { utf8Length } from '../../../src/core/triage/text';
 import { API_KEY, MINUTE, MemoryProperties, T0, fixedClock, runOnce } from './fakes';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_CODES } from '../../../src/core/ports';
-import type { IncidentCode } from '../../../src/core/ports';
+import { INCIDENT_CODES } from '../../../src/core/codes';
+import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth } from '../../../src/core/triage/health';
-import { CLASS_LABEL, INCIDENT_CLASS, NEXT_STEP, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
+import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
 import { incidentKey } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incidents';
@@ -50,7 +50,7 @@ describe('first mail', () => {
     expect(lines[4]).toBe('Oldest PENDING: 12 min (received 2025-06-01 09:48 UTC)');
     expect(lines[5]).toBe('Rows that need a person: 1');
     expect(lines[6]).toBe(`  row 4 (NEEDS_REVIEW): ${SPREADSHEET_URL}#gid=0&range=A4`);
-    expect(lines[7]).toBe(`Next step: ${NEXT_STEP.GEMINI_KEY_INVALID}`);
+    expect(lines[7]).toBe(`Next step: ${INCIDENTS.GEMINI_KEY_INVALID.nextStep}`);
     expect(plan.sent[0].mail.subject).toBe('[formqueue] Gemini API key invalid — 1 waiting, oldest 12 min');
   });
 
@@ -215,16 +215,16 @@ describe('classification', () => {
   };
   for (const code of INCIDENT_CODES) {
     it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {
-      expect(INCIDENT_CLASS[code]).toBe(expected[code]);
+      expect(INCIDENTS[code].class).toBe(expected[code]);
       const incident = openIncident(code, { runs: 3, lastSeen: T0 + 15 * MINUTE });
       const [planned] = planTriageMails([incident], EMPTY_HEALTH, T0 + 15 * MINUTE, testSettings(), { remainingMailQuota: 100 }).mails;
       expect(planned.mail.body).toContain(`Class: ${CLASS_LABEL[expected[code]]}\n`);
-      expect(planned.mail.body).toContain(`Next step: ${NEXT_STEP[code]}`);
+      expect(planned.mail.body).toContain(`Next step: ${INCIDENTS[code].nextStep}`);
     });
   }
 
   it('every next step is a distinct concrete sentence', () => {
-    expect(new Set(Object.values(NEXT_STEP)).size).toBe(INCIDENT_CODES.length);
+    expect(new Set(Object.values(INCIDENTS).map((record) => record.nextStep)).size).toBe(INCIDENT_CODES.length);
   });
 });
 

@@ -1,0 +1,31 @@
+// The generated part of docs/triage.md: one section per incident code, from the incident records the mails use.
+import { INCIDENT_CODES } from '../../src/core/codes';
+import { CLASS_LABEL, INCIDENTS, type IncidentRecord } from '../../src/core/triage/incident-catalog';
+
+function mailedLine(record: IncidentRecord): string {
+  const first =
+    record.mails.kind === 'at-once'
+      ? 'at once, on the run that first sees it'
+      : `only once seen in at least ${record.mails.runs} runs spanning at least ${record.mails.minutes} minutes`;
+  const recovery = record.holdsRowsBack ? 'the recovery mail also says what was caught up' : 'then as every incident';
+  return `${first}; ${recovery}.`;
+}
+
+export function incidentCatalogue(): string {
+  return INCIDENT_CODES.map((code) => {
+    const record = INCIDENTS[code];
+    return [
+      `### \`${code}\` — ${record.title}`,
+      '',
+      `- **Class:** ${CLASS_LABEL[record.class]}`,
+      `- **What happened:** ${record.whatHappened}`,
+      `- **Next step:** ${record.nextStep}`,
+      `- **Raised by:** ${record.raisedBy}`,
+      `- **Mailed:** ${mailedLine(record)}`,
+    ].join('\n');
+  }).join('\n\n');
+}
+
+export function triageBlocks(): Record<string, string> {
+  return { 'incident-catalogue': incidentCatalogue() };
+}

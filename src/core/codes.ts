@@ -1,0 +1,67 @@
+// Every code formqueue writes, in one vocabulary: thrown errors, a row's `error` cell, and incidents staff are told of.
+
+/** Codes a thrown error carries (`codedError`); everything classifies by these, never by `instanceof`. */
+export const ERROR_CODES = [
+  'CONFIG_MISSING', // a required Script Property or sheet is absent
+  'CONFIG_INVALID', // a setting has a value we cannot use
+  'UNAUTHORIZED', // webhook token missing or wrong
+  'MALFORMED_BODY', // not JSON, or not Typeform's shape
+  'UNSUPPORTED_EVENT', // another event_type
+  'UNKNOWN_FORM', // Config does not enable this form
+  'SHEETS_UNAVAILABLE', // Google's spreadsheet service failed
+  'LOCK_TIMEOUT', // a lock could not be had in time
+  'SPILL_FULL', // the Script Properties spill has no room left
+  'CELL_TOO_LARGE', // a value would not fit a cell
+  'TEMPLATE_INVALID', // a template names an unknown placeholder
+  'CODE_BUG', // anything we did not expect
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes a Queue row's `error` cell starts with (`CODE: summary`), so staff and filters can tell failures apart. */
+export const ROW_ERROR_CODES = [
+  'ALREADY_SENT', // READY/APPROVED with sent_at filled: parked in NEEDS_REVIEW
+  'DUPLICATE', // the same submission is answered by another row or is archived
+  'STALE_GENERATING', // a generation claim outlived its limit: back to PENDING
+  'STALE_SENDING', // a sending claim outlived its limit: NEEDS_REVIEW, never resent
+  'GEMINI_RETRYABLE', // timeout, 5xx, per-minute 429: retried with back-off
+  'GEMINI_CONTENT', // Gemini blocked the prompt or wrote nothing
+  'GEMINI_REJECTED', // Gemini refused the request (4xx): not retried
+  'GEMINI_KEY_INVALID', // systemic: the row keeps its place
+  'GEMINI_MODEL_NOT_FOUND', // systemic: the row keeps its place
+  'GEMINI_DAILY_QUOTA', // systemic: the row keeps its place
+  'MAIL_PERMANENT', // the address or the mail cannot be sent
+  'MAIL_QUOTA', // the send was refused by the daily quota: back to READY/APPROVED
+  'MAIL_UNKNOWN', // the send failed in a way that may have mailed: NEEDS_REVIEW
+  'TEMPLATE_INVALID', // the form's template or Config address cannot be used: the row waits
+  'CONFIG_INVALID', // a Config address is not an address: the row waits
+] as const;
+
+export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
+
+/** Conditions staff are told about once, then reminded of, then told when they clear (docs/triage.md). */
+export const INCIDENT_CODES = [
+  'SHEETS_UNAVAILABLE',
+  'GEMINI_KEY_INVALID',
+  'GEMINI_MODEL_NOT_FOUND',
+  'GEMINI_DAILY_QUOTA',
+  'GEMINI_RATE_LIMITED',
+  'MAIL_QUOTA_EXHAUSTED',
+  'MAIL_LIMIT_REACHED',
+  'SPILL_BACKLOG',
+  'REJECTED_DELIVERIES',
+  'NEEDS_REVIEW_ROWS',
+  'CONFIG_MISSING',
+  'CONFIG_INVALID',
+  'TEMPLATE_INVALID',
+  'CODE_BUG',
+] as const;
+
+export type IncidentCode = (typeof INCIDENT_CODES)[number];
+
+/** Any code formqueue writes; one spelling per condition across the three lists. */
+export type Code = ErrorCode | RowErrorCode | IncidentCode;
+
+export function isIncidentCode(value: unknown): value is IncidentCode {
+  return typeof value === 'string' && (INCIDENT_CODES as readonly string[]).includes(value);
+}
