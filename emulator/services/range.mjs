@@ -1,6 +1,6 @@
 // Host handlers for Range, TextFinder and Protection: every call here is one bridge round trip from a script.
 import { GasError } from '../errors.mjs';
-import { a1Of, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
+import { displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
 
 export const ref = (cls, h) => ({ __ref: cls, h });
 
@@ -195,4 +195,3 @@ function prot(x, h) {
   return p;
 }
 
-export { a1Of };
