@@ -1,6 +1,7 @@
 // HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of docs/runtime.md.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { handleConsole } from './console/routes.mjs';
 
 /** @typedef {import('node:http').IncomingMessage} Req @typedef {import('node:http').ServerResponse} Res */
 /** @typedef {{ status: number, type: string, body: string, expiresAt: number }} Echo */
@@ -16,7 +17,7 @@ const MIME_TYPES = {
   JSON: 'application/json', RSS: 'application/rss+xml', TEXT: 'text/plain', VCARD: 'text/vcard', XML: 'text/xml',
 };
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'POST /api/run/FUNCTION',
-  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults'];
+  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock'];
 
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {
@@ -46,10 +47,10 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
   async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
+    if (await handleConsole(req, res, url, host)) return; // the browser console: GET /, /console/*, its views under /api
     if (path === '/exec' || path.startsWith('/exec/')) return handleExec(req, res, url);
     if (path === '/echo') return handleEcho(req, res, url);
     if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url);
-    if (path === '/' && req.method === 'GET') return sendText(res, 200, 'text/plain', `formqueue local runtime\nPOST|GET /exec?token=…\n${API_ROUTES.join('\n')}\n`);
     return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
   }
 
@@ -148,6 +149,17 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         const executions = await host.edit({ sheet, a1: a1.toUpperCase(), value, user: user ?? 'staff@example.com' })
           .catch((/** @type {Error} */ err) => { throw new HttpError(400, err.message); });
         return sendJson(res, 200, { ok: true, executions: (executions ?? []).map(summarizeExecution) });
+      }
+      case 'clock': {
+        allow('GET', 'POST');
+        if (method === 'GET') return sendJson(res, 200, { now: new Date(host.now()).toISOString() });
+        const { advanceMs } = await readJson(req);
+        // Time only moves forward, as Google's does; a step back would put sheet timestamps in the future.
+        if (typeof advanceMs !== 'number' || !Number.isFinite(advanceMs) || advanceMs <= 0) {
+          throw new HttpError(400, `POST /api/clock needs {"advanceMs": N} with N > 0 milliseconds, got ${JSON.stringify(advanceMs)}`);
+        }
+        const moved = host.advanceClock(advanceMs);
+        return sendJson(res, 200, { now: new Date(host.now()).toISOString(), advancedMs: advanceMs, ...moved });
       }
       case 'faults': {
         allow('GET', 'POST', 'DELETE');

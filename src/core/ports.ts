@@ -68,8 +68,11 @@ export interface RejectedDelivery {
 /** The Queue, Archive, Payloads and Rejected sheets as intake sees them. */
 export interface IntakeSheets {
   findDuplicate(eventId: string, responseToken: string): DuplicateHit | null;
-  /** Appends the row (and its payload chunks to Payloads); returns the row number. Values are written as text. */
-  appendQueueRow(row: QueueRow, payloadChunks: readonly string[]): number;
+  /**
+   * Appends the payload chunks to Payloads, then the row to Queue, each append atomic whoever else writes
+   * (a retry after a failure in between writes the chunks again: readers count each part once). Values are text.
+   */
+  appendQueueRow(row: QueueRow, payloadChunks: readonly string[]): void;
   appendRejected(entry: RejectedDelivery): void;
   /** Commits pending writes: called before answering, so an answered delivery is persisted. */
   flush(): void;
@@ -83,8 +86,6 @@ export interface QueueStore {
   readRows(rowNumbers: readonly number[]): QueueRow[];
   /** Writes the rows back where they are (batched: contiguous rows in one write). */
   writeRows(rows: readonly QueueRow[]): void;
-  /** Appends rows at the end (spill drain); they get their row numbers. */
-  appendRows(rows: QueueRow[]): void;
   /** Moves finished rows to Archive in one batch and removes them from Queue. */
   archiveRows(rows: readonly QueueRow[]): void;
   /** Event ids and response tokens already archived (dedupe must still see them). */

@@ -2,7 +2,7 @@
 import { messageOf } from '../core/errors';
 import { handleDelivery, type IntakeAnswer } from '../core/intake/intake';
 import { redact } from '../core/redact';
-import { intakeDeps } from '../gas/intake-service';
+import { intakeDeps, keepUnhandledBody } from '../gas/intake-service';
 
 function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
   return ContentService.createTextOutput(JSON.stringify(answer)).setMimeType(ContentService.MimeType.JSON);
@@ -13,9 +13,11 @@ function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
  * believes was delivered (see docs/platform.md#web-apps): so nothing escapes this function.
  */
 export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Content.TextOutput {
+  let body = '';
+  let token: string | undefined;
   try {
-    const body = e && e.postData ? String(e.postData.contents ?? '') : '';
-    const token = e && e.parameter ? e.parameter.token : undefined;
+    body = e && e.postData ? String(e.postData.contents ?? '') : '';
+    token = e && e.parameter ? e.parameter.token : undefined;
     return json(handleDelivery({ token, body }, intakeDeps()));
   } catch (error) {
     try {
@@ -23,6 +25,7 @@ export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Cont
     } catch {
       // Even logging may fail; the answer below must still go out.
     }
+    keepUnhandledBody(body, token);
     return json({ ok: false, error: 'internal_error' });
   }
 }

@@ -63,7 +63,7 @@ export function onOpen(): void {
 
 export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void {
   const book = e.source;
-  guardQueueEdit(e, { props: createScriptPropertyStore(), audit: createAuditLog(book, intakeLock()), now: Date.now() });
+  guardQueueEdit(e, { props: createScriptPropertyStore(), audit: createAuditLog(book), now: Date.now() });
 }
 
 function selectionAction(action: MenuAction, title: string): void {
@@ -72,7 +72,7 @@ function selectionAction(action: MenuAction, title: string): void {
     return runSelectionAction(action, {
       spreadsheet: book,
       store: createQueueStore(book),
-      audit: createAuditLog(book, intakeLock()),
+      audit: createAuditLog(book),
       props: createScriptPropertyStore(),
       user: currentUser(),
       now: Date.now(),

@@ -1,5 +1,8 @@
 // Intake wired to Apps Script: the deps doPost, the spill drain and "Accept rejected delivery" share.
 import { messageOf } from '../core/errors';
+import { checkBodyShape, clip, MAX_BODY_CHARS } from '../core/intake/delivery-limits';
+import { checkWebhookToken } from '../core/intake/token-check';
+import { redact } from '../core/redact';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/intake/intake';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
 import type { PropertyStore } from '../core/ports';
@@ -31,6 +34,8 @@ export function intakeDeps(props: PropertyStore = createScriptPropertyStore(), s
  * the same rules as a delivery, except the token check, so it is still deduped and checked against Config.
  */
 export function acceptRejectedDelivery(body: string): { ok: boolean; message: string } {
+  const shape = checkBodyShape(body);
+  if (shape) return { ok: false, message: `This body cannot be queued: ${shape.reason}.` };
   const parsed = parseTypeformBody(body);
   if (!parsed.ok) return { ok: false, message: `This body cannot be queued: ${parsed.reason}.` };
   const deps = intakeDeps();
@@ -38,11 +43,33 @@ export function acceptRejectedDelivery(body: string): { ok: boolean; message: st
   try {
     const answer = storeDelivery(parsed.delivery, deps.clock.now(), deps.openSheets(), deps);
     if (answer.duplicate) return { ok: true, message: `Event ${parsed.delivery.eventId} is already in the queue; nothing added.` };
-    if (!answer.ok) return { ok: false, message: `Not queued: ${answer.error} (check the Config sheet enables form "${parsed.delivery.formId}").` };
+    if (answer.error === 'unknown_form') return { ok: false, message: `Not queued: unknown_form (check the Config sheet enables form "${clip(parsed.delivery.formId)}").` };
+    if (!answer.ok) return { ok: false, message: `Not queued: ${answer.error}; the Rejected sheet has a new row with the reason.` };
     return { ok: true, message: `Event ${parsed.delivery.eventId} was added to Queue as ${answer.test ? 'TEST' : 'PENDING'}.` };
   } catch (error) {
     return { ok: false, message: `Not queued: ${messageOf(error)}` };
   } finally {
     deps.lock.release();
+  }
+}
+
+/**
+ * An internal_error still leaves the body where staff can recover it: in the spill, which the next run drains
+ * through the same rules (queued if it is a delivery, else kept in Rejected with the reason). Only an
+ * authenticated body is kept, within the size intake accepts, so this cannot be used to fill the spill.
+ */
+export function keepUnhandledBody(body: string, token: string | undefined): void {
+  try {
+    if (body === '' || body.length > MAX_BODY_CHARS) return;
+    const settings = readSettings(createScriptPropertyStore().getAll()).settings;
+    const verdict = checkWebhookToken(token, settings.webhookToken, settings.webhookTokenPrevious);
+    if (verdict !== 'current' && verdict !== 'previous') return;
+    createSpillStore().save(Date.now(), body);
+  } catch (error) {
+    try {
+      console.error(`doPost could not keep the body of an internal_error: ${redact(messageOf(error))}`);
+    } catch {
+      // Nothing left to report to.
+    }
   }
 }

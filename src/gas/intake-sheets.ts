@@ -1,4 +1,4 @@
-// IntakeSheets port: dedupe by TextFinder (cost flat in the sheet's size) and one formatted append per delivery.
+// IntakeSheets port: dedupe by TextFinder (cost flat in the sheet's size) and one atomic append per delivery.
 import { formConfigsFromValues } from '../core/form-config';
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
 import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
@@ -62,9 +62,7 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
         const parts = payloadChunks.map((text, i) => [row.eventId, i + 1, payloadChunks.length, text]);
         appendRows(payloads, parts, ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length));
       }
-      const rowNumber = appendRows(queue, [rowToValues(index, row, width)], rowNumberFormats(index, width));
-      row.rowNumber = rowNumber;
-      return rowNumber;
+      appendRows(queue, [rowToValues(index, row, width)], rowNumberFormats(index, width));
     },
     appendRejected(entry) {
       const rejected = requireSheet(spreadsheet, SHEETS.rejected);

@@ -28,7 +28,7 @@ export interface TickOutcome {
 
 /**
  * Never throws: an uncaught error in a clock trigger makes Google mail its own failure notice every
- * minute (docs/platform.md), which is the flood triage exists to replace.
+ * minute (see docs/platform.md#transient-service-errors), which is the flood triage exists to replace.
  */
 export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
   const startedAt = systemClock.now();
@@ -69,7 +69,7 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     queue: createQueueStore(spreadsheet),
     config: createConfigStore(spreadsheet),
     gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
-    audit: createAuditLog(spreadsheet, intakeLock()),
+    audit: createAuditLog(spreadsheet),
     drainSpill: () => void drainSpill(intake),
     readPayload: (row) => readPayload(spreadsheet, row),
     intakeLock: intakeLock(),

@@ -59,10 +59,6 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
         group.forEach((n, i) => lastSeen.set(n, values[i]));
       }
     },
-    appendRows(rows) {
-      const first = appendRows(queue, rows.map((row) => rowToValues(index, row, width)), rowNumberFormats(index, width));
-      rows.forEach((row, i) => (row.rowNumber = first + i));
-    },
     archiveRows(rows) {
       if (rows.length === 0) return;
       const archive = archiveSheet(spreadsheet);

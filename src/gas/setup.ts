@@ -3,6 +3,7 @@ import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import {
+  DEPLOYER_PROPERTY,
   PROTECTION_PREFIX,
   SHEET_PLANS,
   columnBlocks,
@@ -11,9 +12,11 @@ import {
   hasDefaultConfigRow,
   isOwnColourFormula,
   planProperties,
+  planForeignTriggers,
   planTriggers,
   repairHeader,
   statusColourRules,
+  triggerOwnership,
   type SheetPlan,
   type TriggerInfo,
 } from '../core/staff/setup-plan';
@@ -116,9 +119,21 @@ function triggerKind(trigger: GoogleAppsScript.Script.Trigger): TriggerInfo['kin
   return 'other';
 }
 
-function ensureTriggers(spreadsheet: Spreadsheet, report: string[]): void {
+function ensureTriggers(spreadsheet: Spreadsheet, props: PropertyStore, report: string[]): void {
+  const ownership = triggerOwnership(props.getAll()[DEPLOYER_PROPERTY], Session.getEffectiveUser().getEmail());
   const triggers = ScriptApp.getProjectTriggers();
   const infos = triggers.map((trigger) => ({ id: trigger.getUniqueId(), handler: trigger.getHandlerFunction(), kind: triggerKind(trigger) }));
+  if (!ownership.mayInstall) {
+    const foreign = planForeignTriggers(infos);
+    for (const trigger of triggers) if (foreign.remove.includes(trigger.getUniqueId())) ScriptApp.deleteTrigger(trigger);
+    if (foreign.remove.length > 0) report.push(`Triggers: removed ${foreign.remove.length} formqueue trigger(s) of your own; they ran beside the deployer's.`);
+    report.push(ownership.line ?? '');
+    return;
+  }
+  if (ownership.record) {
+    props.set(DEPLOYER_PROPERTY, ownership.record);
+    report.push(`Triggers: formqueue's triggers belong to ${ownership.record} (recorded in ${DEPLOYER_PROPERTY}); run Set up / repair as this account.`);
+  }
   const plan = planTriggers(infos);
   for (const trigger of triggers) if (plan.remove.includes(trigger.getUniqueId())) ScriptApp.deleteTrigger(trigger);
   if (plan.remove.length > 0) report.push(`Triggers: removed ${plan.remove.length} duplicate trigger(s).`);
@@ -147,7 +162,7 @@ export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string
     if (plan.name === SHEETS.config) ensureDefaultConfig(sheet, header, report);
   }
   report.push('Sheets: all six in place, with frozen headers, plain-text columns, the status dropdown, colours and warning-only protections.');
-  ensureTriggers(spreadsheet, report);
+  ensureTriggers(spreadsheet, props, report);
   const all = props.getAll();
   const properties = planProperties(all, spreadsheet.getId(), newWebhookToken);
   props.setMany(properties.set);

@@ -1,24 +1,39 @@
-// Appends rows with their number formats set first, so respondent text never becomes a formula, number or date.
+// Appends rows with Sheet.appendRow, which no other execution can interleave with, into rows already formatted as text.
 
-/** Rows added at once when a sheet is full: getRange past the last row throws, so the grid grows ahead of the data. */
+/** Formatted empty rows kept below the data, so an append always lands in a row whose formats were set first. */
+const HEADROOM_ROWS = 200;
+/** Rows added at once when the headroom runs low. */
 const GROW_ROWS = 1000;
 
 /**
- * Callers hold the intake lock: getLastRow + setValues is not atomic, and appendRow cannot set formats
- * before the values land (a '=…' answer would already be a formula).
+ * Every writer of Queue, Log, Rejected, Payloads and Archive appends through here, whoever it runs as.
+ * `appendRow` is atomic: "it prevents issues where a user asks for the last row, and then writes to that row,
+ * and an intervening mutation occurs between getting the last row and writing to it"
+ * (https://developers.google.com/apps-script/reference/spreadsheet/sheet#appendRow(Object)). A lock could not
+ * give that: the user lock differs per person, and processQueue holds the script lock for minutes.
+ *
+ * appendRow cannot set number formats, and Sheets reads a string as if typed unless its cell is plain text
+ * ('@'), so a '=…' answer would become a formula. The rows it lands in are therefore formatted ahead of it
+ * (Set up formats whole columns; the headroom added here gets `formats` explicitly).
  */
-export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unknown[][], formats: string[]): number {
-  if (rows.length === 0) return sheet.getLastRow();
-  const first = sheet.getLastRow() + 1;
+export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unknown[][], formats: string[]): void {
+  if (rows.length === 0) return;
+  keepHeadroom(sheet, rows.length, formats);
   const width = formats.length;
-  // A new sheet has 1,000 rows; getRange beyond them throws ("outside the dimensions of the sheet"), unlike appendRow.
-  const last = first + rows.length - 1;
+  for (const row of rows) sheet.appendRow(row.slice(0, width));
+}
+
+/**
+ * Grows the grid before the data reaches its end. Two executions may both grow it (a spare block of rows, no
+ * harm); an append never lands past the formatted rows, since the grid grows while hundreds are still free.
+ */
+function keepHeadroom(sheet: GoogleAppsScript.Spreadsheet.Sheet, adding: number, formats: string[]): void {
   const maxRows = sheet.getMaxRows();
-  if (last > maxRows) sheet.insertRowsAfter(maxRows, Math.max(last - maxRows, GROW_ROWS));
-  const range = sheet.getRange(first, 1, rows.length, width);
-  range.setNumberFormats(rows.map(() => formats));
-  range.setValues(rows.map((row) => row.slice(0, width)));
-  return first;
+  const free = maxRows - sheet.getLastRow();
+  if (free >= adding + HEADROOM_ROWS) return;
+  const grow = Math.max(GROW_ROWS, adding + HEADROOM_ROWS);
+  sheet.insertRowsAfter(maxRows, grow);
+  sheet.getRange(maxRows + 1, 1, grow, formats.length).setNumberFormats(Array.from({ length: grow }, () => formats));
 }
 
 export function plainTextFormats(width: number): string[] {

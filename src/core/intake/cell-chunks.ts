@@ -34,3 +34,59 @@ export function fitCell(text: string, note: string, limit = CHUNK_CHARS): string
   const suffix = `\n… (${note})`;
   return splitText(text, limit - suffix.length)[0] + suffix;
 }
+
+/** One row of the Payloads sheet: part `part` of `parts` of one event's payload. */
+export interface PayloadPart {
+  part: number;
+  parts: number;
+  text: string;
+}
+
+/** Combinations of differing copies tried before a payload is called unreadable (two bodies under one event id). */
+const MAX_COMBINATIONS = 64;
+
+/**
+ * The payload from its parts in sheet order, or null when a part is missing. Parts are appended before their
+ * Queue row, so an append that failed half-way and was retried (or two executions queuing the same delivery)
+ * leaves a part more than once: each part counts once, first copies first. Only when two executions appended
+ * different bodies under one event id can copies differ; then the combination that is JSON is taken.
+ */
+export function joinPayloadParts(rows: readonly PayloadPart[]): string | null {
+  const counts = Array.from(new Set(rows.map((row) => row.parts))).filter((n) => Number.isInteger(n) && n > 0);
+  for (const parts of counts) {
+    const copies: string[][] = Array.from({ length: parts }, () => []);
+    for (const row of rows) {
+      if (row.parts !== parts || row.part < 1 || row.part > parts) continue;
+      const seen = copies[row.part - 1];
+      if (!seen.includes(row.text)) seen.push(row.text);
+    }
+    if (copies.some((texts) => texts.length === 0)) continue;
+    let tried = 0;
+    for (const text of combinations(copies)) {
+      if (isJson(text)) return text;
+      if (++tried >= MAX_COMBINATIONS) break;
+    }
+  }
+  return null;
+}
+
+/** Every join of one copy per part, the first copies' join first. */
+function* combinations(copies: readonly string[][]): Generator<string> {
+  const choice = copies.map(() => 0);
+  while (true) {
+    yield choice.map((at, part) => copies[part][at]).join('');
+    let part = copies.length - 1;
+    while (part >= 0 && choice[part] === copies[part].length - 1) choice[part--] = 0;
+    if (part < 0) return;
+    choice[part]++;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 // doPost's decisions: authenticate, parse, reject with a reason, dedupe, queue once, or spill; never throw.
 import { configFor } from '../form-config';
-import { codedError, isSheetsOutage, messageOf } from '../errors';
+import { codedError, codeOf, isSheetsOutage, messageOf } from '../errors';
 import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
 import { redact } from '../redact';
@@ -8,6 +8,7 @@ import { DIRTY_PROPERTY } from '../tick-gate';
 import type { Settings } from '../settings';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
+import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
 import { checkWebhookToken } from './token-check';
 import { HOUR_MS } from '../time';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
@@ -57,6 +58,8 @@ export const SPILL_LIMIT_CHARS = 400000;
 /** Past this the triage raises SPILL_BACKLOG, well before the spill is full. */
 export const SPILL_WARN_CHARS = 200000;
 
+/** A reason is read by a person: a few lines, whatever value it quotes. */
+const REASON_LIMIT_CHARS = 2000;
 /** Why a partial response is kept but never answered (Typeform sends partial responses only when the webhook subscribes to them). */
 export const PARTIAL_REASON =
   'partial_response: event_type form_response_partial — the respondent has not finished the form, so it is kept here and never answered; ' +
@@ -96,25 +99,65 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
     reject(deps, now, `unauthorized: ${verdict} token in the webhook URL`, request.body, '', '');
     return { ok: false, error: 'unauthorized' };
   }
+  // Size and depth before parsing: a hostile body must cost a linear scan, never a deep recursion.
+  const shape = checkBodyShape(request.body);
+  if (shape) {
+    reject(deps, now, `${shape.error}: ${shape.reason}`, request.body, '', '');
+    return { ok: false, error: shape.error };
+  }
   const parsed = parseTypeformBody(request.body);
   if (!parsed.ok) {
     reject(deps, now, `${parsed.error}: ${parsed.reason}`, request.body, '', '');
     return { ok: false, error: parsed.error };
   }
   const delivery = parsed.delivery;
+  // Checked before anything is spilled: a field no cell can hold would fail again at every drain.
+  const tooLarge = checkFieldSizes(storedFields(delivery));
+  if (tooLarge) {
+    reject(deps, now, `${tooLarge.error}: ${tooLarge.reason}`, request.body, clip(delivery.formId), clip(delivery.eventId));
+    return { ok: false, error: tooLarge.error };
+  }
   // A redelivery seen in the last hours answers at once, without the lock or the sheet.
-  if (deps.cache.get(seenKey(delivery.eventId)) !== null) return { ok: true, duplicate: true, event_id: delivery.eventId };
+  if (hasSeen(deps, delivery)) return { ok: true, duplicate: true, event_id: delivery.eventId };
 
   if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return spill(deps, now, request.body, delivery, 'the intake lock was busy');
   try {
     const sheets = deps.openSheets();
     return storeDelivery(delivery, now, sheets, deps);
   } catch (error) {
-    // Whatever failed (an outage or our own bug), the delivery is kept; processQueue retries it and reports.
-    const why = isSheetsOutage(error) ? 'the spreadsheet is unavailable' : 'queuing failed';
-    return spill(deps, now, request.body, delivery, `${why}: ${messageOf(error)}`);
+    // The spill is for a sheet that cannot take the delivery now (down, or missing a sheet Set up restores);
+    // anything else would fail the same way at every drain, so it is kept in Rejected with the reason.
+    if (isSheetsOutage(error)) return spill(deps, now, request.body, delivery, `the spreadsheet is unavailable: ${messageOf(error)}`);
+    if (codeOf(error) === 'CONFIG_MISSING') return spill(deps, now, request.body, delivery, `the spreadsheet is not set up: ${messageOf(error)}`);
+    return keepUnqueued(deps, now, request.body, delivery, error);
   } finally {
     deps.lock.release();
+  }
+}
+
+/** What intake keeps in cells of their own, for the size check; the recipient when the Config is known. */
+function storedFields(delivery: TypeformDelivery, recipient?: string): Partial<Record<LimitedField, string>> {
+  const emailAnswers = delivery.answers.filter((answer) => answer.type === 'email').map((answer) => String(answer.email ?? ''));
+  const longestEmail = emailAnswers.reduce((longest, email) => (email.length > longest.length ? email : longest), '');
+  return { event_id: delivery.eventId, form_id: delivery.formId, response_token: delivery.responseToken, recipient: recipient ?? longestEmail };
+}
+
+/**
+ * A delivery that failed to queue for a reason other than the sheet being unavailable (a bug of ours):
+ * kept in Rejected with the reason, where staff can accept it once fixed; if even that fails, spilled, so the
+ * body is always somewhere.
+ */
+function keepUnqueued(deps: IntakeDeps, now: number, body: string, delivery: TypeformDelivery, error: unknown): IntakeAnswer {
+  const reason = `internal_error: queuing failed (${codeOf(error) ?? 'CODE_BUG'}): ${messageOf(error)}`;
+  try {
+    const sheets = deps.openSheets();
+    recordRejection(sheets, deps, now, reason, body, clip(delivery.formId), clip(delivery.eventId));
+    sheets.flush();
+    deps.log(`delivery ${clip(delivery.eventId)} kept in Rejected: ${shownReason(reason, deps)}`);
+    return { ok: false, error: 'internal_error', event_id: delivery.eventId };
+  } catch (second) {
+    deps.log(`delivery ${clip(delivery.eventId)} could not be kept in Rejected either (${redact(messageOf(second), secretsOf(deps))})`);
+    return spill(deps, now, body, delivery, reason);
   }
 }
 
@@ -123,6 +166,8 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
  * Shared by doPost and the spill drain, so a drained delivery gets exactly the same rules.
  */
 export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sheets: IntakeSheetsWithConfig, deps: IntakeDeps): IntakeAnswer {
+  const idsTooLarge = checkFieldSizes(storedFields(delivery));
+  if (idsTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, idsTooLarge.error, idsTooLarge.reason);
   if (delivery.partial) {
     // Answered 2xx so Typeform does not retry; not counted as a rejection: it is Typeform working as configured.
     recordRejection(sheets, deps, receivedAt, PARTIAL_REASON, delivery.compactJson, delivery.formId, delivery.eventId);
@@ -131,11 +176,9 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
     return { ok: true, partial: true, event_id: delivery.eventId };
   }
   const config = configFor(delivery.formId, sheets.readForms());
-  if (!config) {
-    recordRejection(sheets, deps, receivedAt, `unknown form: "${delivery.formId}" is not enabled in the Config sheet`, delivery.compactJson, delivery.formId, delivery.eventId);
-    sheets.flush();
-    return { ok: false, error: 'unknown_form', event_id: delivery.eventId };
-  }
+  if (!config) return rejectStored(sheets, deps, receivedAt, delivery, 'unknown_form', `"${clip(delivery.formId)}" is not enabled in the Config sheet`);
+  const recipientTooLarge = checkFieldSizes({ recipient: findRecipient(delivery, config.recipientField) });
+  if (recipientTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, recipientTooLarge.error, recipientTooLarge.reason);
   const hit = sheets.findDuplicate(delivery.eventId, delivery.responseToken);
   if (hit) {
     rememberSeen(deps, delivery);
@@ -149,6 +192,14 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   return row.status === 'TEST'
     ? { ok: true, queued: true, test: true, event_id: delivery.eventId }
     : { ok: true, queued: true, event_id: delivery.eventId };
+}
+
+/** A parsed delivery refused with the intake lock held: kept in Rejected (its payload as the body), answered with `error`. */
+function rejectStored(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, at: number, delivery: TypeformDelivery, error: string, reason: string): IntakeAnswer {
+  const label = error === 'unknown_form' ? 'unknown form' : error;
+  recordRejection(sheets, deps, at, `${label}: ${reason}`, delivery.compactJson, clip(delivery.formId), clip(delivery.eventId));
+  sheets.flush();
+  return { ok: false, error, event_id: delivery.eventId };
 }
 
 export function buildQueueRow(delivery: TypeformDelivery, receivedAt: number, config: FormConfig): { row: QueueRow; payloadChunks: string[] } {
@@ -171,6 +222,16 @@ function seenKey(eventId: string): string {
   return `seen:${eventId}`;
 }
 
+/** The cache is only a fast path: when it fails (a key it refuses, an outage), the sheet's TextFinder decides. */
+function hasSeen(deps: IntakeDeps, delivery: TypeformDelivery): boolean {
+  try {
+    return deps.cache.get(seenKey(delivery.eventId)) !== null;
+  } catch (error) {
+    deps.log(`cache get failed (dedupe still works through the sheet): ${redact(messageOf(error), secretsOf(deps))}`);
+    return false;
+  }
+}
+
 function rememberSeen(deps: IntakeDeps, delivery: TypeformDelivery): void {
   try {
     deps.cache.put(seenKey(delivery.eventId), '1', SEEN_CACHE_SECONDS);
@@ -183,11 +244,11 @@ function rememberSeen(deps: IntakeDeps, delivery: TypeformDelivery): void {
 function spill(deps: IntakeDeps, now: number, body: string, delivery: TypeformDelivery, why: string): IntakeAnswer {
   try {
     deps.spill.save(now, body);
-    deps.log(`delivery ${delivery.eventId} spilled to Script Properties (${redact(why, secretsOf(deps))}); processQueue will queue it`);
+    deps.log(`delivery ${clip(delivery.eventId)} spilled to Script Properties (${shownReason(why, deps)}); processQueue will queue it`);
     return { ok: true, queued: 'deferred', event_id: delivery.eventId };
   } catch (error) {
     // Nothing left to hold it: say so in the answer and the log, never pretend it was kept.
-    deps.log(`delivery ${delivery.eventId} could not be kept: ${redact(messageOf(error), secretsOf(deps))}`);
+    deps.log(`delivery ${clip(delivery.eventId)} could not be kept: ${redact(messageOf(error), secretsOf(deps))}`);
     return { ok: false, error: 'backlog_full', event_id: delivery.eventId };
   }
 }
@@ -225,7 +286,7 @@ function reject(deps: IntakeDeps, now: number, reason: string, body: string, for
       deps.lock.release();
     }
   } catch (error) {
-    deps.log(`rejected delivery (${reason}) could not be recorded in Rejected: ${redact(messageOf(error), secretsOf(deps))}`);
+    deps.log(`rejected delivery (${shownReason(reason, deps)}) could not be recorded in Rejected: ${redact(messageOf(error), secretsOf(deps))}`);
   }
 }
 
@@ -238,7 +299,17 @@ function recordRejection(sheets: IntakeSheets, deps: IntakeDeps, at: number, rea
   // Only our own secrets are removed from the body: pattern redaction would also eat Typeform's ids and
   // tokens, and the body must stay whole so staff can accept it later.
   const kept = withoutKnownSecrets(fitCell(body, 'body cut to fit a cell'), secretsOf(deps));
-  sheets.appendRejected({ at, reason: redact(reason, secretsOf(deps)), formId, eventId, body: kept });
+  sheets.appendRejected({ at, reason: shownReason(reason, deps), formId: clip(formId), eventId: clip(eventId), body: kept });
+}
+
+/**
+ * A reason as a person reads it: our secrets removed by value over the whole text, then bounded (pattern
+ * redaction is quadratic on some hostile text, e.g. 60,000 characters of "a_"), redacted, and cut to fit.
+ * Cut only after redaction, so the cut never leaves a secret of ours half-hidden.
+ */
+function shownReason(reason: string, deps: IntakeDeps): string {
+  const bounded = withoutKnownSecrets(reason, secretsOf(deps)).slice(0, REASON_LIMIT_CHARS * 2);
+  return fitCell(redact(bounded, secretsOf(deps)), 'reason cut to fit', REASON_LIMIT_CHARS);
 }
 
 function withoutKnownSecrets(text: string, secrets: readonly string[]): string {

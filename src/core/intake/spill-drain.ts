@@ -1,7 +1,9 @@
 // processQueue's first step: spilled deliveries go into Queue in arrival order, through the same rules as doPost.
-import { messageOf } from '../errors';
+import { codeOf, isSheetsOutage, messageOf } from '../errors';
 import { INTAKE_LOCK_WAIT_MS, keepInRejected, storeDelivery, type IntakeDeps } from './intake';
-import { parseTypeformBody } from './typeform-payload';
+import type { SpilledDelivery } from '../ports';
+import { checkBodyShape } from './delivery-limits';
+import { parseTypeformBody, type TypeformDelivery } from './typeform-payload';
 
 export interface DrainSummary {
   queued: number;
@@ -19,20 +21,30 @@ export function drainSpill(deps: IntakeDeps): DrainSummary {
   if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return summary;
   try {
     const sheets = deps.openSheets();
+    // Kept in Rejected with the reason, never dropped silently, never allowed to block the entries behind it.
+    const setAside = (entry: SpilledDelivery, reason: string) => {
+      keepInRejected(sheets, deps, entry.receivedAt, reason, entry.body);
+      sheets.flush();
+      deps.spill.remove(entry.id);
+      summary.rejected += 1;
+      summary.left -= 1;
+    };
     for (const entry of entries) {
-      const parsed = entry.unreadable === undefined ? parseTypeformBody(entry.body) : null;
-      if (!parsed || !parsed.ok) {
-        // Only valid deliveries are spilled, so this is damage: kept in Rejected with the reason, never dropped
-        // silently, and never allowed to block the entries behind it.
-        const reason = entry.unreadable !== undefined ? `spilled delivery could not be decoded (${entry.unreadable})` : `spilled delivery is not a Typeform body (${parsed?.reason})`;
-        keepInRejected(sheets, deps, entry.receivedAt, reason, entry.body);
-        sheets.flush();
-        deps.spill.remove(entry.id);
-        summary.rejected += 1;
-        summary.left -= 1;
+      const read = readEntry(entry);
+      if (!read.ok) {
+        setAside(entry, read.reason);
         continue;
       }
-      const answer = storeDelivery(parsed.delivery, entry.receivedAt, sheets, deps);
+      let answer;
+      try {
+        answer = storeDelivery(read.delivery, entry.receivedAt, sheets, deps);
+      } catch (error) {
+        // A sheet that is down or not set up stops the drain (the rest stay spilled for the next run); anything
+        // else is this entry's own problem.
+        if (isSheetsOutage(error) || codeOf(error) === 'CONFIG_MISSING') throw error;
+        setAside(entry, `spilled delivery could not be queued (${codeOf(error) ?? 'CODE_BUG'}): ${messageOf(error)}`);
+        continue;
+      }
       // Removed only after the row is flushed: a crash in between leaves it spilled, and dedupe absorbs the repeat.
       deps.spill.remove(entry.id);
       summary.left -= 1;
@@ -47,4 +59,14 @@ export function drainSpill(deps: IntakeDeps): DrainSummary {
     deps.lock.release();
   }
   return summary;
+}
+
+/** A spilled entry as a delivery, or why it is not one (damage, or a body an older version spilled unchecked). */
+function readEntry(entry: SpilledDelivery): { ok: true; delivery: TypeformDelivery } | { ok: false; reason: string } {
+  if (entry.unreadable !== undefined) return { ok: false, reason: `spilled delivery could not be decoded (${entry.unreadable})` };
+  const shape = checkBodyShape(entry.body);
+  if (shape) return { ok: false, reason: `spilled delivery refused: ${shape.error}: ${shape.reason}` };
+  const parsed = parseTypeformBody(entry.body);
+  if (!parsed.ok) return { ok: false, reason: `spilled delivery is not a Typeform body (${parsed.reason})` };
+  return { ok: true, delivery: parsed.delivery };
 }

@@ -150,6 +150,43 @@ export function planTriggers(existing: readonly TriggerInfo[]): { remove: string
   return { remove, create };
 }
 
+/** Who ran the first Set up / repair: the account that deploys, whose triggers formqueue runs on. */
+export const DEPLOYER_PROPERTY = 'FQ_DEPLOYER';
+
+export interface TriggerOwnership {
+  /** This person may install and repair formqueue's triggers. */
+  mayInstall: boolean;
+  /** Record this account as the deployer. */
+  record?: string;
+  /** What the report says when this person may not. */
+  line?: string;
+}
+
+/**
+ * Triggers are installed by one account only. getProjectTriggers() lists just the caller's triggers, so Set up
+ * run by anyone else cannot see the deployer's and would install a second pair, running as them, beside it.
+ * The first Set up records its account; later ones by that account repair, anyone else's install nothing.
+ */
+export function triggerOwnership(recorded: string | undefined, current: string): TriggerOwnership {
+  const owner = (recorded ?? '').trim();
+  const me = current.trim();
+  if (owner === '') return me === '' ? { mayInstall: true } : { mayInstall: true, record: me };
+  if (owner.toLowerCase() === me.toLowerCase()) return { mayInstall: true };
+  return {
+    mayInstall: false,
+    line:
+      `Triggers: not touched. They belong to ${owner}, who set formqueue up and deployed it; you are ${me || 'an unknown account'}. ` +
+      `Google lists only your own triggers to you, so a repair by you would add a second pair running as you. ` +
+      `Ask ${owner} to run Set up / repair (sheets and Script Properties were repaired as usual).`,
+  };
+}
+
+/** For a person who is not the deployer: only their own formqueue triggers (left by an older version) are removed. */
+export function planForeignTriggers(existing: readonly TriggerInfo[]): { remove: string[] } {
+  const ours = new Set(WANTED_TRIGGERS.map((wanted) => wanted.handler));
+  return { remove: existing.filter((trigger) => ours.has(trigger.handler)).map((trigger) => trigger.id) };
+}
+
 export interface PropertyPlan {
   /** Properties setup writes itself. */
   set: Record<string, string>;

@@ -43,6 +43,11 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     deps: undefined as unknown as IntakeDeps,
   };
   const cache = new Map<string, string>();
+  // Sheets refuses a cell over 50,000 characters, and the whole write with it.
+  const fits = (cells: unknown[]) => {
+    const over = cells.find((cell) => typeof cell === 'string' && cell.length > 50000);
+    if (over !== undefined) throw new Error('Exception: Your input contains more than the maximum of 50000 characters in a single cell.');
+  };
   let spillSeq = 0;
   const sheets: IntakeSheetsWithConfig = {
     readForms: () => state.forms,
@@ -54,12 +59,17 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
       return null;
     },
     appendQueueRow(row, chunks) {
+      for (const text of chunks) fits([text]);
+      fits(Object.values(row));
       for (const [i, text] of chunks.entries()) state.payloads.push([row.eventId, String(i + 1), String(chunks.length), text]);
       row.rowNumber = state.queue.length + 2;
       state.queue.push({ ...row });
       return row.rowNumber;
     },
-    appendRejected: (entry) => void state.rejected.push(entry),
+    appendRejected: (entry) => {
+      fits(Object.values(entry));
+      state.rejected.push(entry);
+    },
     flush: () => void (state.flushes += 1),
   };
   state.deps = {

@@ -1,0 +1,385 @@
+// The console page: draws the runtime's sheets like a spreadsheet and drives the bundle only through the runtime's
+// HTTP API, as a person at the sheet would (edits fire the on-edit trigger, menu items run with the selection).
+const PANELS = ['Outbox', 'Executions', 'Health', 'Faults'];
+const CUT_AT = 60;
+const EDIT_USER = 'staff@example.com';
+
+const state = { tab: 'Queue', view: null, cell: null, rows: new Set(), sheets: [], refreshTimer: null, busy: 0, changed: null };
+const $ = (id) => document.getElementById(id);
+
+/** @param {string} path @param {RequestInit & { json?: unknown }} [opts] */
+async function api(path, opts = {}) {
+  const init = { ...opts };
+  if (opts.json !== undefined) { init.method = init.method ?? 'POST'; init.headers = { 'Content-Type': 'application/json' }; init.body = JSON.stringify(opts.json); }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let body;
+  try { body = text ? JSON.parse(text) : null; } catch { body = text; }
+  if (!res.ok) throw new Error(body && body.error ? body.error : `${res.status} ${res.statusText}`);
+  return body;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
+  return node;
+}
+
+function say(text) { $('message').textContent = text; }
+
+function colName(n) { let s = ''; while (n > 0) { const m = (n - 1) % 26; s = String.fromCharCode(65 + m) + s; n = Math.floor((n - 1) / 26); } return s; }
+
+// ---- tabs -------------------------------------------------------------------------------------------------
+
+async function loadTabs() {
+  state.sheets = (await api('/api/sheets')).sheets;
+  const nav = $('tabs');
+  nav.replaceChildren(...[...state.sheets, ...PANELS].map((name) => el('button', {
+    type: 'button', role: 'tab', 'aria-selected': String(name === state.tab), onclick: () => openTab(name), text: name,
+  })));
+}
+
+async function openTab(name) {
+  if (state.tab !== name) { state.cell = null; state.rows.clear(); }
+  state.tab = name;
+  for (const b of $('tabs').children) b.setAttribute('aria-selected', String(b.textContent === name));
+  const panel = PANELS.includes(name) ? `${name.toLowerCase()}-panel` : 'sheet-panel';
+  for (const id of ['sheet-panel', 'outbox-panel', 'executions-panel', 'health-panel', 'faults-panel']) $(id).hidden = id !== panel;
+  await refresh();
+}
+
+async function refresh() {
+  try {
+    if (state.tab === 'Outbox') await drawOutbox();
+    else if (state.tab === 'Executions') await drawExecutions();
+    else if (state.tab === 'Health') await drawHealth();
+    else if (state.tab === 'Faults') await drawFaults();
+    else await drawSheet();
+    await drawClock();
+  } catch (err) {
+    say(`could not refresh: ${err.message}`);
+  }
+}
+
+function refreshSoon() {
+  clearTimeout(state.refreshTimer);
+  state.refreshTimer = setTimeout(async () => {
+    const names = (await api('/api/sheets').catch(() => ({ sheets: state.sheets }))).sheets;
+    if (names.join('\n') !== state.sheets.join('\n')) await loadTabs();
+    await refresh();
+  }, 250);
+}
+
+// ---- the sheet ---------------------------------------------------------------------------------------------
+
+async function drawSheet() {
+  const view = await api(`/api/view/${encodeURIComponent(state.tab)}`);
+  state.view = view;
+  const grid = $('grid');
+  const head = el('tr', {}, el('th', { scope: 'col', class: 'corner', text: '' }),
+    view.header.map((h, j) => el('th', { scope: 'col', title: `${colName(j + 1)}: ${h}`, text: h || colName(j + 1) })));
+  const body = view.rows.map(({ row, cells }) => {
+    const box = el('input', { type: 'checkbox', 'aria-label': `Select row ${row}`, onchange: (e) => { toggleRow(row, e.target.checked); } });
+    box.checked = state.rows.has(row);
+    const tr = el('tr', { 'data-row': row, class: state.rows.has(row) ? 'row-selected' : undefined },
+      el('th', { scope: 'row' }, el('label', {}, box, String(row))),
+      cells.map((cell, j) => drawCell(view, row, j + 1, cell)));
+    return tr;
+  });
+  grid.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+  const shown = view.rows.length;
+  $('sheet-info').textContent = view.totalRows === 0 ? `${view.name}: no rows yet`
+    : `${view.name}: rows ${view.offset + 2}–${view.offset + 1 + shown} of ${view.totalRows + 1} (header frozen: ${view.frozenRows} row${view.frozenRows === 1 ? '' : 's'})`;
+  showCell();
+  state.changed = null;
+}
+
+function drawCell(view, row, col, cell) {
+  const a1 = `${colName(col)}${row}`;
+  const classes = [cell.numeric ? 'numeric' : '', cell.note ? 'has-note' : '', isCurrent(row, col) ? 'selected' : '', state.changed === a1 ? 'changed' : ''].filter(Boolean).join(' ');
+  const style = cell.style ? styleText(cell.style) : undefined;
+  const td = el('td', { class: classes || undefined, style, 'data-a1': a1, title: cell.note ? `Note: ${cell.note}` : undefined,
+    onclick: (e) => { if (e.target.tagName !== 'SELECT') selectCell(row, col); } });
+  if (cell.dropdown !== undefined) {
+    const rule = view.dropdowns[cell.dropdown];
+    const values = rule.values.includes(cell.text) || cell.text === '' ? rule.values : [cell.text, ...rule.values];
+    const select = el('select', { 'aria-label': `${view.header[col - 1] || colName(col)} of row ${row}`, title: rule.helpText || undefined,
+      onchange: (e) => editCell(a1, e.target.value) },
+    el('option', { value: '', text: '' }), values.map((v) => el('option', { value: v, text: v })));
+    select.value = cell.text;
+    td.append(select);
+    return td;
+  }
+  const text = cell.text;
+  if (text.length > CUT_AT || text.includes('\n')) {
+    const first = text.split('\n')[0];
+    td.append(first.length > CUT_AT ? first.slice(0, CUT_AT) : first, el('span', { class: 'more', 'aria-hidden': 'true', text: '…' }));
+    td.classList.add('cut');
+  } else td.textContent = text;
+  return td;
+}
+
+function styleText(style) {
+  const parts = [];
+  if (style.background) parts.push(`background:${style.background}`);
+  if (style.fontColor) parts.push(`color:${style.fontColor}`);
+  if (style.bold) parts.push('font-weight:600');
+  if (style.italic) parts.push('font-style:italic');
+  if (style.strikethrough) parts.push('text-decoration:line-through');
+  return parts.join(';');
+}
+
+function isCurrent(row, col) { return state.cell && state.cell.row === row && state.cell.col === col; }
+
+function cellOf(row, col) {
+  const r = state.view?.rows.find((x) => x.row === row);
+  return r ? r.cells[col - 1] : null;
+}
+
+function selectCell(row, col) {
+  state.cell = { row, col };
+  for (const td of $('grid').querySelectorAll('td.selected')) td.classList.remove('selected');
+  $('grid').querySelector(`td[data-a1="${colName(col)}${row}"]`)?.classList.add('selected');
+  showCell();
+}
+
+/** The formula bar shows the whole value of the current cell (long cells are cut in the grid) and its note. */
+function showCell() {
+  const cell = state.cell ? cellOf(state.cell.row, state.cell.col) : null;
+  const input = $('cell-value');
+  if (!cell) {
+    $('cell-name').textContent = '—'; input.value = ''; input.disabled = true; $('cell-enter').disabled = true; $('cell-note').textContent = '';
+    return;
+  }
+  const a1 = `${colName(state.cell.col)}${state.cell.row}`;
+  $('cell-name').textContent = `${a1} (${state.view.header[state.cell.col - 1] ?? ''})`;
+  input.value = cell.formula || cell.text;
+  input.disabled = false;
+  $('cell-enter').disabled = false;
+  $('cell-note').textContent = cell.note ? `Note on ${a1}: ${cell.note}` : '';
+}
+
+function toggleRow(row, on) {
+  if (on) state.rows.add(row); else state.rows.delete(row);
+  $('grid').querySelector(`tr[data-row="${row}"]`)?.classList.toggle('row-selected', on);
+}
+
+/** A person's edit: the runtime enters it as typed, then the installable on-edit trigger runs. */
+async function editCell(a1, value) {
+  const sheet = state.tab;
+  try {
+    const result = await api('/api/edit', { json: { sheet, a1, value, user: EDIT_USER } });
+    state.changed = a1;
+    await drawSheet();
+    const m = /^([A-Z]+)(\d+)$/.exec(a1);
+    const col = [...m[1]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+    const cell = cellOf(Number(m[2]), col);
+    selectCell(Number(m[2]), col);
+    const runs = (result.executions ?? []).map((x) => `${x.functionName} ${x.status}`).join(', ');
+    const toasts = [];
+    for (const x of result.executions ?? []) toasts.push(...((await api(`/api/ui?execution=${encodeURIComponent(x.id)}`)).toasts ?? []).map((t) => t.message));
+    const now = cell ? cell.text : '';
+    const putBack = String(now) !== String(value);
+    say(`${sheet}!${a1}: you entered "${value}"${putBack ? `; the sheet put back "${now}"` : ''}.${cell?.note ? ` Note: ${cell.note}` : ''}${toasts.length ? ` Toast: ${toasts.join(' / ')}` : ''}${runs ? ` (${runs})` : ''}`);
+  } catch (err) {
+    say(`${sheet}!${a1}: refused: ${err.message}`);
+    await drawSheet();
+  }
+}
+
+// ---- the formqueue menu ------------------------------------------------------------------------------------
+
+/** Contiguous blocks of the selected rows: the runtime's selection is one range, so each block is one run. */
+function selectedBlocks() {
+  const rows = [...state.rows].sort((a, b) => a - b);
+  const blocks = [];
+  for (const r of rows) {
+    const last = blocks[blocks.length - 1];
+    if (last && r === last[1] + 1) last[1] = r; else blocks.push([r, r]);
+  }
+  return blocks;
+}
+
+async function runMenu(button) {
+  const fn = button.dataset.menu;
+  const label = button.textContent;
+  const sheet = state.tab;
+  let ranges;
+  if (button.hasAttribute('data-selection') && state.rows.size > 0) {
+    const width = colName(Math.max(1, state.view?.header.length ?? 1));
+    ranges = selectedBlocks().map(([a, b]) => `A${a}:${width}${b}`);
+  } else if (state.cell) ranges = [`${colName(state.cell.col)}${state.cell.row}`];
+  else ranges = ['A1'];
+  const texts = [];
+  for (const a1 of ranges) {
+    say(`${label}…`);
+    const result = await api(`/api/run/${fn}`, { json: { activeRange: { sheet, a1 }, user: EDIT_USER } }).catch((err) => ({ ok: false, error: err.message }));
+    const ui = result.ui ?? (result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] });
+    const dialogs = ui.dialogs ?? [];
+    for (const d of dialogs) texts.push(d);
+    if (dialogs.length === 0) texts.push({ kind: 'alert', title: label, prompt: result.ok ? 'Done (no message).' : `Failed: ${result.error ?? result.status}` });
+  }
+  say('');
+  showDialogs(texts);
+  state.rows.clear();
+  await refresh();
+}
+
+function showDialogs(dialogs) {
+  if (dialogs.length === 0) return;
+  const html = dialogs.find((d) => d.kind === 'modal' || d.kind === 'modeless' || d.kind === 'sidebar');
+  $('alert-title').textContent = html ? html.title : dialogs[0].title || 'formqueue';
+  $('alert-text').textContent = dialogs.filter((d) => d.kind === 'alert' || d.kind === 'prompt').map((d) => d.prompt).join('\n\n');
+  $('alert-html').hidden = !html;
+  if (html) $('alert-html').srcdoc = html.content;
+  const dialog = $('alert');
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---- deliveries --------------------------------------------------------------------------------------------
+
+/** A delivery as Typeform makes it: POST to /exec, and the browser follows the 302 with a GET, as Typeform does. */
+async function deliver(body, label) {
+  try {
+    JSON.parse(body);
+  } catch (err) {
+    say(`${label}: not JSON (${err.message}); it would be refused as malformed_json. Sending it anyway.`);
+  }
+  const res = await fetch(state.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  const text = await res.text();
+  say(`${label}: ${text.trim()}`);
+  refreshSoon();
+}
+
+// ---- other panels ------------------------------------------------------------------------------------------
+
+function table(id, header, rows) {
+  $(id).replaceChildren(el('thead', {}, el('tr', {}, header.map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, rows.length ? rows : [el('tr', {}, el('td', { colspan: header.length, text: '(none)' }))]));
+}
+
+async function drawOutbox() {
+  const mails = await api('/api/outbox');
+  table('outbox', ['#', 'Sent', 'To', 'Subject', 'Mail'], mails.map((m, i) => el('tr', {},
+    el('td', { text: i + 1 }), el('td', { text: m.sentAt ?? '' }), el('td', { text: m.to ?? '' }), el('td', { text: m.subject ?? '' }),
+    el('td', {}, el('button', { type: 'button', onclick: () => showMail(m), text: 'Show' }), ' ',
+      el('a', { href: `/api/outbox/${i}.eml`, download: `mail-${i + 1}.eml`, text: 'Download .eml' })))).reverse());
+}
+
+function showMail(m) {
+  $('mail-view').hidden = false;
+  $('mail-subject').textContent = m.subject ?? '';
+  $('mail-meta').textContent = `To ${m.to}${m.bcc ? `, bcc ${m.bcc}` : ''} · ${m.sentAt ?? ''}${m.name ? ` · from "${m.name}"` : ''}`;
+  $('mail-html').srcdoc = m.htmlBody || `<pre style="white-space:pre-wrap;font-family:sans-serif">${escapeHtml(m.body ?? '')}</pre>`;
+  $('mail-text').textContent = m.body ?? '';
+}
+
+function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
+
+function ms(x) { return typeof x === 'number' ? (x >= 10000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`) : '—'; }
+
+async function drawExecutions() {
+  const list = await api('/api/executions?limit=100');
+  table('executions', ['Started', 'Function', 'Kind', 'User', 'Wall', 'Modeled', 'Outcome', 'Service calls', 'Logs'], list.slice().reverse().map((x) => {
+    const calls = Object.entries(x.calls ?? {}).sort((a, b) => b[1] - a[1]);
+    const modeled = x.modeledMs ?? x.modeledDurationMs ?? x.modeled?.durationMs;
+    return el('tr', {},
+      el('td', { text: x.startedAt ?? '' }), el('td', { text: x.functionName }), el('td', { text: x.kind }), el('td', { text: x.user ?? x.activeUser ?? '' }),
+      el('td', { text: ms(x.durationMs) }), el('td', { text: ms(modeled) }),
+      el('td', { class: x.status === 'ok' ? 'status-ok' : 'status-bad', text: x.error ? `${x.status}: ${x.error}` : x.status }),
+      el('td', {}, calls.length ? el('details', {}, el('summary', { text: `${x.serviceCalls ?? 0} calls` }), el('pre', { text: calls.map(([k, n]) => `${k} ×${n}`).join('\n') })) : '0'),
+      el('td', {}, (x.logs ?? []).length ? el('details', {}, el('summary', { text: `${x.logs.length} lines` }), el('pre', { text: x.logs.join('\n') })) : ''));
+  }));
+}
+
+async function drawHealth() {
+  const [health, triggers] = await Promise.all([api('/api/console/health'), api('/api/triggers')]);
+  $('health-summary').textContent = health.ok === undefined ? JSON.stringify(health)
+    : `${health.ok ? 'Healthy' : 'Not healthy'}${health.readable === false ? ' (the queue could not be read; figures as last read)' : ''} · waiting ${health.waiting ?? '—'} · oldest PENDING ${health.oldestPendingMinutes ?? '—'} min · rows that need a person ${health.needsPerson ?? '—'} · checked ${health.checkedAt ?? ''}${health.error ? ` · ${health.error}` : ''}`;
+  const counts = Object.entries(health.counts ?? {});
+  table('counts', ['Status', 'Rows'], counts.map(([s, n]) => el('tr', {}, el('td', { text: s }), el('td', { text: n }))));
+  table('incidents', ['Incident', 'Since', 'Times seen'], (health.openIncidents ?? []).map((i) => el('tr', {},
+    el('td', { text: i.code }), el('td', { text: i.since }), el('td', { text: i.count }))));
+  table('triggers', ['Handler', 'Type', 'Every', 'Owner'], triggers.map((t) => el('tr', {},
+    el('td', { text: t.handler }), el('td', { text: t.type }), el('td', { text: t.everyMinutes ? `${t.everyMinutes} min` : t.everyHours ? `${t.everyHours} h` : '' }),
+    el('td', { text: t.owner ?? t.user ?? '' }))));
+}
+
+async function drawFaults() {
+  const { faults } = await api('/api/faults');
+  table('faults', ['#', 'Target', 'Fault', 'End'], faults.map((f) => {
+    const { id, target, addedAt, ...rest } = f;
+    return el('tr', {}, el('td', { text: id }), el('td', { text: target }), el('td', { text: JSON.stringify(rest) }),
+      el('td', {}, el('button', { type: 'button', onclick: async () => { await api(`/api/faults/${id}`, { method: 'DELETE' }); await drawFaults(); }, text: 'End' })));
+  }));
+}
+
+async function addFault(json) {
+  try {
+    await api('/api/faults', { json: JSON.parse(json) });
+    say(`fault added: ${json}`);
+  } catch (err) {
+    say(`fault refused: ${err.message}`);
+  }
+  if (state.tab === 'Faults') await drawFaults();
+}
+
+// ---- the clock ---------------------------------------------------------------------------------------------
+
+async function drawClock() {
+  const clock = await api('/api/clock').catch(() => null);
+  $('clock-now').textContent = clock && clock.now ? `runtime time ${String(clock.now).replace('T', ' ').slice(0, 19)} UTC` : '';
+}
+
+async function advance(msToAdd, label) {
+  try {
+    const result = await api('/api/clock', { json: { advanceMs: msToAdd } });
+    const fired = result && Array.isArray(result.executions) ? `; ${result.executions.length} trigger run(s)` : '';
+    say(`clock ${label}${fired}`);
+  } catch (err) {
+    say(`clock ${label}: ${err.message}`);
+  }
+  await refresh();
+}
+
+// ---- start ---------------------------------------------------------------------------------------------------
+
+function listen() {
+  if (!window.EventSource) { $('live').textContent = 'updates every 3 s (polling)'; setInterval(refreshSoon, 3000); return; }
+  const source = new EventSource('/api/events');
+  source.onopen = () => { $('live').textContent = 'live: updates as executions finish'; };
+  source.onerror = () => { $('live').textContent = 'reconnecting…'; };
+  source.addEventListener('execution', () => refreshSoon());
+}
+
+async function start() {
+  const info = await api('/api/console/info');
+  state.webhookUrl = info.webhookUrl;
+  $('webhook-url').textContent = info.webhookUrl;
+  $('fixture').replaceChildren(...info.fixtures.map((f) => el('option', { value: f, text: f })));
+  $('deliver-fixture').addEventListener('click', async () => {
+    const name = $('fixture').value;
+    const res = await fetch(`/api/console/fixtures/${encodeURIComponent(name)}`);
+    await deliver(await res.text(), name);
+  });
+  $('deliver-pasted').addEventListener('click', () => deliver($('pasted').value, 'pasted delivery'));
+  for (const b of document.querySelectorAll('[data-menu]')) b.addEventListener('click', () => runMenu(b));
+  for (const b of document.querySelectorAll('[data-fault]')) b.addEventListener('click', () => addFault(b.dataset.fault));
+  for (const b of document.querySelectorAll('[data-advance]')) b.addEventListener('click', () => advance(Number(b.dataset.advance), b.textContent));
+  $('fault-add').addEventListener('click', () => addFault($('fault-json').value));
+  $('faults-clear').addEventListener('click', async () => { await api('/api/faults', { method: 'DELETE' }); say('all faults ended'); await refresh(); });
+  $('cell-enter').addEventListener('click', () => { if (state.cell) editCell(`${colName(state.cell.col)}${state.cell.row}`, $('cell-value').value); });
+  await loadTabs();
+  if (!state.sheets.includes(state.tab)) state.tab = state.sheets[0] ?? 'Outbox';
+  await openTab(state.tab);
+  listen();
+}
+
+start().catch((err) => say(`console failed to start: ${err.message}`));

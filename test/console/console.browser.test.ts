@@ -1,0 +1,137 @@
+// The browser console in a real browser (playwright-core driving Debian's chromium) against the runtime running the
+// built bundle: what a person does at the sheet, seen through the page's accessible names.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium, MISSING_CHROMIUM } from '../../scripts/find-chromium.mjs';
+import { STATUS_COLOURS } from '../../src/core/statuses';
+import { startRuntime, type Runtime } from '../e2e/runtime';
+
+let browser: Browser;
+let page: Page;
+let rt: Runtime;
+
+async function deliverSample(name: string): Promise<void> {
+  await page.getByLabel('Sample', { exact: true }).selectOption(name);
+  await page.getByRole('button', { name: 'Deliver sample' }).click();
+  await expect.poll(() => page.getByRole('status').filter({ hasText: name }).textContent()).toContain('"ok":true');
+}
+
+async function processNow(): Promise<string> {
+  await page.getByRole('button', { name: 'Process now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  const text = await dialog.innerText();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  return text;
+}
+
+/** '#93c47d' → 'rgb(147, 196, 125)', as the browser reports a computed colour. */
+function rgb(hex: string): string {
+  const n = Number.parseInt(hex.replace('#', ''), 16);
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+}
+
+describe('the browser the console tests need', () => {
+  it('a missing Chromium fails with the command that installs it, instead of skipping', () => {
+    expect(() => findChromium({ PATH: '/nonexistent' })).toThrow(MISSING_CHROMIUM);
+    expect(() => findChromium({ CHROMIUM_PATH: '/nonexistent/chromium' })).toThrow(/CHROMIUM_PATH is \/nonexistent\/chromium/);
+  });
+});
+
+describe('console', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(async () => {
+    rt = await startRuntime();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(rt.url);
+    await page.getByRole('tab', { name: 'Queue', selected: true }).waitFor();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+    await rt?.close();
+  });
+
+  it('opens on the Queue tab: a tab per sheet, the frozen header as column headers, the formqueue menu as buttons', async () => {
+    for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Outbox', 'Executions', 'Health', 'Faults']) {
+      await expect(page.getByRole('tab', { name }).count()).resolves.toBe(1);
+    }
+    await expect(page.getByRole('columnheader', { name: 'status', exact: true }).count()).resolves.toBe(1);
+    await expect(page.getByRole('columnheader', { name: 'error', exact: true }).count()).resolves.toBe(1);
+    for (const name of ['Process now', 'Approve selected', 'Retry selected', 'Skip selected', 'Mark selected as sent',
+      'Accept rejected delivery', 'Queue health', 'Pause', 'Resume', 'Set up / repair', '+1 min', '+15 min', '+1 h']) {
+      await expect(page.getByRole('button', { name, exact: true }).count()).resolves.toBe(1);
+    }
+  });
+
+  it('a delivered sample turns SENT after Process now, in the sheet colour, and its mail shows as HTML, text and .eml', async () => {
+    await deliverSample('essay-submission.json');
+    await expect.poll(() => page.getByRole('combobox', { name: 'status of row 2' }).inputValue()).toBe('PENDING');
+    expect(await processNow()).toMatch(/Process now[\s\S]*sent 1/);
+    const status = page.getByRole('combobox', { name: 'status of row 2' });
+    await expect.poll(() => status.inputValue()).toBe('SENT');
+    // The row colour comes from the conditional-format rule Set up wrote for SENT.
+    const colour = await page.locator('td[data-a1="B2"]').evaluate((td) => (globalThis as any).getComputedStyle(td).backgroundColor);
+    expect(colour).toBe(rgb(STATUS_COLOURS.SENT));
+
+    await page.getByRole('tab', { name: 'Outbox' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'mina.okafor@example.com' });
+    await row.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.locator('#mail-text').textContent()).toContain('Mina');
+    const html = await page.frameLocator('iframe[title="Mail as HTML"]').locator('body').innerText();
+    expect(html).toContain('Mina');
+    const href = await row.getByRole('link', { name: 'Download .eml' }).getAttribute('href');
+    const eml = await (await fetch(`${rt.url}${href}`)).text();
+    expect(eml).toMatch(/^To: mina\.okafor@example\.com$/m);
+    expect(eml).toMatch(/^Subject: /m);
+  });
+
+  it('setting a SENT row back to PENDING is a person\'s edit: the on-edit trigger puts SENT back and says why in a note', async () => {
+    await deliverSample('essay-submission.json');
+    await processNow();
+    const status = page.getByRole('combobox', { name: 'status of row 2' });
+    await expect.poll(() => status.inputValue()).toBe('SENT');
+    await status.selectOption('PENDING');
+    const message = page.getByRole('status').filter({ hasText: 'Queue!A2' });
+    await expect.poll(() => message.textContent()).toContain('the sheet put back "SENT"');
+    expect(await message.textContent()).toContain('the reply was already mailed');
+    await expect.poll(() => page.locator('#cell-note').textContent()).toContain('SENT rows cannot go back to PENDING');
+    await expect.poll(() => status.inputValue()).toBe('SENT');
+  });
+
+  it('a Sheets fault added from the Faults tab shows up as an open incident in Health after the next run, and ends with End', async () => {
+    await processNow(); // a healthy run first: the health view reports from the last figures it read while Sheets fails
+    await page.getByRole('tab', { name: 'Faults' }).click();
+    await page.getByRole('button', { name: 'Sheets failing for 10 min' }).click();
+    const fault = page.getByRole('row').filter({ hasText: 'Error code INTERNAL' });
+    await fault.waitFor();
+    await page.getByRole('tab', { name: 'Queue' }).click();
+    expect(await processNow()).toMatch(/incident/);
+    await page.getByRole('tab', { name: 'Health' }).click();
+    await expect.poll(() => page.locator('#incidents').innerText()).toContain('SHEETS_UNAVAILABLE');
+    await expect.poll(() => page.locator('#health-summary').textContent()).toContain('Not healthy');
+
+    await page.getByRole('tab', { name: 'Faults' }).click();
+    await fault.getByRole('button', { name: 'End' }).click();
+    await expect.poll(() => fault.count()).toBe(0);
+  });
+
+  it('selected rows and Skip selected: the alert says what happened and the rows change', async () => {
+    await rt.host.properties.set('PAUSED', 'true');
+    await deliverSample('essay-submission.json');
+    await page.getByRole('checkbox', { name: 'Select row 2' }).check();
+    await page.getByRole('button', { name: 'Skip selected' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toMatch(/Skip selected/);
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'status of row 2' }).inputValue()).toBe('SKIPPED');
+  });
+});

@@ -1,0 +1,96 @@
+// Hostile deliveries end to end: each is answered with a named error and recorded, and none stops processQueue.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRuntime, submission, type Runtime } from './runtime';
+
+const reasons = (rt: Runtime) => {
+  const rejected = rt.sheet('Rejected');
+  return rejected.rows.map((row) => String(row[rejected.header.indexOf('reason')]));
+};
+
+describe('hostile deliveries in the runtime', () => {
+  let rt: Runtime;
+  beforeEach(async () => {
+    rt = await startRuntime();
+  });
+  afterEach(async () => {
+    await rt.close();
+  });
+
+  it('rejects a 60,000-character response_token during an outage instead of spilling it, and processQueue stays healthy', async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    const body = submission(1, (b) => void (b.form_response.token = 't'.repeat(60000)));
+    expect(await rt.deliver(body)).toMatchObject({ ok: false, error: 'field_too_large' });
+    expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(false);
+    rt.host.faults.clear();
+    expect(await rt.deliver(body)).toMatchObject({ ok: false, error: 'field_too_large' });
+    expect(reasons(rt)).toEqual([expect.stringMatching(/response_token is 60,000 characters \(limit 256\)/)]);
+    await rt.deliver(submission(2));
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(rt.host.properties.get('FQ_INCIDENT_CODE_BUG')).toBeNull();
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT']);
+  });
+
+  it('drains a spilled entry no cell can hold into Rejected and queues the one spilled after it', async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    await rt.deliver(submission(3));
+    rt.host.faults.clear();
+    // A recipient of 60,000 characters is only known with the Config: kept until the drain, then set aside there.
+    await rt.host.edit({ sheet: 'Config', a1: 'G2', value: 'name', user: 'owner@example.com' });
+    const header = rt.sheet('Config').header.map(String);
+    expect(header[6]).toBe('recipient_field');
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    await rt.deliver(submission(4, (b) => {
+      b.form_response.answers[0].text = 'n'.repeat(60000);
+      b.form_response.answers[0].field.ref = 'name';
+    }));
+    await rt.deliver(submission(5));
+    rt.host.faults.clear();
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(rt.host.properties.get('FQ_INCIDENT_CODE_BUG')).toBeNull();
+    expect(rt.queue().map((row) => row.event_id)).toEqual([JSON.parse(submission(3)).event_id, JSON.parse(submission(5)).event_id]);
+    expect(reasons(rt)).toEqual([expect.stringMatching(/recipient is 60,000 characters \(limit 320\)/)]);
+  });
+
+  it('queues an event_id of 246 characters (the cache refuses keys over 250) and dedupes its redelivery', async () => {
+    const body = submission(6, (b) => void (b.event_id = 'E'.repeat(246)));
+    expect(await rt.deliver(body)).toMatchObject({ ok: true, queued: true });
+    expect(await rt.deliver(body)).toMatchObject({ ok: true, duplicate: true });
+    expect(rt.queue()).toHaveLength(1);
+  });
+
+  it('answers a 200,000-deep JSON body with body_too_large and records it, never internal_error', async () => {
+    const deep = '['.repeat(200000) + ']'.repeat(200000);
+    expect(await rt.deliver(deep)).toEqual({ ok: false, error: 'body_too_large' });
+    const shallowButDeep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    expect(await rt.deliver(shallowButDeep)).toEqual({ ok: false, error: 'too_deeply_nested' });
+    expect(reasons(rt)).toEqual([expect.stringMatching(/^body_too_large: the body is 400,000 characters/), expect.stringMatching(/^too_deeply_nested/)]);
+  });
+
+  it('records a 60,000-character event_type with its reason cut to fit the cell', async () => {
+    expect(await rt.deliver(submission(7, (b) => void (b.event_type = 'z'.repeat(60000))))).toEqual({ ok: false, error: 'unsupported_event_type' });
+    const [reason] = reasons(rt);
+    expect(reason).toMatch(/^unsupported_event_type: event_type "zzz/);
+    expect(reason.length).toBeLessThanOrEqual(2000);
+  });
+
+  it('reads a payload whose parts a retried append doubled (Sheets failed before the Queue row), and answers from it once', async () => {
+    const essay = 'Ünïcödé essay 😀 '.repeat(4000).slice(0, 60000) + ' THE-VERY-END';
+    // The prompt quotes the essay by its field ref: only the payload has it whole (the submission cell is cut).
+    await rt.host.edit({ sheet: 'Config', a1: 'C2', value: 'Reply to this essay: {{essay}}', user: 'owner@example.com' });
+    const body = submission(8, (b) => void (b.form_response.answers[4].text = essay));
+    const eventId = JSON.parse(body).event_id;
+    // As a Sheets error between the Payloads parts and the Queue row leaves it: the parts, no row.
+    expect(await rt.deliver(body)).toMatchObject({ queued: true });
+    const parts = rt.sheet('Payloads').rows.filter((row) => row[0] === eventId);
+    expect(parts.length).toBeGreaterThan(1);
+    rt.host.loadSheet('Queue', rt.sheet('Queue').header, []);
+    rt.host.loadSheet('Payloads', rt.sheet('Payloads').header, parts);
+    rt.host.caches.clear(); // the seen mark would answer the retry before the sheet is looked at
+    expect(await rt.deliver(body)).toMatchObject({ queued: true });
+    expect(rt.sheet('Payloads').rows.filter((row) => row[0] === eventId).length).toBe(parts.length * 2);
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT']);
+    const prompt = JSON.stringify(rt.gemini.requests.at(-1));
+    expect(prompt).toContain('THE-VERY-END');
+  });
+});

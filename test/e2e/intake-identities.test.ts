@@ -1,0 +1,62 @@
+// Intake whoever else runs: doPost (the deployer) appending while a staff member's "Process now" drains the spill, in the runtime.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startRuntime, submission, type Runtime } from './runtime';
+
+const STAFF = 'colleague@example.com';
+const eventOf = (n: number) => JSON.parse(submission(n)).event_id as string;
+
+describe('appends by executions running as different people', () => {
+  let rt: Runtime;
+  beforeEach(async () => {
+    rt = await startRuntime();
+  });
+  afterEach(async () => {
+    await rt.close();
+  });
+
+  it('loses no delivery when doPost appends while a staff member’s Process now drains the spill (another user lock)', async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    const spilled = Array.from({ length: 20 }, (_, i) => 300 + i);
+    for (const n of spilled) expect(await rt.deliver(submission(n))).toMatchObject({ queued: 'deferred' });
+    rt.host.faults.clear();
+    // Gemini waits, so the drain's appends are the only thing the staff run does while doPost appends.
+    rt.host.faults.add({ target: 'gemini', pause: true });
+    const direct = Array.from({ length: 20 }, (_, i) => 400 + i);
+    const processNow = rt.host.run('menuProcessNow', [], { kind: 'menu', user: STAFF });
+    const answers = await Promise.all(direct.map((n) => rt.deliver(submission(n))));
+    expect(answers.every((a) => a.queued === true || a.queued === 'deferred')).toBe(true);
+    rt.host.faults.clear();
+    expect((await processNow).status).toBe('ok');
+    await rt.run('processQueue');
+    const ids = new Set(rt.queue().map((row) => row.event_id));
+    for (const n of [...spilled, ...direct]) expect(ids.has(eventOf(n)), `event ${n} is in Queue`).toBe(true);
+    expect(rt.queue()).toHaveLength(spilled.length + direct.length);
+  });
+
+  it('keeps every Log line when two staff members’ edits and doPost’s deliveries write at once', async () => {
+    const first = Array.from({ length: 12 }, (_, i) => 500 + i);
+    for (const n of first) await rt.deliver(submission(n));
+    const users = [STAFF, 'second.colleague@example.com'];
+    const edits = first.map((_, i) => rt.host.edit({ sheet: 'Queue', a1: `A${i + 2}`, value: 'SKIPPED', user: users[i % 2] }));
+    const deliveries = Array.from({ length: 8 }, (_, i) => rt.deliver(submission(600 + i)));
+    await Promise.all([...edits, ...deliveries]);
+    const log = rt.sheet('Log');
+    const skipped = log.rows.filter((row) => String(row[log.header.indexOf('to')]) === 'SKIPPED');
+    expect(new Set(skipped.map((row) => row[log.header.indexOf('event_id')]))).toEqual(new Set(first.map(eventOf)));
+    expect(rt.queue()).toHaveLength(20);
+  });
+
+  it('Set up run by a colleague says whose the triggers are and installs nothing twice', async () => {
+    expect(rt.host.properties.get('FQ_DEPLOYER')).toBe('owner@example.com');
+    const before = rt.host.triggers.length;
+    const run = await rt.host.run('setup', [], { kind: 'menu', user: STAFF });
+    expect(run.status).toBe('ok');
+    expect(String(run.value)).toMatch(/Triggers: not touched\. They belong to owner@example\.com/);
+    expect(rt.host.triggers).toHaveLength(before);
+    expect(rt.host.triggers.every((t: { owner?: string }) => (t.owner ?? 'owner@example.com') === 'owner@example.com')).toBe(true);
+    // The deployer's own repair still finds its pair in place.
+    const again = await rt.host.run('setup', [], { kind: 'menu' });
+    expect(String(again.value)).toMatch(/processQueue \(every minute\) and onEditInstallable \(on edit\) are in place/);
+    expect(rt.host.triggers).toHaveLength(before);
+  });
+});
