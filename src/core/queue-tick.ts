@@ -2,7 +2,7 @@
 import { messageOf } from './errors';
 import { failureIncident } from './failure';
 import { rejectedThisHour, SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
-import type { AuditLog, Clock, ConfigStore, GeminiClient, Lock, Mailer, PropertyStore, QueueStore, Random } from './ports';
+import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
@@ -35,6 +35,8 @@ export interface Workspace {
   /** For the row links in triage mail; read after processing, like every other Sheets call. */
   spreadsheetUrl(): string;
   queueSheetId(): number | null;
+  /** Measures the spreadsheet's grid against the cell limit and raises or clears GRID_NEARLY_FULL (at most hourly). */
+  watchCapacity(incidents: IncidentSink, now: number): void;
 }
 
 export interface TickPorts {
@@ -115,6 +117,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
     addCaughtUp(book, summary);
     const health = archiveAndMeasure(workspace, settings, ports);
     book.rememberHealth(health);
+    workspace.watchCapacity(book, ports.clock.now());
     return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured };
   } catch (error) {
     const incident = failureIncident(error, knownSecretsOf(settings));

@@ -10,6 +10,7 @@ import { decideTick, DIRTY_PROPERTY } from '../core/tick-gate';
 import { createAuditLog } from './audit-log';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
+import { watchGrid } from './grid-watch';
 import { intakeDeps } from './intake-service';
 import { intakeLock, scriptLock } from './locks';
 import { createMailer } from './mailer';
@@ -75,5 +76,6 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     intakeLock: intakeLock(),
     spreadsheetUrl: () => spreadsheet.getUrl(),
     queueSheetId: () => spreadsheet.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
+    watchCapacity: (incidents, now) => watchGrid(spreadsheet, props, incidents, snapshot, now),
   };
 }

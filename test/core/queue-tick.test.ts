@@ -45,6 +45,7 @@ function tickWorld(props: Record<string, string> = SETTINGS, rows = [pendingRow(
     intakeLock: freeLock(),
     spreadsheetUrl: () => 'https://docs.google.com/spreadsheets/d/abc/edit',
     queueSheetId: () => 0,
+    watchCapacity: () => undefined,
   });
   w.ports = {
     props: w.props,
