@@ -1,5 +1,5 @@
 // Measures the spill: how many sample deliveries Script Properties keep while Sheets fails, and a burst's losses.
-// node bench/spill-capacity.mjs [--burst 600] [--concurrency 30] [--latency google]   (after node scripts/build.mjs --quiet)
+// npm run spill-capacity -- [--burst 600] [--concurrency 30] [--latency google]
 import { setRuntimeDefaults, startRuntime, submission } from './runtime.mjs';
 
 function argument(name, fallback) {

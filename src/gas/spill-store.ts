@@ -37,6 +37,21 @@ function parseKey(key: string): { id: string; part: number; parts: number; defin
   return match ? { id: match[1], part: Number(match[2]), parts: Number(match[3]), definition: match[4] ?? null } : null;
 }
 
+/**
+ * What a save writes besides the entry's parts: the definition shared by the form's entries, written with every
+ * entry that needs it (same key, same text) in the same call. `suffix` names it in the entry's keys.
+ */
+function packedValues(receivedAt: number, body: string): { values: Record<string, string>; encoded: string; suffix: string } {
+  const packed = packForSpill(body, definitionKey);
+  if (packed.definition) {
+    const definition = `${receivedAt}:${encode(packed.definition.text)}`;
+    if (definition.length <= PART_CHARS) {
+      return { values: { [`${DEFINITION_PREFIX}${packed.definition.key}`]: definition }, encoded: encode(packed.entry), suffix: `_${packed.definition.key}` };
+    }
+  }
+  return { values: {}, encoded: encode(body), suffix: '' };
+}
+
 export function createSpillStore(): SpillStore {
   const props = PropertiesService.getScriptProperties();
   const spillEntries = (all: Record<string, string>) => Object.keys(all).filter((key) => key.startsWith(PREFIX));
@@ -52,20 +67,7 @@ export function createSpillStore(): SpillStore {
   };
   return {
     save(receivedAt, body) {
-      const packed = packForSpill(body, definitionKey);
-      const values: Record<string, string> = {};
-      let entry = body;
-      let suffix = '';
-      if (packed.definition) {
-        // The definition is written with every entry that needs it (same key, same text), in the same call.
-        const definition = `${receivedAt}:${encode(packed.definition.text)}`;
-        if (definition.length <= PART_CHARS) {
-          values[`${DEFINITION_PREFIX}${packed.definition.key}`] = definition;
-          entry = packed.entry;
-          suffix = `_${packed.definition.key}`;
-        }
-      }
-      const encoded = encode(entry);
+      const { values, encoded, suffix } = packedValues(receivedAt, body);
       const all = props.getProperties();
       const added = encoded.length + Object.keys(values).filter((key) => all[key] === undefined).reduce((sum, key) => sum + key.length + values[key].length, 0);
       if (sizeOf(all) + added > SPILL_LIMIT_CHARS) {

@@ -25,13 +25,6 @@ export function packForSpill(compactJson: string, keyOf: (definition: string) =>
   return { entry: `${PACKED_MARK}${key}\n${span.offset}\n${rest}`, definition: { key, text: span.text } };
 }
 
-/** The key of the shared definition an entry needs, or null for an entry that is whole. */
-export function definitionKeyOf(entry: string): string | null {
-  if (!entry.startsWith(PACKED_MARK)) return null;
-  const end = entry.indexOf('\n', PACKED_MARK.length);
-  return end < 0 ? null : entry.slice(PACKED_MARK.length, end);
-}
-
 /** The delivery's JSON again; a packed entry whose definition is gone gives a reason instead. */
 export function unpackSpilled(entry: string, definitionFor: (key: string) => string | null): { ok: true; body: string } | { ok: false; reason: string; rest: string } {
   if (!entry.startsWith(PACKED_MARK)) return { ok: true, body: entry };
