@@ -126,7 +126,10 @@ export class GasHost extends EventEmitter {
     if (runOpts.activeRange) {
       const sh = this.ss.byName(runOpts.activeRange.sheet);
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
-      st.activeRange = parseA1(runOpts.activeRange.a1, sh);
+      // A selection of several ranges (Ctrl/Cmd-click) is "A2:A3,C5" or ["A2:A3","C5"]; the active range is the last one.
+      const a1s = Array.isArray(runOpts.activeRange.a1) ? runOpts.activeRange.a1 : String(runOpts.activeRange.a1).split(',');
+      st.activeRangeList = a1s.map((a1) => parseA1(String(a1).trim(), sh));
+      st.activeRange = st.activeRangeList[st.activeRangeList.length - 1];
     }
     if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);

@@ -120,7 +120,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         if (body.args !== undefined && !Array.isArray(body.args)) throw new HttpError(400, '"args" must be an array of arguments');
         const range = body.activeRange;
         if (range !== undefined && (typeof range?.sheet !== 'string' || typeof range?.a1 !== 'string')) {
-          throw new HttpError(400, '"activeRange" must be {"sheet":"Queue","a1":"A2"} (the selection a menu action sees)');
+          throw new HttpError(400, '"activeRange" must be {"sheet":"Queue","a1":"A2"} (the selection a menu action sees; "A2:A3,A5" selects several ranges)');
         }
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
         if (body.answers !== undefined && !Array.isArray(body.answers)) {

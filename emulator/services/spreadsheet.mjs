@@ -26,6 +26,18 @@ function activeSheet(x) {
   return x.host.ss.byId(x.st.activeSheetId) || x.host.ss.sheets[0];
 }
 
+/**
+ * The selected ranges; a later Range.activate() replaces the selection with its one range. "Returns the list of active
+ * ranges in the active sheet or null if there are no active ranges"; getActiveRange is the last selected one
+ * (https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet#getactiverangelist).
+ */
+function activeRangeList(x) {
+  const { activeRange, activeRangeList: list } = x.st;
+  if (!activeRange) return null;
+  const ranges = list && list[list.length - 1] === activeRange ? list : [activeRange];
+  return ref('RangeList', { ranges: ranges.map((h) => ({ ...h })) });
+}
+
 function protectionsOf(sheets, type) {
   const want = type ? String(type) : 'RANGE';
   const out = [];
@@ -67,6 +79,7 @@ export const spreadsheetHandlers = {
     getActive: (x) => open(x),
     getActiveSheet: (x) => sheetRef(activeSheet(x)),
     getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
+    getActiveRangeList: (x) => activeRangeList(x),
     flush: () => undefined, // writes apply at once in the host, so flush has nothing left to commit
   },
   Spreadsheet: {
@@ -88,6 +101,7 @@ export const spreadsheetHandlers = {
     getActiveSheet: (x) => sheetRef(activeSheet(x)),
     setActiveSheet: (x, h, [s]) => { x.st.activeSheetId = s.h.sid; return s; },
     getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
+    getActiveRangeList: (x) => activeRangeList(x),
     getRange: (x, h, [a1]) => rangeByA1(x, a1),
     getSpreadsheetTimeZone: (x) => x.host.ss.timeZone,
     getProtections: (x, h, [type]) => protectionsOf(x.host.ss.sheets, type),

@@ -41,15 +41,10 @@ export function addFormqueueMenu(ui: GoogleAppsScript.Base.Ui): void {
   menu.addToUi();
 }
 
+/** Every range of the selection (null when nothing is selected). */
 function activeRanges(spreadsheet: Spreadsheet): GoogleAppsScript.Spreadsheet.Range[] {
-  try {
-    const list = spreadsheet.getActiveRangeList();
-    if (list) return list.getRanges();
-  } catch {
-    // A runtime without range lists (the local one, so far) still has the active range.
-  }
-  const active = spreadsheet.getActiveRange();
-  return active ? [active] : [];
+  const list = spreadsheet.getActiveRangeList();
+  return list ? list.getRanges() : [];
 }
 
 /** Every row touched by the selection (several ranges with Ctrl/Cmd), header excluded; null when not on Queue. */
