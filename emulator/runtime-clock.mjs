@@ -3,7 +3,7 @@ import { setInterval, clearInterval } from 'node:timers';
 
 /** A clock trigger's period in ticks (minutes). */
 export function periodMinutes(t) {
-  return t.everyMinutes ?? (t.everyHours ?? 1) * 60;
+  return t.everyMinutes ?? (t.everyDays ? t.everyDays * 1440 : (t.everyHours ?? 1) * 60);
 }
 
 /** A time-driven event object (https://developers.google.com/apps-script/guides/triggers/events). */

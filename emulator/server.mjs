@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { STAFF_OPS } from './staff-edits.mjs';
 import { handleConsole } from './console/routes.mjs';
+import { createTypeformStore } from './offline-typeform.mjs';
 
 /** @typedef {import('node:http').IncomingMessage} Req @typedef {import('node:http').ServerResponse} Res */
 /** @typedef {{ status: number, type: string, body: string, expiresAt: number }} Echo */
@@ -18,7 +19,8 @@ const MIME_TYPES = {
   JSON: 'application/json', RSS: 'application/rss+xml', TEXT: 'text/plain', VCARD: 'text/vcard', XML: 'text/xml',
 };
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'POST /api/run/FUNCTION',
-  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock'];
+  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock',
+  'POST /api/typeform/responses', 'POST /api/typeform/webhooks', 'GET /typeform/forms/ID[/responses|/webhooks]'];
 
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {
@@ -28,10 +30,11 @@ class HttpError extends Error {
 
 /**
  * Serves the host over HTTP on 127.0.0.1 only (docs/runtime.md).
- * @param {{ host: any, port?: number, hostname?: string }} options
- * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ * `typeform`: the offline Typeform API under /typeform (TYPEFORM_BASE_URL = url + '/typeform'); every /exec POST is recorded in it.
+ * @param {{ host: any, port?: number, hostname?: string, typeform?: ReturnType<typeof createTypeformStore> }} options
+ * @returns {Promise<{ url: string, port: number, typeform: ReturnType<typeof createTypeformStore>, close: () => Promise<void> }>}
  */
-export async function startServer({ host, port = 8787, hostname = '127.0.0.1' }) {
+export async function startServer({ host, port = 8787, hostname = '127.0.0.1', typeform = createTypeformStore({ now: () => host.now() }) }) {
   /** @type {Map<string, Echo>} */
   const echoes = new Map();
   const startedAt = Date.now();
@@ -52,6 +55,11 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
     if (path === '/exec' || path.startsWith('/exec/')) return handleExec(req, res, url);
     if (path === '/echo') return handleEcho(req, res, url);
     if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url);
+    if (path.startsWith('/typeform/')) {
+      const answer = typeform.handle(req.method ?? 'GET', url, path.slice('/typeform'.length), req.headers.authorization);
+      res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', ...(answer.headers ?? {}) });
+      return res.end(JSON.stringify(answer.body));
+    }
     return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
   }
 
@@ -63,6 +71,8 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
     // Reserved URL parameter names are refused before the script runs [GAS-WEB].
     if (url.searchParams.has('c') || url.searchParams.has('sid')) return sendHtml(res, 405, 'Error', NOT_FOUND_TEXT);
     const body = req.method === 'POST' ? await readBody(req, MAX_EXEC_BODY_BYTES) : null;
+    // Typeform stores the response before it delivers the webhook, so it is there even when Google refuses the call.
+    if (body) typeform.recordDelivery(body.toString('utf8'));
     const event = buildEvent(url, body, req.headers['content-type']);
     const fn = req.method === 'POST' ? 'doPost' : 'doGet';
     const exec = await host.run(fn, [event], { kind: 'webapp' });
@@ -141,7 +151,8 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         allow('GET');
         // owner: the account that created the trigger; every run it fires executes as that account.
         return sendJson(res, 200, host.triggers.map((/** @type {any} */ t) => ({ id: t.id, handler: t.handler, type: t.type,
-          owner: t.owner ?? host.owner, ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}) })));
+          owner: t.owner ?? host.owner, ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}),
+          ...(t.everyDays !== undefined ? { everyDays: t.everyDays, atHour: t.atHour } : {}) })));
       case 'edit': {
         allow('POST');
         const edit = staffEdit(await readJson(req));
@@ -160,6 +171,18 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         }
         const moved = host.advanceClock(advanceMs);
         return sendJson(res, 200, { now: new Date(host.now()).toISOString(), advancedMs: advanceMs, ...moved });
+      }
+      case 'typeform': {
+        allow('POST');
+        const body = await readJson(req);
+        const answer = (() => {
+          try {
+            if (parts[1] === 'responses') return typeform.addFromApi(body);
+            if (parts[1] === 'webhooks') return { items: typeform.setWebhook(body) };
+          } catch (err) { throw new HttpError(400, /** @type {Error} */ (err).message); }
+          throw new HttpError(404, `no such endpoint: ${method} ${url.pathname}; use /api/typeform/responses or /api/typeform/webhooks`);
+        })();
+        return sendJson(res, 200, answer);
       }
       case 'faults': {
         allow('GET', 'POST', 'DELETE');
@@ -191,7 +214,7 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
   });
   const { port: boundPort } = /** @type {import('node:net').AddressInfo} */ (server.address());
   baseUrl = `http://${hostname}:${boundPort}`;
-  return { url: baseUrl, port: boundPort, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return { url: baseUrl, port: boundPort, typeform, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
 
 /**

@@ -119,6 +119,12 @@ export function realmServices(rt) {
         if (HOURS.indexOf(n) < 0) throw rt.err('Exception', 'The value you passed to everyHours was invalid. It must be one of 1, 2, 4, 6, 8 or 12.');
         this.__h.everyHours = n; return this;
       },
+      // A daily trigger; atHour is kept but the runtime fires it every 1440 ticks from its creation.
+      everyDays: function (n) { this.__h.everyDays = Number(n); return this; },
+      atHour: function (h) {
+        if (!(h >= 0 && h <= 23)) throw rt.err('Exception', 'The value you passed to atHour was invalid. It must be between 0 and 23.');
+        this.__h.atHour = h; return this;
+      },
       create: create,
     },
   });

@@ -29,6 +29,8 @@ export const scriptHandlers = {
       if (spec.sourceId) t.sourceId = spec.sourceId;
       if (spec.everyMinutes) t.everyMinutes = spec.everyMinutes;
       if (spec.everyHours) t.everyHours = spec.everyHours;
+      if (spec.everyDays) t.everyDays = spec.everyDays;
+      if (spec.atHour !== undefined) t.atHour = spec.atHour;
       // The creating execution's effective user owns the trigger, and every run it fires executes as that user.
       t.owner = x.st.userEmail;
       host.triggers.push(t);

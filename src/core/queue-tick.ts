@@ -5,6 +5,7 @@ import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { rejectedThisHour } from './intake/rejections';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
+import { readCheckRecord } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
 import { rowsToArchive } from './staff/archive';
@@ -15,6 +16,7 @@ import { IncidentBook } from './triage/incidents';
 import { planDailySummary } from './triage/daily-summary';
 import { knownSecretsOf, nextTriageMailAt, planTriageMails } from './triage/triage-mail';
 import { redact } from './redact';
+import { DAY_MS } from './time';
 
 /** Rejections in one hour that make an incident (a token rotation gone wrong looks like this). */
 export const REJECTED_INCIDENT_THRESHOLD = 10;
@@ -183,12 +185,29 @@ function watchSideConditions(book: IncidentBook, ports: TickPorts, health: Queue
   } else {
     book.clear('REJECTED_DELIVERIES');
   }
+  watchTypeformCheck(book, snapshot, now);
   if (!health.readable) return;
   const review = health.needsPerson.filter((row) => row.status === 'NEEDS_REVIEW');
   if (review.length > 0) {
     book.raise('NEEDS_REVIEW_ROWS', `${review.length} row(s) may or may not have been mailed and need a person to check`, review.map((row) => row.rowNumber));
   } else {
     book.clear('NEEDS_REVIEW_ROWS');
+  }
+}
+
+/** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, and submissions it recovered. */
+function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>, now: number): void {
+  const check = readCheckRecord(snapshot);
+  if (check !== null && check.disabled.length > 0) {
+    book.raise('WEBHOOK_DISABLED', `the Typeform webhook of form ${check.disabled.join(', ')} is disabled or missing (Typeform check ${new Date(check.at).toISOString()})`);
+  } else {
+    book.clear('WEBHOOK_DISABLED');
+  }
+  if (check !== null && check.recovered > 0 && now - check.at < DAY_MS) {
+    const named = check.tokens.join(', ');
+    book.raise('SUBMISSIONS_RECOVERED', `${check.recovered} submission(s) of ${check.since}–${check.until} UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens ${named}${check.recovered > check.tokens.length ? ', …' : ''})`);
+  } else {
+    book.clear('SUBMISSIONS_RECOVERED');
   }
 }
 

@@ -22,10 +22,16 @@ export interface Settings {
   /** Emergency stop: no generation, no sending; intake keeps queuing. */
   paused: boolean;
   dailySummary: boolean;
+  /** Typeform personal access token (responses:read, forms:read, webhooks:read); '' turns reconcileTypeform off. */
+  typeformToken: string;
+  /** The US API by default; https://api.eu.typeform.com for EU accounts; the local runtime's /typeform. */
+  typeformBaseUrl: string;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+/** https://www.typeform.com/developers/get-started/ (EU accounts: https://api.eu.typeform.com). */
+export const DEFAULT_TYPEFORM_BASE_URL = 'https://api.typeform.com';
 
 interface NumberKnob {
   key: string;
@@ -60,6 +66,8 @@ export const SETTING_KEYS = [
   ...NUMBER_KNOBS.map((knob) => knob.key),
   'PAUSED',
   'DAILY_SUMMARY',
+  'TYPEFORM_TOKEN',
+  'TYPEFORM_BASE_URL',
 ] as const;
 
 export interface SettingsReading {
@@ -97,6 +105,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     triageReminderMinutes: 60,
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
+    typeformToken: text('TYPEFORM_TOKEN'),
+    typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {
@@ -119,6 +129,10 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
   if (settings.geminiBaseUrl !== '' && !/^https?:\/\//.test(settings.geminiBaseUrl)) {
     problems.push(`Script Property GEMINI_BASE_URL must start with https:// or http:// (it is "${settings.geminiBaseUrl}"); using ${DEFAULT_GEMINI_BASE_URL}.`);
     settings.geminiBaseUrl = DEFAULT_GEMINI_BASE_URL;
+  }
+  if (!/^https?:\/\//.test(settings.typeformBaseUrl)) {
+    problems.push(`Script Property TYPEFORM_BASE_URL must start with https:// or http:// (it is "${settings.typeformBaseUrl}"); using ${DEFAULT_TYPEFORM_BASE_URL}.`);
+    settings.typeformBaseUrl = DEFAULT_TYPEFORM_BASE_URL;
   }
   return { settings, problems };
 }

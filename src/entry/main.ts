@@ -2,6 +2,7 @@
 export { doPost } from './do-post';
 export { doGet } from './do-get';
 export { processQueue } from './process-queue';
+export { reconcileTypeform } from './reconcile-typeform';
 export {
   setup,
   onOpen,
@@ -16,4 +17,5 @@ export {
   menuPause,
   menuResume,
   menuSetProperty,
+  menuCheckTypeform,
 } from './staff';

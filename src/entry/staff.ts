@@ -13,6 +13,7 @@ import { createScriptPropertyStore } from '../gas/script-properties';
 import { runSetup } from '../gas/setup';
 import { createSpillStore } from '../gas/spill-store';
 import { openSpreadsheet } from '../gas/spreadsheet';
+import { runTypeformCheck } from '../gas/typeform-reconcile';
 import { processQueue } from './process-queue';
 
 /** Menus and edits run inside the spreadsheet; from the editor or a trigger, SPREADSHEET_ID names it. */
@@ -148,4 +149,9 @@ export function menuSetProperty(): void {
     const shown = SECRET_SETTING_KEYS.includes(parsed.key) ? '(hidden)' : parsed.value;
     return parsed.value === '' ? `${parsed.key} removed.` : `${parsed.key} is set to ${shown}.`;
   });
+}
+
+/** The same check as the daily trigger, now: recovered rows wait in AWAITING_APPROVAL (docs/reconciliation.md). */
+export function menuCheckTypeform(): void {
+  alertOutcome('formqueue: Typeform check', () => runTypeformCheck().join('\n'));
 }

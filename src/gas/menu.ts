@@ -26,6 +26,7 @@ export const MENU_ITEMS: readonly (readonly [string, string] | null)[] = [
   null,
   ['Accept rejected delivery', 'menuAcceptRejected'],
   ['Queue health', 'menuQueueHealth'],
+  ['Check Typeform for missed submissions', 'menuCheckTypeform'],
   null,
   ['Pause', 'menuPause'],
   ['Resume', 'menuResume'],

@@ -15,6 +15,7 @@ import {
   planProperties,
   planForeignTriggers,
   planTriggers,
+  WANTED_TRIGGERS,
   repairHeader,
   statusColourRules,
   triggerOwnership,
@@ -145,11 +146,13 @@ function ensureTriggers(spreadsheet: Spreadsheet, props: PropertyStore, report: 
   if (plan.remove.length > 0) report.push(`Triggers: removed ${plan.remove.length} duplicate trigger(s).`);
   for (const wanted of plan.create) {
     const builder = ScriptApp.newTrigger(wanted.handler);
-    if (wanted.kind === 'clock') builder.timeBased().everyMinutes(1).create();
+    if (wanted.schedule === 'every minute') builder.timeBased().everyMinutes(1).create();
+    // 06:00 in the script's time zone: yesterday's responses are past the 12 h mark by then, before staff start.
+    else if (wanted.schedule === 'daily') builder.timeBased().everyDays(1).atHour(6).create();
     else builder.forSpreadsheet(spreadsheet).onEdit().create();
-    report.push(`Triggers: created ${wanted.handler} (${wanted.kind === 'clock' ? 'every minute' : 'on edit'}).`);
+    report.push(`Triggers: created ${wanted.handler} (${wanted.schedule}).`);
   }
-  if (plan.create.length === 0) report.push('Triggers: processQueue (every minute) and onEditInstallable (on edit) are in place.');
+  if (plan.create.length === 0) report.push(`Triggers: ${WANTED_TRIGGERS.map((w) => `${w.handler} (${w.schedule})`).join(', ')} are in place.`);
 }
 
 function newWebhookToken(): string {

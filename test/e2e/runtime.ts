@@ -28,6 +28,8 @@ export interface Runtime {
   host: any;
   url: string;
   gemini: { baseUrl: string; close(): Promise<void>; requests: unknown[] };
+  /** The offline Typeform API (TYPEFORM_BASE_URL = url + '/typeform'): every /exec POST is recorded there as a response. */
+  typeform: any;
   /** POSTs to /exec as Typeform does and follows the 302 with a GET; returns the parsed answer. */
   deliver(body: string, token?: string | null): Promise<any>;
   run(fn: string, opts?: Record<string, unknown>): Promise<any>;
@@ -61,6 +63,7 @@ export async function startRuntime(options: { props?: Record<string, string>; ho
     host,
     url: server.url,
     gemini,
+    typeform: server.typeform,
     async deliver(body, token = TOKEN) {
       const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
       // fetch follows the 302 with a GET, as Typeform would (docs/platform.md#web-apps).

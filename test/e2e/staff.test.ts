@@ -63,9 +63,11 @@ describe('staff console in the runtime', () => {
   it('setup twice leaves one trigger of each kind, one default Config row, and reports what is missing', async () => {
     const second = await host.run('setup', [], { kind: 'editor' });
     expect(second.status).toBe('ok');
-    expect(host.triggers.map((t) => [t.handler, t.type, t.everyMinutes])).toEqual([
+    expect(host.triggers.map((t) => [t.handler, t.type, t.everyMinutes ?? (t.everyDays ? `${t.everyDays} day at ${t.atHour}` : undefined)])).toEqual([
       ['processQueue', 'CLOCK', 1],
       ['onEditInstallable', 'ON_EDIT', undefined],
+      // installed always; without TYPEFORM_TOKEN it returns at once (docs/reconciliation.md)
+      ['reconcileTypeform', 'CLOCK', '1 day at 6'],
     ]);
     for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive']) expect(host.sheetJson(name)).not.toBeNull();
     expect(host.sheetJson('Queue')!.header).toEqual([...QUEUE_HEADERS]);

@@ -1,4 +1,5 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once, record outcomes.
+import { isReconciledEventId } from '../reconcile/reconciled-id';
 import { codeOf, messageOf } from '../errors';
 import type { GeminiOutcome, GeminiRequest } from '../ports';
 import type { IncidentCode, RowErrorCode } from '../codes';
@@ -51,7 +52,8 @@ function prepareRequests(run: Run, now: number): Prepared[] {
     const config = processingConfigFor(row.formId, run.forms);
     try {
       const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel });
-      prepared.push({ row, request, approvalRequired: config.approvalRequired });
+      // A row recovered from Typeform waits for a person whatever the form says: nobody saw it arrive.
+      prepared.push({ row, request, approvalRequired: config.approvalRequired || isReconciledEventId(row.eventId) });
       markGone(run, ['TEMPLATE_INVALID']);
     } catch (error) {
       if (codeOf(error) !== 'TEMPLATE_INVALID') throw error;

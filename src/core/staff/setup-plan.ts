@@ -135,11 +135,18 @@ export interface TriggerInfo {
 export interface WantedTrigger {
   handler: string;
   kind: Exclude<TriggerKind, 'other'>;
+  /** How it is created and named in Set up's report. */
+  schedule: 'every minute' | 'daily' | 'on edit';
 }
 
+/**
+ * reconcileTypeform is installed always: without TYPEFORM_TOKEN it returns at once, so setting the token later
+ * needs no second Set up / repair.
+ */
 export const WANTED_TRIGGERS: readonly WantedTrigger[] = [
-  { handler: 'processQueue', kind: 'clock' },
-  { handler: 'onEditInstallable', kind: 'edit' },
+  { handler: 'processQueue', kind: 'clock', schedule: 'every minute' },
+  { handler: 'onEditInstallable', kind: 'edit', schedule: 'on edit' },
+  { handler: 'reconcileTypeform', kind: 'clock', schedule: 'daily' },
 ];
 
 /** Exactly one trigger of each wanted kind: keep the first, remove the rest and any of ours of the wrong kind. */

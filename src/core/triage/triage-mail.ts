@@ -39,7 +39,7 @@ export interface TriageContext {
 
 /** The secret values of the settings: stripped by value from every mail, whatever their shape. */
 export function knownSecretsOf(settings: Settings): string[] {
-  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious].filter((value) => value !== '');
+  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious, settings.typeformToken].filter((value) => value !== '');
 }
 
 /** The mail an incident is due, if any, at `now`. */

@@ -64,12 +64,13 @@ describe('setup plan', () => {
   });
 
   it.each([
-    ['none yet', [], ['processQueue', 'onEditInstallable'], []],
+    ['none yet', [], ['processQueue', 'onEditInstallable', 'reconcileTypeform'], []],
     [
       'exactly one of each',
       [
         { id: '1', handler: 'processQueue', kind: 'clock' },
         { id: '2', handler: 'onEditInstallable', kind: 'edit' },
+        { id: '7', handler: 'reconcileTypeform', kind: 'clock' },
       ],
       [],
       [],
@@ -83,6 +84,7 @@ describe('setup plan', () => {
         { id: '4', handler: 'onEditInstallable', kind: 'edit' },
         { id: '5', handler: 'processQueue', kind: 'edit' },
         { id: '6', handler: 'somethingElse', kind: 'clock' },
+        { id: '7', handler: 'reconcileTypeform', kind: 'clock' },
       ],
       [],
       ['2', '4', '5'],

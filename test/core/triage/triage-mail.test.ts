@@ -212,6 +212,8 @@ describe('classification', () => {
     TEMPLATE_INVALID: 'configuration',
     REJECTED_DELIVERIES: 'configuration',
     NEEDS_REVIEW_ROWS: 'needs-person',
+    WEBHOOK_DISABLED: 'configuration',
+    SUBMISSIONS_RECOVERED: 'needs-person',
     CODE_BUG: 'code-bug',
   };
   for (const code of INCIDENT_CODES) {

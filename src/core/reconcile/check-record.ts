@@ -1,0 +1,55 @@
+// What the last Typeform check found, kept in a Script Property for processQueue's triage and the daily summary.
+import { disabledWebhookForms, recoveredCount, type ReconcileReport } from './typeform-reconcile';
+
+export const TYPEFORM_CHECK_PROPERTY = 'FQ_TYPEFORM_CHECK';
+/** Tokens named in the record (the rest are counted): Script Properties are small. */
+const MAX_NAMED_TOKENS = 20;
+
+export interface TypeformCheckRecord {
+  at: number;
+  since: string;
+  until: string;
+  recovered: number;
+  /** The first recovered tokens, for the mails. */
+  tokens: string[];
+  /** Forms whose Typeform webhook is disabled or missing. */
+  disabled: string[];
+  /** Forms that could not be checked, with why. */
+  errors: string[];
+  complete: boolean;
+}
+
+export function checkRecordOf(report: ReconcileReport): TypeformCheckRecord {
+  return {
+    at: report.at,
+    since: report.window.since,
+    until: report.window.until,
+    recovered: recoveredCount(report),
+    tokens: report.forms.flatMap((form) => form.recovered).slice(0, MAX_NAMED_TOKENS),
+    disabled: disabledWebhookForms(report),
+    errors: report.forms.filter((form) => form.error !== '').map((form) => `${form.formId}: ${form.error}`),
+    complete: report.complete,
+  };
+}
+
+/** The stored record, or null when there is none or it cannot be read. */
+export function readCheckRecord(snapshot: Readonly<Record<string, string>>): TypeformCheckRecord | null {
+  const text = snapshot[TYPEFORM_CHECK_PROPERTY];
+  if (!text) return null;
+  try {
+    const json = JSON.parse(text) as Partial<TypeformCheckRecord>;
+    if (typeof json.at !== 'number') return null;
+    return {
+      at: json.at,
+      since: String(json.since ?? ''),
+      until: String(json.until ?? ''),
+      recovered: Number(json.recovered) || 0,
+      tokens: Array.isArray(json.tokens) ? json.tokens.map(String) : [],
+      disabled: Array.isArray(json.disabled) ? json.disabled.map(String) : [],
+      errors: Array.isArray(json.errors) ? json.errors.map(String) : [],
+      complete: json.complete !== false,
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,6 @@
+// The daily trigger's global: checks Typeform for submissions whose webhook never became a row (docs/reconciliation.md).
+import { runTypeformCheck } from '../gas/typeform-reconcile';
+
+export function reconcileTypeform(): string {
+  return runTypeformCheck().join('\n');
+}

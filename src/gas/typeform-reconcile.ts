@@ -1,0 +1,115 @@
+// reconcileTypeform wired to Apps Script: UrlFetchApp to Typeform, column reads of Queue and Archive, intake's store.
+import { formConfigsFromValues, ANY_FORM } from '../core/form-config';
+import { messageOf } from '../core/errors';
+import { INTAKE_LOCK_WAIT_MS, storeDelivery } from '../core/intake/intake';
+import { parseTypeformBody } from '../core/intake/typeform-payload';
+import { indexColumns } from '../core/queue-row';
+import { reconcileTypeform, reportLines, type ReconcileReport, type StoreAnswer, type TypeformHttp } from '../core/reconcile/typeform-reconcile';
+import { TYPEFORM_CHECK_PROPERTY, checkRecordOf } from '../core/reconcile/check-record';
+import { readSettings, type Settings } from '../core/settings';
+import { SHEETS } from '../core/sheet-names';
+import { DIRTY_PROPERTY } from '../core/tick-gate';
+import { MINUTE_MS } from '../core/time';
+import { intakeDeps } from './intake-service';
+import { createScriptPropertyStore } from './script-properties';
+import { openSpreadsheet, requireSheet } from './spreadsheet';
+import { systemClock } from './system-clock';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/** A trigger run may last 6 minutes; new requests stop here so the report is always written. */
+const RUN_BUDGET_MS = 4.5 * MINUTE_MS;
+
+function typeformHttp(settings: Settings): TypeformHttp {
+  return {
+    get(path, query) {
+      const search = Object.entries(query).map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+      const url = `${settings.typeformBaseUrl}${path}${search ? `?${search}` : ''}`;
+      try {
+        const response = UrlFetchApp.fetch(url, { method: 'get', headers: { Authorization: `Bearer ${settings.typeformToken}` }, muteHttpExceptions: true });
+        const headers = response.getHeaders() as Record<string, string>;
+        const retryAfter = Number(headers['Retry-After'] ?? headers['retry-after']);
+        return { status: response.getResponseCode(), text: response.getContentText(), retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : null };
+      } catch (error) {
+        // DNS, time-out: no HTTP status; reported for the form like a 5xx.
+        return { status: 0, text: messageOf(error), retryAfterSeconds: null };
+      }
+    },
+  };
+}
+
+/** Every response token in one sheet's response_token column: one read, not one search per response. */
+function tokensIn(spreadsheet: Spreadsheet, name: string, into: Set<string>): void {
+  const sheet = spreadsheet.getSheetByName(name);
+  if (!sheet || sheet.getLastRow() < 2) return;
+  const header = sheet.getRange(1, 1, 1, Math.max(sheet.getLastColumn(), 1)).getValues()[0];
+  const column = indexColumns(header).response_token;
+  if (column < 0) return;
+  for (const [value] of sheet.getRange(2, column + 1, sheet.getLastRow() - 1, 1).getValues()) if (value !== '') into.add(String(value));
+}
+
+function spilledTokens(into: Set<string>): void {
+  for (const entry of intakeDeps().spill.list()) {
+    const parsed = parseTypeformBody(entry.body);
+    if (parsed.ok) into.add(parsed.delivery.responseToken);
+  }
+}
+
+function inRejected(spreadsheet: Spreadsheet, token: string): boolean {
+  // Payloads holds Rejected bodies too long for a cell (and long Queue payloads, whose tokens are already known).
+  for (const name of [SHEETS.rejected, SHEETS.payloads]) {
+    const sheet = spreadsheet.getSheetByName(name);
+    if (sheet && sheet.getLastRow() > 1 && sheet.createTextFinder(token).matchCase(true).findNext()) return true;
+  }
+  return false;
+}
+
+function storeRecovered(body: string): StoreAnswer {
+  const parsed = parseTypeformBody(body);
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  const deps = intakeDeps();
+  if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return { ok: false, error: 'intake lock busy' };
+  try {
+    return storeDelivery(parsed.delivery, deps.clock.now(), deps.openSheets(), deps);
+  } finally {
+    deps.lock.release();
+  }
+}
+
+/** Runs the check when TYPEFORM_TOKEN is set; the report lines, also kept for processQueue's triage and the daily summary. */
+export function runTypeformCheck(): string[] {
+  const props = createScriptPropertyStore();
+  const { settings } = readSettings(props.getAll());
+  if (settings.typeformToken === '') return ['TYPEFORM_TOKEN is not set: the Typeform check is off (docs/reconciliation.md says how to turn it on).'];
+  const spreadsheet = openSpreadsheet(settings);
+  const formIds = formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues())
+    .filter((form) => form.enabled && form.formId !== ANY_FORM)
+    .map((form) => form.formId);
+  const known = new Set<string>();
+  const now = systemClock.now();
+  const report: ReconcileReport = reconcileTypeform({
+    clock: systemClock,
+    sleep: (ms) => Utilities.sleep(ms),
+    http: typeformHttp(settings),
+    formIds,
+    places: {
+      knownTokens: () => {
+        tokensIn(spreadsheet, SHEETS.queue, known);
+        tokensIn(spreadsheet, SHEETS.archive, known);
+        spilledTokens(known);
+        return known;
+      },
+      inRejected: (token) => inRejected(spreadsheet, token),
+    },
+    store: storeRecovered,
+    webAppUrl: ScriptApp.getService().getUrl() ?? '',
+    deadline: now + RUN_BUDGET_MS,
+  });
+  const record = checkRecordOf(report);
+  props.set(TYPEFORM_CHECK_PROPERTY, JSON.stringify(record));
+  // The next processQueue tick runs (not skipped as idle) and tells staff what the check found.
+  if (record.recovered > 0 || record.disabled.length > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
+  const lines = reportLines(report);
+  console.log(lines.join('\n'));
+  return lines;
+}
