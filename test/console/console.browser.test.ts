@@ -66,7 +66,7 @@ describe('console', () => {
     await expect(page.getByRole('columnheader', { name: 'status', exact: true }).count()).resolves.toBe(1);
     await expect(page.getByRole('columnheader', { name: 'error', exact: true }).count()).resolves.toBe(1);
     for (const name of ['Process now', 'Approve selected', 'Retry selected', 'Skip selected', 'Mark selected as sent',
-      'Accept rejected delivery', 'Queue health', 'Pause', 'Resume', 'Set up / repair', '+1 min', '+15 min', '+1 h']) {
+      'Accept rejected delivery', 'Queue health', 'Pause', 'Resume', 'Set up / repair', 'Self-test', '+1 min', '+15 min', '+1 h']) {
       await expect(page.getByRole('button', { name, exact: true }).count()).resolves.toBe(1);
     }
   });

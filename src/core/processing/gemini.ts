@@ -12,6 +12,8 @@ export const MAX_OUTPUT_TOKENS = 4096;
 /** A cell holds 50,000 characters; the rest of the row and staff edits need headroom. */
 export const MAX_RESULT_CHARS = 45000;
 const MAX_REASON_CHARS = 240;
+/** The generation settings of every reply; the self-test sends the same, so a model that refuses them fails there first. */
+export const GENERATION_CONFIG: Readonly<{ temperature: number; maxOutputTokens: number }> = { temperature: 0.5, maxOutputTokens: MAX_OUTPUT_TOKENS };
 
 export const SYSTEM_INSTRUCTION = [
   'You write email replies on behalf of the team that runs an online form.',
@@ -78,7 +80,7 @@ export function buildGeminiRequest(input: PromptInput): GeminiRequest {
     body: {
       contents: [{ role: 'user', parts: [{ text: buildPrompt(input) }] }],
       systemInstruction: { parts: [{ text: SYSTEM_INSTRUCTION }] },
-      generationConfig: { temperature: 0.5, maxOutputTokens: MAX_OUTPUT_TOKENS },
+      generationConfig: { ...GENERATION_CONFIG },
     },
   };
 }
