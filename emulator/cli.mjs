@@ -254,7 +254,7 @@ formqueue: dist/Code.js is running as a local Apps Script web app.
   webhook   ${url}/exec?token=${token}
             (give this URL to Typeform, or: curl -L -H 'Content-Type: application/json' -d @payload.json '<URL>')
   queue     GET  ${url}/api/sheets/Queue          outbox  GET ${url}/api/outbox
-  run       POST ${url}/api/run/processQueue      also: /api/executions /api/triggers /api/edit /api/faults /api/health
+  run       POST ${url}/api/run/processQueue      also: /api/executions /api/triggers /api/edit /api/faults /api/clock /api/health
   gemini    ${gemini.label}
   clock     ${intervalSeconds > 0 ? `installed clock triggers fire every ${intervalSeconds} s` : 'off (--trigger-interval 0)'}
   latency   ${latency === 'off' ? 'off (calls answer at local speed; --latency google models Google\'s)' : `${latency}, seed ${seed}: modeled times in /api/executions (modeledMs beside durationMs)`}

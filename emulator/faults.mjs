@@ -94,7 +94,7 @@ export class Faults {
    * Applies Gemini faults to one generateContent fetch: pause, then latency, then the first
    * status/timeout/blocked fault. Returns a canned { code, body } or null to let the real fetch run.
    */
-  async gemini(url, exec, signal) {
+  async gemini(url, exec, signal, payload = '') {
     const pause = this.active('gemini').find((f) => f.pause);
     if (pause) {
       this.use(pause, 'pause', exec);
@@ -114,7 +114,8 @@ export class Faults {
         signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
       });
     }
-    const f = this.active('gemini').find((g) => g.timeout || g.blocked || g.status);
+    // `match`: the fault hits only requests whose body contains that text (one row of a fetchAll batch).
+    const f = this.active('gemini').find((g) => (g.timeout || g.blocked || g.status) && (g.match === undefined || String(payload).includes(String(g.match))));
     if (!f) return null;
     this.use(f, f.timeout ? 'timeout' : f.blocked ? 'blocked' : `status ${f.status}`, exec);
     if (f.timeout) throw new GasError(`Timeout: ${url}`);

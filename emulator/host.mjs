@@ -63,7 +63,10 @@ export class GasHost extends EventEmitter {
     this.clockOffsetMs = 0;
     this.seq = 0;
     this.clock = null;
-    this.clockTicks = 0;
+    this.clockTicks = 0; // minutes the clock has ticked (each startClock interval is one)
+    this.clockCarryMs = 0; // advanced time not yet a whole minute
+    this.catchUp = new Set(); // ids of clock triggers a skipped span made due
+    this.clockCell = new Float64Array(new SharedArrayBuffer(8)); // clockOffsetMs, read by every execution's Date
     this.refusals = 0; // executions refused by the simultaneous-executions limit
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
@@ -74,9 +77,36 @@ export class GasHost extends EventEmitter {
   /** The deployer: the web app executes as this account (`--owner`), and so do runs nobody else started. */
   get owner() { return this.opts.ownerEmail; }
 
-  /** Host time: real time plus an offset tests can advance (cache TTLs, mail-quota day). */
+  /** Host time: real time plus an offset tests and POST /api/clock advance (cache TTLs, mail-quota day, scripts' Date). */
   now() { return Date.now() + this.clockOffsetMs; }
-  advanceClock(ms) { this.clockOffsetMs += ms; }
+
+  /**
+   * Moves the runtime's time forward by ms, for the host and for every execution, running ones included (they read
+   * the shared offset at each Date.now / new Date). Each clock trigger due in the skipped minutes fires once on the
+   * next tick: Google does not replay the runs a span missed one by one.
+   */
+  advanceClock(ms) {
+    this.clockOffsetMs += ms;
+    this.clockCell[0] = this.clockOffsetMs;
+    this.clockCarryMs += ms;
+    const skippedMinutes = Math.floor(this.clockCarryMs / 60000);
+    this.clockCarryMs -= skippedMinutes * 60000;
+    for (const t of this.clockTriggers()) {
+      const p = periodMinutes(t), firstDue = Math.ceil(this.clockTicks / p) * p;
+      if (firstDue < this.clockTicks + skippedMinutes) this.catchUp.add(t.id);
+    }
+    this.clockTicks += skippedMinutes;
+    this.markDirty();
+    return { skippedMinutes, dueOnNextTick: this.dueOnNextTick().map((t) => t.id) };
+  }
+
+  clockTriggers() { return this.triggers.filter((t) => t.type === 'CLOCK'); }
+
+  /** The clock triggers the next tick(false) fires: those its minute is due for, and those a skipped span owes. */
+  dueOnNextTick() {
+    const n = this.clockTicks;
+    return this.clockTriggers().filter((t) => this.catchUp.has(t.id) || n % periodMinutes(t) === 0);
+  }
 
   async load() {
     loadState(this);
@@ -118,6 +148,7 @@ export class GasHost extends EventEmitter {
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    info.clockBuffer = this.clockCell.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
@@ -322,8 +353,9 @@ export class GasHost extends EventEmitter {
 
   /** Fires clock triggers now, each as its own execution; `all` ignores everyMinutes (tick() is "fire once now"). */
   tick(all = true) {
-    const n = this.clockTicks++;
-    const due = this.triggers.filter((t) => t.type === 'CLOCK' && (all || n % (t.everyMinutes ?? (t.everyHours ?? 1) * 60) === 0));
+    const due = all ? this.clockTriggers() : this.dueOnNextTick();
+    this.clockTicks++;
+    this.catchUp.clear();
     return Promise.all(due.map((t) => this.run(t.handler, [clockEvent(t, this.now(), this.opts.timeZone)], { kind: 'trigger', triggerUid: t.id })));
   }
 
@@ -357,6 +389,11 @@ function quotaUserOf(st) {
 }
 
 const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
+
+/** A clock trigger's period in ticks (minutes). */
+function periodMinutes(t) {
+  return t.everyMinutes ?? (t.everyHours ?? 1) * 60;
+}
 
 function validationRule(sh, r, c) {
   for (let k = sh.validations.length - 1; k >= 0; k--) {

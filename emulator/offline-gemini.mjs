@@ -99,23 +99,62 @@ export function generate(model, request) {
   if (config.responseMimeType === 'application/json' || config.response_mime_type === 'application/json') {
     text = JSON.stringify(fillSchema(config.responseSchema ?? config.response_schema, text));
   }
+  const thinking = thinkingTokens(model, config.thinkingConfig ?? config.thinking_config);
+  if (thinking.error) return errorBody(400, 'INVALID_ARGUMENT', thinking.error);
   let finishReason = 'STOP';
   const maxTokens = Number(config.maxOutputTokens ?? config.max_output_tokens);
-  if (Number.isFinite(maxTokens) && maxTokens > 0 && countTokens(text) > maxTokens) {
-    text = text.slice(0, maxTokens * 4); // a cut candidate, as Gemini reports it (docs/platform.md#gemini-api)
+  const capped = Number.isFinite(maxTokens) && maxTokens > 0;
+  // Thinking is spent first and counts against maxOutputTokens: a cap it fills ends with MAX_TOKENS and no text
+  // (googleapis/python-genai#811; langchain-ai/langchain-google#1020).
+  const thoughtsTokenCount = capped ? Math.min(thinking.tokens, maxTokens) : thinking.tokens;
+  const room = capped ? maxTokens - thoughtsTokenCount : Infinity;
+  if (room <= 0) {
+    text = '';
+    finishReason = 'MAX_TOKENS';
+  } else if (countTokens(text) > room) {
+    text = text.slice(0, room * 4); // a cut candidate, as Gemini reports it (docs/platform.md#gemini-api)
     finishReason = 'MAX_TOKENS';
   }
   const promptTokenCount = countTokens(prompt + system);
-  const candidatesTokenCount = countTokens(text);
+  const candidatesTokenCount = text === '' ? 0 : countTokens(text);
+  const usageMetadata = thoughtsTokenCount > 0
+    ? { promptTokenCount, candidatesTokenCount, thoughtsTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount + thoughtsTokenCount }
+    : { promptTokenCount, candidatesTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount };
+  if (candidatesTokenCount === 0) delete usageMetadata.candidatesTokenCount;
   return {
     status: 200,
     body: {
-      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason, index: 0 }],
-      usageMetadata: { promptTokenCount, candidatesTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount },
+      // A candidate that never got to write has no parts (stanford-crfm/helm#3804).
+      candidates: [{ content: text === '' ? { role: 'model' } : { role: 'model', parts: [{ text }] }, finishReason, index: 0 }],
+      usageMetadata,
       modelVersion: model,
       responseId: `offline-${hash(prompt + system + model).slice(0, 16)}`,
     },
   };
+}
+
+/**
+ * Thinking tokens a model spends before it writes. Thinking models are 2.5 and later; 2.5 takes thinkingBudget
+ * (-1 dynamic, 0 off on Flash), 3.x thinkingLevel; both at once is a 400 (https://ai.google.dev/gemini-api/docs/thinking).
+ * The amounts are the stand-in's, not measurements: what matters is that the default ("high" on 3.x, dynamic on
+ * 2.5) fills a 4096-token cap, as reported above, and that "low" or a small budget leaves room for the reply.
+ * @param {string} model @param {any} config @returns {{ tokens: number, error?: string }}
+ */
+export function thinkingTokens(model, config) {
+  const m = /gemini-(\d+)(?:\.(\d+))?/.exec(String(model).toLowerCase());
+  const major = m ? Number(m[1]) : 0;
+  const minor = m ? Number(m[2] ?? 0) : 0;
+  if (!(major > 2 || (major === 2 && minor >= 5))) return { tokens: 0 };
+  const budget = config?.thinkingBudget ?? config?.thinking_budget;
+  const level = config?.thinkingLevel ?? config?.thinking_level;
+  if (budget !== undefined && level !== undefined) {
+    return { tokens: 0, error: 'You can only set one of thinking budget and thinking level.' };
+  }
+  const DEFAULT = 8192;
+  if (budget !== undefined) return { tokens: Number(budget) < 0 ? DEFAULT : Math.min(Number(budget), 24576) };
+  const LEVELS = { minimal: 0, low: 512, medium: 2048, high: DEFAULT };
+  if (level !== undefined) return { tokens: LEVELS[String(level).toLowerCase()] ?? DEFAULT };
+  return { tokens: DEFAULT };
 }
 
 /**
@@ -134,7 +173,8 @@ export function writeReply(prompt) {
   const lines = [`Dear ${name || 'respondent'},`, ''];
   let body = `Thank you for ${pick(OPENINGS, 0)}. ${pick(OBSERVATIONS, 1)}`;
   if (quoted) body += ` Your answer to "${clip(quoted[0], 60)}" ("${clip(quoted[1], 80)}") stood out to us.`;
-  body += ` One suggestion for next time: ${pick(SUGGESTIONS, 2)}.`;
+  // Markdown, as models often write it even when asked for plain text.
+  body += ` **One suggestion for next time:** ${pick(SUGGESTIONS, 2)}.`;
   lines.push(body, '', `Your reply theme: the ${pick(ADJECTIVES, 3)} ${pick(NOUNS, 4)} (${h.slice(0, 6)}).`, '',
     `${pick(CLOSINGS, 5)},`, 'The formqueue team', '', SIGNATURE);
   return lines.join('\n');

@@ -43,6 +43,8 @@ export function saveState(host) {
   writeJson(dir, 'triggers.json', host.triggers);
   writeJson(dir, 'outbox.json', host.outbox);
   writeJson(dir, 'mail-quota.json', { day: host.mail.day, used: host.mail.used });
+  // time moved by POST /api/clock stays moved, so timestamps in the sheet are never in the future after a restart
+  writeJson(dir, 'clock.json', { offsetMs: host.clockOffsetMs, ticks: host.clockTicks });
 }
 
 export function loadState(host) {
@@ -71,4 +73,6 @@ export function loadState(host) {
   host.outbox.push(...(readJson(dir, 'outbox.json') ?? []));
   const m = readJson(dir, 'mail-quota.json');
   if (m) Object.assign(host.mail, { day: m.day, used: m.used });
+  const c = readJson(dir, 'clock.json');
+  if (c) { host.clockOffsetMs = c.offsetMs; host.clockCell[0] = c.offsetMs; host.clockTicks = c.ticks; }
 }

@@ -17,7 +17,7 @@ const MIME_TYPES = {
   JSON: 'application/json', RSS: 'application/rss+xml', TEXT: 'text/plain', VCARD: 'text/vcard', XML: 'text/xml',
 };
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'POST /api/run/FUNCTION',
-  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults'];
+  'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock'];
 
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {
@@ -149,6 +149,17 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         const executions = await host.edit({ sheet, a1: a1.toUpperCase(), value, user: user ?? 'staff@example.com' })
           .catch((/** @type {Error} */ err) => { throw new HttpError(400, err.message); });
         return sendJson(res, 200, { ok: true, executions: (executions ?? []).map(summarizeExecution) });
+      }
+      case 'clock': {
+        allow('GET', 'POST');
+        if (method === 'GET') return sendJson(res, 200, { now: new Date(host.now()).toISOString() });
+        const { advanceMs } = await readJson(req);
+        // Time only moves forward, as Google's does; a step back would put sheet timestamps in the future.
+        if (typeof advanceMs !== 'number' || !Number.isFinite(advanceMs) || advanceMs <= 0) {
+          throw new HttpError(400, `POST /api/clock needs {"advanceMs": N} with N > 0 milliseconds, got ${JSON.stringify(advanceMs)}`);
+        }
+        const moved = host.advanceClock(advanceMs);
+        return sendJson(res, 200, { now: new Date(host.now()).toISOString(), advancedMs: advanceMs, ...moved });
       }
       case 'faults': {
         allow('GET', 'POST', 'DELETE');

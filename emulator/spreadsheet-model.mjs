@@ -127,6 +127,14 @@ export class SheetModel {
     }
     this.maxRows += insertCount - deleteCount;
   }
+
+  /** Removes `deleteCount` grid columns from column `start0` (0-based); cells to their right move left. */
+  spliceColumns(start0, deleteCount) {
+    for (const k of ['v', 'f', 'nf', 'notes']) {
+      for (const row of this[k]) if (row && row.length > start0) row.splice(start0, deleteCount);
+    }
+    this.maxCols -= deleteCount;
+  }
 }
 
 function rowHasContent(row) { if (!row) return false; for (const x of row) if (x !== undefined && x !== '') return true; return false; }

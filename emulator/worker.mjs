@@ -101,16 +101,17 @@ function finish(result) {
   port.close();
 }
 
-/** Replaces the realm's Date with one whose "now" is offset; dates it makes are still real Dates (instanceof holds). */
+/** Replaces the realm's Date with one whose "now" is offset by offset[0] (shared with the host, so it can move while
+ * the execution runs); dates it makes are still real Dates (instanceof holds). */
 const SHIFT_DATE = `(function (offset) {
   const RealDate = Date;
   const realNow = RealDate.now;
   function ShiftedDate(...args) {
-    if (!new.target) return new RealDate(realNow() + offset).toString();
-    return args.length === 0 ? new RealDate(realNow() + offset) : new RealDate(...args);
+    if (!new.target) return new RealDate(realNow() + offset[0]).toString();
+    return args.length === 0 ? new RealDate(realNow() + offset[0]) : new RealDate(...args);
   }
   ShiftedDate.prototype = RealDate.prototype;
-  ShiftedDate.now = () => realNow() + offset;
+  ShiftedDate.now = () => realNow() + offset[0];
   ShiftedDate.UTC = RealDate.UTC;
   ShiftedDate.parse = RealDate.parse;
   globalThis.Date = ShiftedDate;
@@ -121,7 +122,7 @@ async function main() {
   if (info.startDelayMs > 0) Atomics.wait(sleepCell, 0, 0, info.startDelayMs);
   const ctx = vm.createContext({});
   // host.advanceClock(ms) moves script time too, so tests can let back-offs, stale claims and throttles expire.
-  if (info.clockOffsetMs) vm.runInContext(SHIFT_DATE, ctx)(info.clockOffsetMs);
+  vm.runInContext(SHIFT_DATE, ctx)(info.clockBuffer ? new Float64Array(info.clockBuffer) : [info.clockOffsetMs || 0]);
   const rt = vm.runInContext('({})', ctx);
   rt.natives = natives;
   rt.info = info;

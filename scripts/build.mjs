@@ -9,6 +9,9 @@ const common = {
   entryPoints: ['src/entry/main.ts'],
   bundle: true,
   platform: 'neutral',
+  // Bundled libraries (markdown-it and its dependencies) are found through their package.json entry points;
+  // "neutral" reads none by default. No Node built-in is imported: Apps Script has none.
+  mainFields: ['module', 'main'],
   target: 'es2019', // Apps Script V8 rejects class fields; es2019 lowers everything newer (docs/platform.md#apps-script-v8-runtime)
   charset: 'utf8',
   legalComments: 'none',

@@ -36,7 +36,7 @@ export async function fetchOne(x, url, params = {}) {
   const timer = setTimeout(() => { timedOut = true; ac.abort(); }, x.host.opts.fetchTimeoutMs);
   try {
     let code, headers = {}, allHeaders = {}, buf;
-    const canned = url.includes(':generateContent') ? await x.host.faults.gemini(url, x.exec, ac.signal) : null;
+    const canned = url.includes(':generateContent') ? await x.host.faults.gemini(url, x.exec, ac.signal, typeof params.payload === 'string' ? params.payload : '') : null;
     if (canned) {
       code = canned.code; buf = Buffer.from(canned.body, 'utf8');
       headers = allHeaders = { 'content-type': 'application/json; charset=UTF-8' };

@@ -106,10 +106,13 @@ export interface GeminiRequest {
 /** What came back: an HTTP answer (any status) or a transport failure (timeout, DNS, connection). */
 export type GeminiOutcome =
   | { kind: 'http'; status: number; body: string }
-  | { kind: 'transport'; message: string };
+  | { kind: 'transport'; message: string; notAsked?: true };
 
 export interface GeminiClient {
-  /** All requests at once (UrlFetchApp.fetchAll); outcomes in request order. */
+  /**
+   * All requests at once (UrlFetchApp.fetchAll); outcomes in request order. Throws when the batch fails as a
+   * whole (a transport error in any one request), so the caller can ask again request by request.
+   */
   generateAll(requests: readonly GeminiRequest[]): GeminiOutcome[];
 }
 

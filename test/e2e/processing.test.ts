@@ -306,6 +306,57 @@ describe('processQueue in the local runtime', () => {
       expect(rt.gemini.requests).toHaveLength(1);
     });
 
+    it('a timeout inside fetchAll fails the whole batch; the rows are asked again one by one in the same run and all mailed once', async () => {
+      await start();
+      const bodies = [21, 22, 23].map((n) => delivery(n));
+      for (const body of bodies) await rt.deliver(body);
+      rt.host.faults.add({ target: 'gemini', timeout: true, count: 1 });
+      await tick();
+      expect(bodies.map((body) => [row(eventIdOf(body)).status, row(eventIdOf(body)).attempts])).toEqual([
+        ['SENT', 1],
+        ['SENT', 1],
+        ['SENT', 1],
+      ]);
+      expect(rt.host.faults.history.filter((h: any) => h.kind === 'timeout')).toHaveLength(1);
+      expect(respondentMails().map((mail) => mail.to).sort()).toEqual(['r21@example.com', 'r22@example.com', 'r23@example.com']);
+    });
+
+    it('a row whose own request keeps timing out is the only one charged an attempt; the others are mailed in the same run', async () => {
+      await start();
+      const bodies = [24, 25, 26].map((n) => delivery(n));
+      for (const body of bodies) await rt.deliver(body);
+      rt.host.faults.add({ target: 'gemini', timeout: true, match: 'r25@example.com' });
+      await tick();
+      const [a, b, c] = bodies.map((body) => row(eventIdOf(body)));
+      expect([a.status, c.status]).toEqual(['SENT', 'SENT']);
+      expect(b).toMatchObject({ status: 'PENDING', attempts: 1 });
+      expect(String(b.error)).toMatch(/^GEMINI_RETRYABLE: Gemini could not be reached: Timeout/);
+      expect(respondentMails().map((mail) => mail.to).sort()).toEqual(['r24@example.com', 'r26@example.com']);
+    });
+
+    it.each(['gemini-2.5-flash', 'gemini-3.5-flash'])('a thinking model (%s) is told how much to think and gets room for the reply', async (model) => {
+      await start({ GEMINI_MODEL: model });
+      const body = delivery(27);
+      await rt.deliver(body);
+      await tick();
+      expect(row(eventIdOf(body)).status).toBe('SENT');
+      const config = (rt.gemini.requests[0] as any).body.generationConfig;
+      expect(config.thinkingConfig).toEqual(model.startsWith('gemini-2.5') ? { thinkingBudget: 1024 } : { thinkingLevel: 'low' });
+    });
+
+    it('a Markdown reply is mailed as HTML and as readable plain text: no ** in the inbox', async () => {
+      await start();
+      const body = delivery(28);
+      await rt.deliver(body);
+      await tick();
+      const sent = row(eventIdOf(body));
+      expect(String(sent.result)).toContain('**One suggestion for next time:**');
+      const [mail] = respondentMails();
+      expect(mail.htmlBody).toContain('<strong>One suggestion for next time:</strong>');
+      expect(mail.body).toContain('One suggestion for next time:');
+      expect(mail.body).not.toMatch(/\*\*|###/);
+    });
+
     it('a bad key keeps rows PENDING with no attempt burned, raises one incident and mails staff once over several ticks', async () => {
       await start();
       const bodies = [delivery(7), delivery(8)];

@@ -30,12 +30,42 @@ describe('offline Gemini', () => {
     expect(status).toBe(200);
     expect(json).toEqual({
       candidates: [{ content: { role: 'model', parts: [{ text: expect.any(String) }] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: expect.any(Number), candidatesTokenCount: expect.any(Number), totalTokenCount: expect.any(Number) },
+      usageMetadata: { promptTokenCount: expect.any(Number), candidatesTokenCount: expect.any(Number), thoughtsTokenCount: expect.any(Number), totalTokenCount: expect.any(Number) },
       modelVersion: 'gemini-2.5-flash',
       responseId: expect.stringMatching(/^offline-/),
     });
     const u = json.usageMetadata;
-    expect(u.totalTokenCount).toBe(u.promptTokenCount + u.candidatesTokenCount);
+    expect(u.totalTokenCount).toBe(u.promptTokenCount + u.candidatesTokenCount + u.thoughtsTokenCount);
+  });
+
+  it('a model that does not think reports no thinking tokens', async () => {
+    const { json } = await ask(prompt(submission('Mina', 'essay')), { model: 'gemini-2.0-flash' });
+    expect(Object.keys(json.usageMetadata)).toEqual(['promptTokenCount', 'candidatesTokenCount', 'totalTokenCount']);
+  });
+
+  it('a thinking model whose thinking fills maxOutputTokens ends with MAX_TOKENS and a candidate without parts', async () => {
+    for (const model of ['gemini-2.5-flash', 'gemini-3.5-flash']) {
+      const { json } = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { maxOutputTokens: 4096 } }), { model });
+      expect(json.candidates[0]).toEqual({ content: { role: 'model' }, finishReason: 'MAX_TOKENS', index: 0 });
+      expect(json.usageMetadata.thoughtsTokenCount).toBe(4096);
+      expect(Object.keys(json.candidates[0].content)).toEqual(Object.keys(fixture('max-tokens-thinking.json').candidates[0].content));
+    }
+  });
+
+  it('thinkingLevel on 3.x and thinkingBudget on 2.5 leave room for the reply; both at once is a 400', async () => {
+    const cap = { maxOutputTokens: 4096 };
+    const low = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { ...cap, thinkingConfig: { thinkingLevel: 'low' } } }), { model: 'gemini-3.5-flash' });
+    expect(low.json.candidates[0].finishReason).toBe('STOP');
+    const budget = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { ...cap, thinkingConfig: { thinkingBudget: 1024 } } }));
+    expect(budget.json.candidates[0].finishReason).toBe('STOP');
+    expect(budget.json.usageMetadata.thoughtsTokenCount).toBe(1024);
+    const both = await ask(prompt('hi', { generationConfig: { thinkingConfig: { thinkingLevel: 'low', thinkingBudget: 10 } } }));
+    expect(both.status).toBe(400);
+  });
+
+  it('writes Markdown, as models do even when asked for plain text', async () => {
+    const text: string = (await ask(prompt(submission('Mina', 'essay')))).json.candidates[0].content.parts[0].text;
+    expect(text).toContain('**One suggestion for next time:**');
   });
 
   it('writes a polite reply that quotes the respondent\'s name and says it is a stand-in', async () => {
@@ -100,7 +130,7 @@ describe('offline Gemini', () => {
   });
 
   it('cuts the reply at maxOutputTokens with finishReason MAX_TOKENS', async () => {
-    const { json } = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { maxOutputTokens: 5 } }));
+    const { json } = await ask(prompt(submission('Mina', 'essay'), { generationConfig: { maxOutputTokens: 5, thinkingConfig: { thinkingBudget: 0 } } }));
     expect(json.candidates[0].finishReason).toBe('MAX_TOKENS');
     expect(json.candidates[0].content.parts[0].text).toHaveLength(20);
   });

@@ -7,13 +7,27 @@ import { DEFAULT_PROMPT, placeholdersIn, renderTemplate } from './templates';
 export const ANSWERS_OPEN = '<<<ANSWERS';
 export const ANSWERS_CLOSE = 'ANSWERS>>>';
 
-/** Bounded so one reply cannot run away (cost, time) and always fits a cell with room to spare. */
-export const MAX_OUTPUT_TOKENS = 4096;
+/** Room for the reply itself: bounded so one reply cannot run away (cost, time) and always fits a cell. */
+export const REPLY_TOKENS = 4096;
+/** Gemini's output cap on 2.5 and 3.x models (https://ai.google.dev/gemini-api/docs/models). */
+const MODEL_OUTPUT_LIMIT = 65536;
+/**
+ * Thinking models spend maxOutputTokens on thinking before they write, so a cap that only fits the reply can end
+ * with MAX_TOKENS and no text (googleapis/python-genai#2062, #811). Each family is told how much to think and
+ * gets that much room on top of the reply: 2.5 takes a thinkingBudget (2.5 Pro needs at least 128, Flash-Lite
+ * 512), 3.x a thinkingLevel ("low" is accepted by Pro and Flash); the two must not be combined
+ * (https://ai.google.dev/gemini-api/docs/thinking).
+ */
+const THINKING_BUDGET_2_5 = 1024;
+/** Room left for a 3.x model's "low" thinking, which has no token budget of its own. */
+const THINKING_ROOM_3 = 8192;
+/** A model we cannot place (an alias such as gemini-flash-latest) may think: room, but no thinkingConfig it might refuse. */
+const THINKING_ROOM_UNKNOWN = 8192;
+/** The one retry of a reply lost to thinking gets this many times the room. */
+export const LARGER_BUDGET_FACTOR = 4;
 /** A cell holds 50,000 characters; the rest of the row and staff edits need headroom. */
 export const MAX_RESULT_CHARS = 45000;
 const MAX_REASON_CHARS = 240;
-/** The generation settings of every reply; the self-test sends the same, so a model that refuses them fails there first. */
-export const GENERATION_CONFIG: Readonly<{ temperature: number; maxOutputTokens: number }> = { temperature: 0.5, maxOutputTokens: MAX_OUTPUT_TOKENS };
 
 export const SYSTEM_INSTRUCTION = [
   'You write email replies on behalf of the team that runs an online form.',
@@ -28,9 +42,11 @@ export type SystemicGeminiIncident = 'GEMINI_KEY_INVALID' | 'GEMINI_MODEL_NOT_FO
 
 export type GeminiVerdict =
   | { kind: 'ok'; text: string }
-  | { kind: 'retryable'; reason: string; retryAfterSeconds?: number; rateLimited?: true }
+  | { kind: 'retryable'; reason: string; retryAfterSeconds?: number; rateLimited?: true; uncharged?: true }
   | { kind: 'systemic'; incident: SystemicGeminiIncident; reason: string }
   | { kind: 'content'; reason: string }
+  /** MAX_TOKENS before any text: the model spent its whole output budget thinking. */
+  | { kind: 'out-of-tokens'; reason: string }
   | { kind: 'rejected'; reason: string };
 
 // A respondent must not be able to close the block and speak outside it.
@@ -74,15 +90,46 @@ export function buildPrompt(input: PromptInput): string {
   return placeholdersIn(template).length === 0 ? `${prompt}\n\n${values.answers}` : prompt;
 }
 
-export function buildGeminiRequest(input: PromptInput): GeminiRequest {
+export type ModelFamily = 'thinking-budget' | 'thinking-level' | 'no-thinking' | 'unknown';
+
+/** Which thinking control a model id takes: gemini-2.5-* a budget, gemini-3.x and later a level, 1.x/2.0 none. */
+export function modelFamily(model: string): ModelFamily {
+  const match = /(?:^|\/)gemini-(\d+)(?:\.(\d+))?-/.exec(`${model.trim().toLowerCase()}-`);
+  if (!match) return 'unknown';
+  const major = Number(match[1]);
+  const minor = Number(match[2] ?? 0);
+  if (major >= 3) return 'thinking-level';
+  if (major === 2 && minor >= 5) return 'thinking-budget';
+  return 'no-thinking';
+}
+
+/** generationConfig for the model's family; `larger` is the one retry after a reply was lost to thinking. */
+export function generationConfigFor(model: string, larger = false): Record<string, unknown> {
+  const family = modelFamily(model);
+  const room = family === 'thinking-budget' ? THINKING_BUDGET_2_5 : family === 'thinking-level' ? THINKING_ROOM_3 : family === 'unknown' ? THINKING_ROOM_UNKNOWN : 0;
+  const cap = Math.min(MODEL_OUTPUT_LIMIT, (REPLY_TOKENS + room) * (larger ? LARGER_BUDGET_FACTOR : 1));
+  const config: Record<string, unknown> = { temperature: 0.5, maxOutputTokens: cap };
+  if (family === 'thinking-budget') config.thinkingConfig = { thinkingBudget: THINKING_BUDGET_2_5 };
+  if (family === 'thinking-level') config.thinkingConfig = { thinkingLevel: 'low' };
+  return config;
+}
+
+export function buildGeminiRequest(input: PromptInput, options: { larger?: boolean } = {}): GeminiRequest {
+  const model = input.config.model.trim() || input.defaultModel;
   return {
-    model: input.config.model.trim() || input.defaultModel,
+    model,
     body: {
       contents: [{ role: 'user', parts: [{ text: buildPrompt(input) }] }],
       systemInstruction: { parts: [{ text: SYSTEM_INSTRUCTION }] },
-      generationConfig: { ...GENERATION_CONFIG },
+      generationConfig: generationConfigFor(model, options.larger === true),
     },
   };
+}
+
+/** The same request with the larger output budget (the prompt is not rebuilt: the row may have moved on). */
+export function withLargerBudget(request: GeminiRequest): GeminiRequest {
+  const body = request.body as Record<string, unknown>;
+  return { model: request.model, body: { ...body, generationConfig: generationConfigFor(request.model, true) } };
 }
 
 /** Text beyond the cap is cut at the last paragraph break that fits, so the reply does not stop mid-sentence. */
@@ -158,7 +205,6 @@ function classifySuccess(body: string): GeminiVerdict {
   const candidate = Array.isArray(parsed.candidates) && isObject(parsed.candidates[0]) ? parsed.candidates[0] : undefined;
   if (!candidate) return { kind: 'content', reason: 'Gemini returned no candidate' };
   const finish = String(candidate.finishReason ?? 'FINISH_REASON_UNSPECIFIED');
-  if (finish !== 'STOP') return { kind: 'content', reason: `Gemini stopped before finishing the reply (finishReason ${finish})` };
   const content = isObject(candidate.content) ? candidate.content : {};
   const parts = Array.isArray(content.parts) ? content.parts : [];
   const text = parts
@@ -166,6 +212,12 @@ function classifySuccess(body: string): GeminiVerdict {
     .map((part) => part.text as string)
     .join('')
     .trim();
+  if (finish === 'MAX_TOKENS' && text === '') {
+    const usage = isObject(parsed.usageMetadata) ? parsed.usageMetadata : {};
+    const thoughts = usage.thoughtsTokenCount === undefined ? '' : ` (${String(usage.thoughtsTokenCount)} thinking tokens)`;
+    return { kind: 'out-of-tokens', reason: `Gemini spent its whole output budget thinking and wrote no reply${thoughts}` };
+  }
+  if (finish !== 'STOP') return { kind: 'content', reason: `Gemini stopped before finishing the reply (finishReason ${finish})` };
   if (text === '') return { kind: 'content', reason: 'Gemini returned an empty reply' };
   return { kind: 'ok', text: capResultText(text) };
 }
@@ -177,7 +229,10 @@ export interface GeminiCallContext {
 
 /** Every outcome of a generateContent call, classified once (docs/states.md#failure-classes-as-implemented, docs/platform.md#gemini-api). */
 export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCallContext = {}): GeminiVerdict {
-  if (outcome.kind === 'transport') return { kind: 'retryable', reason: short(`Gemini could not be reached: ${outcome.message}`) };
+  if (outcome.kind === 'transport') {
+    const reason = short(`Gemini could not be reached: ${outcome.message}`);
+    return outcome.notAsked ? { kind: 'retryable', reason, uncharged: true } : { kind: 'retryable', reason };
+  }
   const { status, body } = outcome;
   if (status >= 200 && status < 300) return classifySuccess(body);
   const error = readError(body);

@@ -5,11 +5,18 @@ import type { IncidentCode, RowErrorCode } from '../codes';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
-import { buildGeminiRequest, classifyGeminiOutcome, type GeminiVerdict, type SystemicGeminiIncident } from './gemini';
+import {
+  buildGeminiRequest,
+  classifyGeminiOutcome,
+  LARGER_BUDGET_FACTOR,
+  withLargerBudget,
+  type GeminiVerdict,
+  type SystemicGeminiIncident,
+} from './gemini';
 import { recipientProblem } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Batch, type Run } from './run-context';
+import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
@@ -83,14 +90,49 @@ function failUnaddressed(run: Run, now: number, rows: readonly QueueRow[]): void
   commitBatch(run, batch);
 }
 
-/** fetchAll fails as a whole on a DNS or connection error: that is a transport outcome for every request. */
+/**
+ * fetchAll throws for the whole batch when any one request meets a DNS, connection or timeout error
+ * (docs/platform.md#urlfetchapp): the batch is then asked again one request at a time in this run, so only the
+ * request that really failed comes back as a transport outcome (and only its row is charged the attempt).
+ * Requests not asked again because the run's budget is spent come back `notAsked`: their attempt is given back.
+ */
 function callGemini(run: Run, requests: readonly GeminiRequest[]): GeminiOutcome[] {
   try {
     const outcomes = run.deps.gemini.generateAll(requests);
     return requests.map((_request, i) => outcomes[i] ?? { kind: 'transport', message: 'no answer for this request' });
   } catch (error) {
-    return requests.map(() => ({ kind: 'transport', message: messageOf(error) }));
+    if (requests.length === 1) return [{ kind: 'transport', message: messageOf(error) }];
+    const batchError = messageOf(error);
+    return requests.map((request): GeminiOutcome => {
+      if (isOverBudget(run)) return { kind: 'transport', message: `the batch failed (${batchError}) and the run's budget ended before this request was asked alone`, notAsked: true };
+      try {
+        return run.deps.gemini.generateAll([request])[0] ?? { kind: 'transport', message: 'no answer for this request' };
+      } catch (single) {
+        return { kind: 'transport', message: messageOf(single) };
+      }
+    });
   }
+}
+
+/**
+ * Replies lost to thinking (MAX_TOKENS before any text) are asked once more, at once, with the larger budget;
+ * what that retry says replaces the first verdict, and a second loss is final for the row.
+ */
+function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdicts: GeminiVerdict[]): GeminiVerdict[] {
+  const lost = verdicts.flatMap((verdict, i) => (verdict.kind === 'out-of-tokens' ? [i] : []));
+  if (lost.length === 0) return verdicts;
+  const out = verdicts.slice();
+  if (isOverBudget(run)) {
+    for (const i of lost) out[i] = { kind: 'retryable', reason: "Gemini spent its whole output budget thinking; the run's budget ended before the retry with a larger budget" };
+    return out;
+  }
+  const larger = lost.map((i) => withLargerBudget(requests[i]));
+  const again = callGemini(run, larger);
+  lost.forEach((index, j) => {
+    const verdict = classifyGeminiOutcome(again[j], { model: larger[j].model });
+    out[index] = verdict.kind === 'out-of-tokens' ? { kind: 'out-of-tokens', reason: `${verdict.reason}, also with ${LARGER_BUDGET_FACTOR}× the budget` } : verdict;
+  });
+  return out;
 }
 
 /**
@@ -129,8 +171,13 @@ export function runGenerationRound(run: Run): boolean {
   if (ours.length === 0) return true;
 
   run.summary.rounds++;
-  const outcomes = callGemini(run, ours.map((item) => item.request));
-  const verdicts = outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: ours[i].request.model }));
+  const requests = ours.map((item) => item.request);
+  const outcomes = callGemini(run, requests);
+  const verdicts = retryLostToThinking(
+    run,
+    requests,
+    outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: requests[i].model })),
+  );
 
   const claimedByNumber = new Map(claimed.map((row) => [row.rowNumber, row]));
   const latest = run.deps.queue.readRows(ours.map((item) => item.row.rowNumber));
@@ -178,6 +225,13 @@ function recordVerdict(
       return;
     }
     case 'retryable': {
+      if (verdict.uncharged) {
+        // Never asked (the batch failed and the run ended first): not this row's fault, so no attempt is used.
+        const error = summary('GEMINI_RETRYABLE', verdict.reason);
+        moveRow(run, batch, row, 'PENDING', `${error}; attempt not counted`, { ...leaving, attempts: Math.max(0, row.attempts - 1), error });
+        run.summary.deferred++;
+        return;
+      }
       if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
         const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
         moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
@@ -209,6 +263,17 @@ function recordVerdict(
       const found = systemic.get(verdict.incident) ?? { detail: error, rows: [] };
       found.rows.push(row.rowNumber);
       systemic.set(verdict.incident, found);
+      return;
+    }
+    case 'out-of-tokens': {
+      const error = summary(
+        'GEMINI_CONTENT',
+        `${verdict.reason}. Next step: set a model that thinks less for this form (Config "model", or Script Property ` +
+          'GEMINI_MODEL, e.g. a Flash or Flash-Lite model) or shorten the prompt, then Retry the row; or write the reply in ' +
+          'result yourself and set APPROVED',
+      );
+      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+      run.summary.failed++;
       return;
     }
     case 'content':

@@ -3,6 +3,7 @@ import { codedError } from '../errors';
 import type { FormConfig, OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { submissionText } from './gemini';
+import { replyHtml, replyPlainText } from './reply-format';
 import { DEFAULT_BODY, DEFAULT_SUBJECT, escapeHtml, renderTemplate, textToHtml, type TemplateContext } from './templates';
 
 export const MAX_SUBJECT_CHARS = 200;
@@ -49,6 +50,15 @@ export function htmlFooter(mailRef: string): string {
   return `<p style="margin-top:24px;padding-top:8px;border-top:1px solid #ddd;color:#777;font-size:12px">Reference: ${escapeHtml(mailRef)}</p>`;
 }
 
+const BLOCK = '(?:p|ul|ol|h[1-6]|pre|blockquote|table|hr)';
+
+/** Line breaks of the template right beside a rendered block (a paragraph, a list) only add empty lines. */
+function tidyBlockBreaks(html: string): string {
+  return html
+    .replace(new RegExp(`(</${BLOCK}>|<hr>)\\n?(?:<br>\\n?)+`, 'g'), '$1\n')
+    .replace(new RegExp(`(?:<br>\\n?)+(<${BLOCK}[ >])`, 'g'), '$1');
+}
+
 export interface MailInput {
   row: QueueRow;
   config: FormConfig;
@@ -80,10 +90,18 @@ export function buildMail(input: MailInput): MailBuild {
   const subjectTemplate = config.subject.trim() === '' ? DEFAULT_SUBJECT : config.subject;
   const bodyTemplate = config.body.trim() === '' ? DEFAULT_BODY : config.body;
   const subject = cleanSubject(renderTemplate(subjectTemplate, values, context('subject')));
-  const text = renderTemplate(bodyTemplate, values, context('body'));
-  // Everything is escaped, template included: Config templates are plain text, so nothing from the
-  // respondent or the model can ever become markup.
-  const html = renderTemplate(bodyTemplate, values, context('body'), { value: textToHtml, literal: textToHtml });
+  // {{result}} is Markdown as models write it: rendered for HTML, reduced to readable text for the plain body.
+  const text = renderTemplate(bodyTemplate, values, context('body'), {
+    value: (value, name) => (name === 'result' ? replyPlainText(value) : value),
+  });
+  // Everything else is escaped, template included: Config templates are plain text, and the Markdown renderer
+  // has raw HTML off, so nothing from the respondent or the model can ever become markup of its own.
+  const html = tidyBlockBreaks(
+    renderTemplate(bodyTemplate, values, context('body'), {
+      value: (value, name) => (name === 'result' ? replyHtml(value) : textToHtml(value)),
+      literal: textToHtml,
+    }),
+  );
   const htmlBody = `<div style="font-family:sans-serif;font-size:14px;line-height:1.5">${html}</div>${htmlFooter(row.mailRef)}`;
   const mail: OutgoingMail = {
     to: row.recipient.trim(),

@@ -1,5 +1,5 @@
 // The self-test report: one block per check (verdict, evidence, what to do), the Log lines, and the Gemini probe request.
-import { GENERATION_CONFIG, SYSTEM_INSTRUCTION } from '../processing/gemini';
+import { generationConfigFor, SYSTEM_INSTRUCTION } from '../processing/gemini';
 import type { GeminiRequest, LogEntry } from '../ports';
 import { formatTime } from '../triage/text';
 import type { CheckResult } from './checks';
@@ -23,14 +23,14 @@ export function selfTestLogEntries(results: readonly CheckResult[], user: string
   return results.map((r) => ({ at: now, eventId: 'self-test', from: '', to: LABELS[r.verdict], by: user, detail: `${r.title}: ${r.evidence}` }));
 }
 
-/** The smallest real request with the reply's own settings, so a model that refuses them fails here first. */
+/** The smallest real request with the reply's own settings (thinking included), so a model that refuses them fails here first. */
 export function geminiProbeRequest(model: string): GeminiRequest {
   return {
     model,
     body: {
       contents: [{ role: 'user', parts: [{ text: 'This is a connection test. Reply with the single word OK.' }] }],
       systemInstruction: { parts: [{ text: SYSTEM_INSTRUCTION }] },
-      generationConfig: { ...GENERATION_CONFIG },
+      generationConfig: generationConfigFor(model),
     },
   };
 }

@@ -76,10 +76,29 @@ describe('buildMail', () => {
   it('escapes everything from the respondent and the model in HTML: <script> and =HYPERLINK(…) arrive as text', () => {
     const answers = { ...essay, name: '<script>alert(1)</script>' };
     const mail = mailOf({ body: 'Hi {{name}},\n{{result}}' }, { result: '=HYPERLINK("http://evil.example","click") & <b>' }, answers);
-    expect(mail.htmlBody).toContain('Hi &lt;script&gt;alert(1)&lt;/script&gt;,<br>');
+    expect(mail.htmlBody).toContain('Hi &lt;script&gt;alert(1)&lt;/script&gt;,<p>');
     expect(mail.htmlBody).toContain('=HYPERLINK(&quot;http://evil.example&quot;,&quot;click&quot;) &amp; &lt;b&gt;');
     expect(mail.htmlBody).not.toMatch(/<script|<b>/);
     expect(mail.body).toContain('Hi <script>alert(1)</script>,');
+  });
+
+  it("mails a Markdown reply as HTML and as readable plain text: never ** or ### in the respondent's inbox", () => {
+    const result = '### Feedback\n\nDear Mina, your essay is **clear**.\n\n* Tighten the _intro_\n* Cite [the RFC](https://example.com/rfc)\n\n1. Rewrite\n2. Resubmit';
+    const mail = mailOf({ body: '{{result}}\n\nThe team' }, { result });
+    expect(mail.htmlBody).toContain('<h3>Feedback</h3>');
+    expect(mail.htmlBody).toContain('<strong>clear</strong>');
+    expect(mail.htmlBody).toContain('<li>Cite <a href="https://example.com/rfc">the RFC</a></li>');
+    expect(mail.htmlBody).toContain('</ol>\nThe team</div>');
+    expect(mail.body).toBe(
+      'Feedback\n\nDear Mina, your essay is clear.\n\n- Tighten the intro\n- Cite the RFC (https://example.com/rfc)\n\n1. Rewrite\n2. Resubmit\n\nThe team\n\n--\nReference: FQ-7K2M9Q',
+    );
+    expect(mail.body).not.toMatch(/\*\*|###|_intro_/);
+  });
+
+  it('a reply with raw HTML or a javascript: link never becomes markup or a live link', () => {
+    const mail = mailOf({}, { result: '<img src=x onerror=alert(1)> [click](javascript:alert(2)) <a href="https://evil.example">x</a>' });
+    expect(mail.htmlBody).not.toMatch(/<img|<a |href="javascript/);
+    expect(mail.htmlBody).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
   it('keeps the subject on one line, trimmed and capped at 200 characters', () => {

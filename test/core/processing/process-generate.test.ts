@@ -226,7 +226,7 @@ describe('runProcessing: generation', () => {
     expect(summary).toMatchObject({ deferred: 1, nextDueAt: T0 + 5 * 60_000 });
   });
 
-  it('a transport failure of the whole fetchAll is a retryable outcome for every row', () => {
+  it('a transport failure of the whole fetchAll, every time, is a retryable outcome for every row', () => {
     const w = world(rowsOf(2));
     w.gemini.generateAll = () => {
       throw new Error('DNS error: generativelanguage.googleapis.com');
@@ -234,6 +234,49 @@ describe('runProcessing: generation', () => {
     runProcessing(w.deps, start);
     expect(w.queue.rows.map((row) => row.status)).toEqual(['PENDING', 'PENDING']);
     expect(w.queue.row(2).error).toContain('Gemini could not be reached: DNS error');
+  });
+
+  it('a fetchAll that throws for one request is asked again row by row in the same run: only that row is charged', () => {
+    const rows = rowsOf(3);
+    rows[1].submission = 'Paste your essay: this request times out';
+    const w = world(rows);
+    const answer = w.gemini.generateAll.bind(w.gemini);
+    // As UrlFetchApp.fetchAll: one request's timeout throws for the whole batch.
+    w.gemini.generateAll = (requests) => {
+      const outcomes = answer(requests);
+      if (requests.some((request) => JSON.stringify(request.body).includes('this request times out'))) {
+        throw new Error('Timeout: https://generativelanguage.googleapis.com/v1beta/models/gemini:generateContent');
+      }
+      return outcomes;
+    };
+    const summary = runProcessing(w.deps, start);
+    expect(w.gemini.calls.map((call) => call.length)).toEqual([3, 1, 1, 1]);
+    expect(w.queue.rows.map((row) => [row.status, row.attempts])).toEqual([
+      ['SENT', 1],
+      ['PENDING', 1],
+      ['SENT', 1],
+    ]);
+    expect(w.queue.row(3).error).toMatch(/^GEMINI_RETRYABLE: Gemini could not be reached: Timeout/);
+    expect(summary).toMatchObject({ generated: 2, sent: 2 });
+  });
+
+  it('a reply lost to thinking (MAX_TOKENS, no text) is asked again at once with a larger budget, and mailed', () => {
+    const w = world([pendingRow()]);
+    w.gemini.respond = (_request, callIndex) => (callIndex === 0 ? fixtureOutcome(200, 'max-tokens-thinking') : okOutcome());
+    runProcessing(w.deps, start);
+    const caps = w.gemini.calls.map((call) => (call[0].body as { generationConfig: { maxOutputTokens: number } }).generationConfig.maxOutputTokens);
+    expect(caps).toHaveLength(2);
+    expect(caps[1]).toBeGreaterThan(caps[0]);
+    expect(w.queue.row(2)).toMatchObject({ status: 'SENT', attempts: 1 });
+  });
+
+  it('a reply lost to thinking twice goes to a person: FAILED with a next step, not retried again', () => {
+    const w = world([pendingRow()]);
+    w.gemini.respond = () => fixtureOutcome(200, 'max-tokens-thinking');
+    runProcessing(w.deps, start);
+    expect(w.gemini.requestCount()).toBe(2);
+    expect(w.queue.row(2).status).toBe('FAILED');
+    expect(w.queue.row(2).error).toMatch(/^GEMINI_CONTENT: Gemini spent its whole output budget thinking and wrote no reply \(3071 thinking tokens\), also with 4× the budget\. Next step: set a model that thinks less/);
   });
 
   it('claims are written and flushed before Gemini is called', () => {

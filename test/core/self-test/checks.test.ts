@@ -5,7 +5,7 @@ import {
   PLAIN_TEXT_SAMPLES, type CheckResult,
 } from '../../../src/core/self-test/checks';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
-import { GENERATION_CONFIG } from '../../../src/core/processing/gemini';
+import { generationConfigFor } from '../../../src/core/processing/gemini';
 
 const ok = <T>(value: T) => ({ ok: true as const, value });
 const err = (error: string) => ({ ok: false as const, error });
@@ -73,7 +73,7 @@ describe('mail quota, Gemini, Typeform, web app', () => {
     expect(judgeMailQuota(err('You do not have permission to call MailApp.getRemainingDailyQuota')).verdict).toBe('fail');
   });
 
-  const gemini = (status: number, body: unknown) => judgeGemini(ok({ model: 'gemini-3.5-flash', configKeys: Object.keys(GENERATION_CONFIG), outcome: { kind: 'http', status, body: JSON.stringify(body) } }));
+  const gemini = (status: number, body: unknown) => judgeGemini(ok({ model: 'gemini-3.5-flash', configKeys: Object.keys(generationConfigFor('gemini-3.5-flash')), outcome: { kind: 'http', status, body: JSON.stringify(body) } }));
   it.each([
     ['a reply', 200, { candidates: [{ content: { parts: [{ text: 'OK' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 130, candidatesTokenCount: 1, thoughtsTokenCount: 40 } }, 'pass'],
     ['a bad key', 400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } }, 'fail'],
@@ -82,7 +82,7 @@ describe('mail quota, Gemini, Typeform, web app', () => {
   ])('Gemini, %s: %s', (_, status, body, verdict) => {
     const result = gemini(status, body);
     expect(result.verdict).toBe(verdict);
-    expect(result.evidence).toContain('generationConfig {temperature, maxOutputTokens');
+    expect(result.evidence).toContain('generationConfig {temperature, maxOutputTokens, thinkingConfig}');
   });
 
   it('Gemini evidence carries the token counts (the measured basis of the cost figures) and never the key', () => {
@@ -91,8 +91,8 @@ describe('mail quota, Gemini, Typeform, web app', () => {
     expect(judgeGemini({ ok: 'not-set' })).toMatchObject({ verdict: 'fail', evidence: 'GEMINI_API_KEY is not set' });
   });
 
-  it('the Gemini probe sends the reply\'s own generation settings', () => {
-    expect(geminiProbeRequest('m')).toMatchObject({ model: 'm', body: { generationConfig: GENERATION_CONFIG } });
+  it.each(['gemini-3.5-flash', 'gemini-2.5-flash', 'gemini-flash-latest'])('the Gemini probe for %s sends the reply\'s own generation and thinking settings', (model) => {
+    expect(geminiProbeRequest(model)).toMatchObject({ model, body: { generationConfig: generationConfigFor(model) } });
   });
 
   it.each([
