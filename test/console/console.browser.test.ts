@@ -71,6 +71,14 @@ describe('console', () => {
     }
   });
 
+  it('+15 min moves the runtime clock forward by 15 minutes and says so', async () => {
+    const clock = async () => Date.parse(((await (await fetch(`${rt.url}/api/clock`)).json()) as { now: string }).now);
+    const before = await clock();
+    await page.getByRole('button', { name: '+15 min', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'clock +15 min' }).textContent()).toContain('runtime time is now');
+    expect((await clock()) - before).toBeGreaterThanOrEqual(15 * 60 * 1000);
+  });
+
   it('a delivered sample turns SENT after Process now, in the sheet colour, and its mail shows as HTML, text and .eml', async () => {
     await deliverSample('essay-submission.json');
     await expect.poll(() => page.getByRole('combobox', { name: 'status of row 2' }).inputValue()).toBe('PENDING');
@@ -91,6 +99,11 @@ describe('console', () => {
     const eml = await (await fetch(`${rt.url}${href}`)).text();
     expect(eml).toMatch(/^To: mina\.okafor@example\.com$/m);
     expect(eml).toMatch(/^Subject: /m);
+
+    await page.getByRole('tab', { name: 'Executions' }).click();
+    const run = page.getByRole('row').filter({ hasText: 'menuProcessNow' }).first();
+    await run.waitFor();
+    expect(await run.innerText()).toMatch(/menuProcessNow\s+api\s+staff@example\.com[\s\S]*ok[\s\S]*\d+ calls/);
   });
 
   it('setting a SENT row back to PENDING is a person\'s edit: the on-edit trigger puts SENT back and says why in a note', async () => {
