@@ -3,7 +3,8 @@ import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
-import { GasError, SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
+import { SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
+import { GasError } from './errors.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
 import { LockTable } from './services/lock.mjs';
@@ -11,7 +12,8 @@ import { PropertyStore, storeHandlers } from './services/stores.mjs';
 import { rangeHandlers } from './services/range.mjs';
 import { spreadsheetHandlers } from './services/spreadsheet.mjs';
 import { fetchHandlers } from './services/fetch.mjs';
-import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
+import { mailHandlers, remainingQuota } from './services/mail.mjs';
+import { uiHandlers } from './services/ui.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
 import { cellsOf, createLatency } from './latency.mjs';
@@ -59,7 +61,7 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
-    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers };
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
     this.seq = 0;
     this.time = new RuntimeClock();
@@ -117,9 +119,10 @@ export class GasHost extends EventEmitter {
     const rec = {
       id, functionName, kind, user: activeUser, effectiveUser, status: 'running', value: undefined, logs: [], startedAt: new Date(this.now()).toISOString(), durationMs: 0,
       calls: {}, serviceCalls: 0, cellsRead: 0, cellsWritten: 0, fetches: 0, mailsSent: 0, spreadsheetOpened: false,
+      ui: [], // every alert, prompt, toast, dialog and sidebar this execution showed, in order (services/ui.mjs)
     };
     if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
-    const st = { rec, userEmail, dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
+    const st = { rec, userEmail, uiAnswers: [...(runOpts.uiAnswers ?? [])], dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
     if (runOpts.activeRange) {
       const sh = this.ss.byName(runOpts.activeRange.sheet);
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
@@ -222,8 +225,8 @@ export class GasHost extends EventEmitter {
       const value = await this.paced(st, req, key, () => handler({ host: this, exec: rec, st }, req.h, req.a ?? []));
       return { v: value === undefined ? null : value };
     } catch (e) {
-      if (e instanceof KillExecution) { st.kill(e.status, e.error); return null; }
-      return { e: { name: e instanceof GasError ? e.name : 'Exception', message: e?.message ?? String(e) } };
+      if (e?.code === 'KILL_EXECUTION') { st.kill(e.status, e.error); return null; }
+      return { e: { name: e?.code === 'GAS_EXCEPTION' ? e.name : 'Exception', message: e?.message ?? String(e) } };
     }
   }
 

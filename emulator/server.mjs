@@ -123,10 +123,13 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
           throw new HttpError(400, '"activeRange" must be {"sheet":"Queue","a1":"A2"} (the selection a menu action sees)');
         }
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
-        const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range });
+        if (body.answers !== undefined && !Array.isArray(body.answers)) {
+          throw new HttpError(400, '"answers" must be an array: one per alert or prompt, like ["YES", {"button":"OK","text":"typed"}]');
+        }
+        const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range, uiAnswers: body.answers });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
           ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs } : {}),
-          effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
+          effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], ui: exec.ui ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
         allow('GET');
@@ -246,11 +249,11 @@ export function renderOutput(exec) {
 /** @param {any} exec */
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
-    fetches, mailsSent, spreadsheetOpened, logs } = exec;
+    fetches, mailsSent, spreadsheetOpened, logs, ui } = exec;
   // modeledMs (with --latency): what the execution would have taken on Google, beside durationMs, the wall time here.
   return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs,
     ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs, latency: exec.latency } : {}), ...(error ? { error: error.message ?? String(error) } : {}),
-    calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs };
+    calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs, ...(ui?.length ? { ui } : {}) };
 }
 
 /** @param {any} f */

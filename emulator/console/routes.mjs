@@ -56,20 +56,20 @@ export async function handleConsole(req, res, url, host) {
 
 /**
  * What one execution showed (the runtime has no screen: it records alerts, prompts, dialogs and toasts), as
- * `{dialogs: [{kind, title, prompt, content?}], toasts: [{message}]}`: from the execution's own `ui` list when the
- * runtime keeps one, else from the host-wide record.
+ * `{dialogs: [{kind, title, prompt, content?}], toasts: [{message}]}`: the host-wide record keeps a dialog's HTML;
+ * an execution's own `ui` list (text only) answers when the host-wide one has nothing for it.
  * @param {any} host @param {string} id
  */
 function uiOf(host, id) {
-  const exec = host.executions.find((/** @type {any} */ x) => x.id === id);
-  if (exec && Array.isArray(exec.ui)) {
-    return {
-      dialogs: exec.ui.filter((/** @type {any} */ u) => u.kind !== 'toast').map((/** @type {any} */ u) => ({ kind: u.kind, title: u.title ?? '', prompt: String(u.text ?? '') })),
-      toasts: exec.ui.filter((/** @type {any} */ u) => u.kind === 'toast').map((/** @type {any} */ u) => ({ message: String(u.text ?? ''), title: u.title ?? '' })),
-    };
-  }
   const mine = (/** @type {any} */ d) => d.executionId === id;
-  return { dialogs: (host.ui?.dialogs ?? []).filter(mine), toasts: (host.ui?.toasts ?? []).filter(mine) };
+  const dialogs = (host.ui?.dialogs ?? []).filter(mine);
+  const toasts = (host.ui?.toasts ?? []).filter(mine);
+  const exec = host.executions.find((/** @type {any} */ x) => x.id === id);
+  if (dialogs.length + toasts.length > 0 || !exec || !Array.isArray(exec.ui)) return { dialogs, toasts };
+  return {
+    dialogs: exec.ui.filter((/** @type {any} */ u) => u.kind !== 'toast').map((/** @type {any} */ u) => ({ kind: u.kind, title: u.title ?? '', prompt: String(u.text ?? '') })),
+    toasts: exec.ui.filter((/** @type {any} */ u) => u.kind === 'toast').map((/** @type {any} */ u) => ({ message: String(u.text ?? ''), title: u.title ?? '' })),
+  };
 }
 
 /** The web app's own health view (doGet with the webhook token), as a monitor would see it. @param {any} res @param {any} host */

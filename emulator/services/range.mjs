@@ -1,5 +1,6 @@
 // Host handlers for Range, TextFinder and Protection: every call here is one bridge round trip from a script.
-import { GasError, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
+import { displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
 
 export const ref = (cls, h) => ({ __ref: cls, h });
 

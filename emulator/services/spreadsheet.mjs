@@ -1,5 +1,7 @@
-// Host handlers for SpreadsheetApp, Spreadsheet, Sheet and the container Ui (menus and dialogs are recorded, not shown).
-import { GasError, parseA1 } from '../spreadsheet-model.mjs';
+// Host handlers for SpreadsheetApp, Spreadsheet and Sheet (the container Ui is in ui.mjs).
+import { GasError } from '../errors.mjs';
+import { parseA1 } from '../spreadsheet-model.mjs';
+import { showToast } from './ui.mjs';
 import { makeRange, protect, rangeFromArgs, ref, sheetOf } from './range.mjs';
 
 const ssRef = (x) => ref('Spreadsheet', { id: x.host.ss.id });
@@ -89,7 +91,7 @@ export const spreadsheetHandlers = {
     getRange: (x, h, [a1]) => rangeByA1(x, a1),
     getSpreadsheetTimeZone: (x) => x.host.ss.timeZone,
     getProtections: (x, h, [type]) => protectionsOf(x.host.ss.sheets, type),
-    toast: (x, h, a) => { x.host.ui.toasts.push({ message: String(a[0]), title: a[1] ?? '', executionId: x.exec.id }); },
+    toast: (x, h, a) => showToast(x, a),
   },
   Sheet: {
     getName: (x, h) => sheetOf(x, h.sid).name,
@@ -137,25 +139,5 @@ export const spreadsheetHandlers = {
     clearContents: (x, h) => { const sh = sheetOf(x, h.sid); sh.v = []; sh.f = []; },
     activate: (x, h) => { x.st.activeSheetId = h.sid; x.st.activeRange = null; },
     ...Object.fromEntries(NOOP_SHEET.map((m) => [m, () => undefined])),
-  },
-  Ui: {
-    addMenu: (x, h, [menu]) => {
-      const menus = x.host.ui.menus.filter((m) => m.caption !== menu.caption);
-      x.host.ui.menus = [...menus, { ...menu, executionId: x.exec.id }];
-    },
-    alert: (x, h, a) => {
-      const [title, prompt, buttons] = a.length >= 2 && typeof a[1] === 'string' ? a : [null, a[0], a[1]];
-      x.host.ui.dialogs.push({ kind: 'alert', title, prompt: String(prompt), buttons: buttons ?? 'OK', executionId: x.exec.id });
-      return x.host.ui.responses.shift() ?? 'OK';
-    },
-    prompt: (x, h, a) => {
-      const [title, prompt, buttons] = a.length >= 2 && typeof a[1] === 'string' ? a : [null, a[0], a[1]];
-      x.host.ui.dialogs.push({ kind: 'prompt', title, prompt: String(prompt), buttons: buttons ?? 'OK', executionId: x.exec.id });
-      const r = x.host.ui.responses.shift();
-      return r && typeof r === 'object' ? r : { button: r ?? 'OK', text: '' };
-    },
-    showModalDialog: (x, h, [out, title]) => { x.host.ui.dialogs.push({ kind: 'modal', title: String(title), content: out.h.content, executionId: x.exec.id }); },
-    showModelessDialog: (x, h, [out, title]) => { x.host.ui.dialogs.push({ kind: 'modeless', title: String(title), content: out.h.content, executionId: x.exec.id }); },
-    showSidebar: (x, h, [out]) => { x.host.ui.dialogs.push({ kind: 'sidebar', title: out.h.title, content: out.h.content, executionId: x.exec.id }); },
   },
 };

@@ -221,7 +221,7 @@ async function runMenu(button) {
   for (const a1 of ranges) {
     say(`${label}…`);
     const result = await api(`/api/run/${fn}`, { json: { activeRange: { sheet, a1 }, user: EDIT_USER } }).catch((err) => ({ ok: false, error: err.message }));
-    // The runtime's /api/ui gives every execution's alerts and dialogs in one shape, whichever way it records them.
+    // /api/ui keeps each dialog's HTML (POST /api/run's `ui` is the text a person reads), so the console can draw it.
     const ui = result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] };
     const dialogs = ui.dialogs ?? [];
     for (const d of dialogs) texts.push(d);

@@ -65,6 +65,24 @@ export const PARTIAL_REASON =
   'partial_response: event_type form_response_partial — the respondent has not finished the form, so it is kept here and never answered; ' +
   'the finished response arrives as its own form_response. Untick "partial responses" on the Typeform webhook to stop these.';
 
+/** This hour's rejection counter as intake wrote it; a garbled or older one counts as none. */
+function readRejectedCount(props: Readonly<Record<string, string>>, now: number): RejectedCount {
+  const hour = Math.floor(now / HOUR_MS);
+  try {
+    const stored = JSON.parse(props[REJECTED_COUNT_PROPERTY] ?? 'null') as RejectedCount | null;
+    if (stored && stored.hour === hour) return stored;
+  } catch {
+    // A garbled counter starts over.
+  }
+  return { hour, kept: 0, dropped: 0 };
+}
+
+/** Deliveries rejected in the current clock hour, and how many of them without their body: for REJECTED_DELIVERIES. */
+export function rejectedThisHour(props: Readonly<Record<string, string>>, now: number): { total: number; dropped: number } {
+  const count = readRejectedCount(props, now);
+  return { total: count.kept + count.dropped, dropped: count.dropped };
+}
+
 export interface IntakeRequest {
   token: string | undefined;
   body: string;
@@ -247,14 +265,7 @@ interface RejectedCount {
 
 /** Counts this hour's rejections in Script Properties; true while bodies may still be kept. */
 function countRejection(deps: IntakeDeps, now: number): boolean {
-  const hour = Math.floor(now / HOUR_MS);
-  let count: RejectedCount = { hour, kept: 0, dropped: 0 };
-  try {
-    const stored = JSON.parse(deps.props.getAll()[REJECTED_COUNT_PROPERTY] ?? 'null') as RejectedCount | null;
-    if (stored && stored.hour === hour) count = stored;
-  } catch {
-    // A garbled counter starts over.
-  }
+  const count = readRejectedCount(deps.props.getAll(), now);
   const keep = count.kept < REJECTED_BODIES_PER_HOUR;
   if (keep) count.kept += 1;
   else count.dropped += 1;

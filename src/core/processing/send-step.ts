@@ -74,13 +74,11 @@ export function runSendStep(run: Run): void {
 }
 
 function sendRows(run: Run, step: SendStep): void {
-  const needsReview: number[] = [];
   for (const row of run.rows.filter(isMailedButUnsent)) {
     // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
     const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; clear sent_at by hand to resend`);
     write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
-    needsReview.push(row.rowNumber);
   }
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   for (let i = 0; i < waiting.length; i++) {
@@ -95,7 +93,6 @@ function sendRows(run: Run, step: SendStep): void {
       break;
     }
     const outcome = sendOne(run, step, waiting[i]);
-    if (outcome === 'needs-review') needsReview.push(waiting[i].rowNumber);
     if (outcome === 'quota') {
       run.summary.deferred += rest - 1;
       raiseIncident(
@@ -106,9 +103,6 @@ function sendRows(run: Run, step: SendStep): void {
       );
       break;
     }
-  }
-  if (needsReview.length > 0) {
-    raiseIncident(run, 'NEEDS_REVIEW_ROWS', `${needsReview.length} row(s) need a person to check whether the mail arrived`, needsReview);
   }
 }
 
