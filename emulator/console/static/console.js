@@ -218,7 +218,8 @@ async function runMenu(button) {
   } else if (state.cell) ranges = [`${colName(state.cell.col)}${state.cell.row}`];
   else ranges = ['A1'];
   const texts = [];
-  for (const a1 of ranges) {
+  // The ticked blocks are one selection of several ranges (getActiveRangeList), as a Ctrl/Cmd-click makes them.
+  for (const a1 of [ranges.join(',')]) {
     say(`${label}…`);
     const result = await api(`/api/run/${fn}`, { json: { activeRange: { sheet, a1 }, user: EDIT_USER } }).catch((err) => ({ ok: false, error: err.message }));
     // /api/ui keeps each dialog's HTML (POST /api/run's `ui` is the text a person reads), so the console can draw it.

@@ -1,6 +1,6 @@
 // doPost's decisions: authenticate, parse, reject with a reason, dedupe, queue once, or spill; never throw.
 import { configFor } from '../form-config';
-import { codedError, codeOf, isSheetsOutage, messageOf } from '../errors';
+import { codeOf, isSheetsOutage, messageOf } from '../errors';
 import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
 import { redact } from '../redact';
@@ -120,15 +120,18 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
   // A redelivery seen in the last hours answers at once, without the lock or the sheet.
   if (hasSeen(deps, delivery)) return { ok: true, duplicate: true, event_id: delivery.eventId };
 
-  if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return spill(deps, now, request.body, delivery, 'the intake lock was busy');
+  // The lock makes the duplicate check and the append one step for doPost's deliveries (all run as the deployer).
+  // A burst may hold it past the wait: the delivery is then appended anyway (appends are atomic), not spilled;
+  // only a copy of the same delivery arriving in that same moment could add a second row, which becomes DUPLICATE.
+  if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) deps.log(`delivery ${clip(delivery.eventId)} queued without the intake lock (busy for ${INTAKE_LOCK_WAIT_MS} ms)`);
   try {
     const sheets = deps.openSheets();
     return storeDelivery(delivery, now, sheets, deps);
   } catch (error) {
     // The spill is for a sheet that cannot take the delivery now (down, or missing a sheet Set up restores);
     // anything else would fail the same way at every drain, so it is kept in Rejected with the reason.
-    if (isSheetsOutage(error)) return spill(deps, now, request.body, delivery, `the spreadsheet is unavailable: ${messageOf(error)}`);
-    if (codeOf(error) === 'CONFIG_MISSING') return spill(deps, now, request.body, delivery, `the spreadsheet is not set up: ${messageOf(error)}`);
+    if (isSheetsOutage(error)) return spill(deps, now, delivery, `the spreadsheet is unavailable: ${messageOf(error)}`);
+    if (codeOf(error) === 'CONFIG_MISSING') return spill(deps, now, delivery, `the spreadsheet is not set up: ${messageOf(error)}`);
     return keepUnqueued(deps, now, request.body, delivery, error);
   } finally {
     deps.lock.release();
@@ -157,7 +160,7 @@ function keepUnqueued(deps: IntakeDeps, now: number, body: string, delivery: Typ
     return { ok: false, error: 'internal_error', event_id: delivery.eventId };
   } catch (second) {
     deps.log(`delivery ${clip(delivery.eventId)} could not be kept in Rejected either (${redact(messageOf(second), secretsOf(deps))})`);
-    return spill(deps, now, body, delivery, reason);
+    return spill(deps, now, delivery, reason);
   }
 }
 
@@ -241,9 +244,10 @@ function rememberSeen(deps: IntakeDeps, delivery: TypeformDelivery): void {
   }
 }
 
-function spill(deps: IntakeDeps, now: number, body: string, delivery: TypeformDelivery, why: string): IntakeAnswer {
+/** Kept in Script Properties as its compact JSON: what the drain and the payload need, nothing of the raw layout. */
+function spill(deps: IntakeDeps, now: number, delivery: TypeformDelivery, why: string): IntakeAnswer {
   try {
-    deps.spill.save(now, body);
+    deps.spill.save(now, delivery.compactJson);
     deps.log(`delivery ${clip(delivery.eventId)} spilled to Script Properties (${shownReason(why, deps)}); processQueue will queue it`);
     return { ok: true, queued: 'deferred', event_id: delivery.eventId };
   } catch (error) {
@@ -273,24 +277,19 @@ function countRejection(deps: IntakeDeps, now: number): boolean {
   return keep;
 }
 
-/** A delivery intake refused before it had the lock: recorded in Rejected under the lock, within the hourly bound. */
+/** A delivery refused before the lock, recorded in Rejected within the hourly bound (appends are atomic: no lock). */
 function reject(deps: IntakeDeps, now: number, reason: string, body: string, formId: string, eventId: string): void {
   try {
     if (!countRejection(deps, now)) return;
-    if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) throw codedError('LOCK_TIMEOUT', 'the intake lock was busy');
-    try {
-      const sheets = deps.openSheets();
-      recordRejection(sheets, deps, now, reason, body, formId, eventId);
-      sheets.flush();
-    } finally {
-      deps.lock.release();
-    }
+    const sheets = deps.openSheets();
+    recordRejection(sheets, deps, now, reason, body, formId, eventId);
+    sheets.flush();
   } catch (error) {
     deps.log(`rejected delivery (${shownReason(reason, deps)}) could not be recorded in Rejected: ${redact(messageOf(error), secretsOf(deps))}`);
   }
 }
 
-/** A body intake cannot queue, kept in the Rejected sheet (the caller holds the intake lock). */
+/** A body intake cannot queue, kept in the Rejected sheet. */
 export function keepInRejected(sheets: IntakeSheets, deps: IntakeDeps, at: number, reason: string, body: string): void {
   recordRejection(sheets, deps, at, reason, body, '', '');
 }

@@ -122,7 +122,7 @@ describe('the spill is only for a sheet that cannot take the delivery now', () =
     };
     m.deps.openSheets = () => ({ ...sheets, appendQueueRow: broken, appendRejected: broken });
     expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toMatchObject({ ok: true, queued: 'deferred' });
-    expect(m.spilled.map((entry) => entry.body)).toEqual([essay]);
+    expect(m.spilled.map((entry) => JSON.parse(entry.body))).toEqual([JSON.parse(essay)]);
   });
 });
 
