@@ -62,6 +62,34 @@ async function getHealth(url, timeoutMs) {
   }
 }
 
+/** The health view's figures in one line. @param {any} h */
+function healthLine(h) {
+  const incidents = (h.openIncidents ?? []).map((/** @type {any} */ i) => i.code).join(', ') || 'none';
+  return `ok ${h.ok}, waiting ${h.waiting}, oldest PENDING ${h.oldestPendingMinutes ?? '-'} min, open incidents ${incidents}`;
+}
+
+/**
+ * The four checks, in order, each as [passed, name, detail].
+ * @param {URL} url @param {number} timeoutMs @returns {Promise<[boolean, string, string][]>}
+ */
+async function runChecks(url, timeoutMs) {
+  const wrong = new URL(url);
+  wrong.searchParams.set('token', `wrong-${randomBytes(8).toString('hex')}`);
+  const body = freshTestRequest();
+  const first = await deliver(url.toString(), body, timeoutMs);
+  const again = await deliver(url.toString(), body, timeoutMs);
+  const refused = await deliver(wrong.toString(), freshTestRequest(), timeoutMs);
+  const health = await getHealth(url, timeoutMs);
+  const h = health.answer;
+  const healthy = Boolean(h && typeof h.ok === 'boolean' && h.counts && typeof h.counts === 'object');
+  return [
+    [first.answer?.ok === true && first.answer?.test === true && first.answer?.queued === true, 'test delivery (a TEST row, never mailed)', shown(first)],
+    [again.answer?.ok === true && again.answer?.duplicate === true, 'the same delivery again (duplicate)', shown(again)],
+    [refused.answer?.ok === false && refused.answer?.error === 'unauthorized', 'a wrong token (unauthorized)', shown(refused)],
+    [healthy, 'health view', healthy ? healthLine(h) : shown(health)],
+  ];
+}
+
 /**
  * @param {string[]} argv @param {{ log?: (line: string) => void }} [io]
  * @returns {Promise<number>} exit code
@@ -76,33 +104,16 @@ export async function main(argv, io = {}) {
     return 2;
   }
   if (!options) { log(USAGE); return 0; }
-  const { url, timeoutMs } = options;
-  const wrong = new URL(url);
-  wrong.searchParams.set('token', `wrong-${randomBytes(8).toString('hex')}`);
-  const body = freshTestRequest();
-  let passed = 0;
-  let failed = 0;
-  const report = (/** @type {boolean} */ ok, /** @type {string} */ name, /** @type {string} */ detail) => {
-    if (ok) passed += 1; else failed += 1;
-    log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${hideToken(detail)}`);
-  };
-
-  log(`verify: ${hideToken(url.toString())}`);
-  const first = await deliver(url.toString(), body, timeoutMs);
-  report(first.answer?.ok === true && first.answer?.test === true && first.answer?.queued === true, 'test delivery (a TEST row, never mailed)', shown(first));
-  const again = await deliver(url.toString(), body, timeoutMs);
-  report(again.answer?.ok === true && again.answer?.duplicate === true, 'the same delivery again (duplicate)', shown(again));
-  const refused = await deliver(wrong.toString(), freshTestRequest(), timeoutMs);
-  report(refused.answer?.ok === false && refused.answer?.error === 'unauthorized', 'a wrong token (unauthorized)', shown(refused));
-  const health = await getHealth(url, timeoutMs);
-  const h = health.answer;
-  report(Boolean(h && typeof h.ok === 'boolean' && h.counts && typeof h.counts === 'object'), 'health view',
-    h && h.counts ? `ok ${h.ok}, waiting ${h.waiting}, oldest PENDING ${h.oldestPendingMinutes ?? '-'} min, open incidents ${(h.openIncidents ?? []).map((/** @type {any} */ i) => i.code).join(', ') || 'none'}` : shown(health));
+  log(`verify: ${hideToken(options.url.toString())}`);
+  const results = await runChecks(options.url, options.timeoutMs);
+  for (const [ok, name, detail] of results) log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${hideToken(detail)}`);
+  const passed = results.filter(([ok]) => ok).length;
+  const failed = results.length - passed;
   log(`verify: passed=${passed} failed=${failed}`);
   if (failed > 0) log('What each failing check means: docs/self-test.md#npm-run-verify');
   return failed > 0 ? 1 : 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  void main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }
