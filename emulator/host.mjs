@@ -2,8 +2,10 @@
 import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
-import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
-import { GasError, SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
+import { setTimeout, clearTimeout } from 'node:timers';
+import { SheetModel, SpreadsheetModel, a1Of, displayValue, parseA1 } from './spreadsheet-model.mjs';
+import { GasError } from './errors.mjs';
+import { applyStaffEdit } from './staff-edits.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
 import { LockTable } from './services/lock.mjs';
@@ -11,12 +13,15 @@ import { PropertyStore, storeHandlers } from './services/stores.mjs';
 import { rangeHandlers } from './services/range.mjs';
 import { spreadsheetHandlers } from './services/spreadsheet.mjs';
 import { fetchHandlers } from './services/fetch.mjs';
-import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
+import { mailHandlers, remainingQuota } from './services/mail.mjs';
+import { uiHandlers } from './services/ui.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
 import { cellsOf, createLatency } from './latency.mjs';
 import { statSync } from 'node:fs';
+import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
+import { deniedCalls, grantedScopes } from './scopes.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -45,6 +50,8 @@ export class GasHost extends EventEmitter {
     if (given.activeUserEmail !== undefined && given.ownerEmail === undefined) given.ownerEmail = given.activeUserEmail;
     this.opts = { ...DEFAULTS, ...given };
     this.opts.bundleDir = resolvePath(this.opts.bundleDir);
+    // What the bundle's appsscript.json does not grant fails in every execution, as on Google.
+    this.deniedCalls = deniedCalls(grantedScopes(this.opts.bundleDir));
     this.ss = SpreadsheetModel.fresh(this.opts.spreadsheetId, this.opts.timeZone);
     this.properties = new PropertyStore(this.opts.scriptProperties);
     this.documentProperties = new PropertyStore();
@@ -58,15 +65,10 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
-    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers };
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
-    this.clockOffsetMs = 0;
     this.seq = 0;
-    this.clock = null;
-    this.clockTicks = 0; // minutes the clock has ticked (each startClock interval is one)
-    this.clockCarryMs = 0; // advanced time not yet a whole minute
-    this.catchUp = new Set(); // ids of clock triggers a skipped span made due
-    this.clockCell = new Float64Array(new SharedArrayBuffer(8)); // clockOffsetMs, read by every execution's Date
+    this.time = new RuntimeClock();
     this.refusals = 0; // executions refused by the simultaneous-executions limit
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
@@ -78,35 +80,20 @@ export class GasHost extends EventEmitter {
   get owner() { return this.opts.ownerEmail; }
 
   /** Host time: real time plus an offset tests and POST /api/clock advance (cache TTLs, mail-quota day, scripts' Date). */
-  now() { return Date.now() + this.clockOffsetMs; }
+  now() { return this.time.now(); }
+  get clockOffsetMs() { return this.time.offsetMs; }
 
   /**
-   * Moves the runtime's time forward by ms, for the host and for every execution, running ones included (they read
-   * the shared offset at each Date.now / new Date). Each clock trigger due in the skipped minutes fires once on the
-   * next tick: Google does not replay the runs a span missed one by one.
+   * Moves the runtime's time forward by ms, for the host and every execution, running ones included; clock triggers
+   * due in the skipped minutes fire once on the next tick. Answers { skippedMinutes, dueOnNextTick: [trigger ids] }.
    */
   advanceClock(ms) {
-    this.clockOffsetMs += ms;
-    this.clockCell[0] = this.clockOffsetMs;
-    this.clockCarryMs += ms;
-    const skippedMinutes = Math.floor(this.clockCarryMs / 60000);
-    this.clockCarryMs -= skippedMinutes * 60000;
-    for (const t of this.clockTriggers()) {
-      const p = periodMinutes(t), firstDue = Math.ceil(this.clockTicks / p) * p;
-      if (firstDue < this.clockTicks + skippedMinutes) this.catchUp.add(t.id);
-    }
-    this.clockTicks += skippedMinutes;
+    const moved = this.time.advance(ms, this.clockTriggers());
     this.markDirty();
-    return { skippedMinutes, dueOnNextTick: this.dueOnNextTick().map((t) => t.id) };
+    return moved;
   }
 
   clockTriggers() { return this.triggers.filter((t) => t.type === 'CLOCK'); }
-
-  /** The clock triggers the next tick(false) fires: those its minute is due for, and those a skipped span owes. */
-  dueOnNextTick() {
-    const n = this.clockTicks;
-    return this.clockTriggers().filter((t) => this.catchUp.has(t.id) || n % periodMinutes(t) === 0);
-  }
 
   async load() {
     loadState(this);
@@ -136,19 +123,23 @@ export class GasHost extends EventEmitter {
     const rec = {
       id, functionName, kind, user: activeUser, effectiveUser, status: 'running', value: undefined, logs: [], startedAt: new Date(this.now()).toISOString(), durationMs: 0,
       calls: {}, serviceCalls: 0, cellsRead: 0, cellsWritten: 0, fetches: 0, mailsSent: 0, spreadsheetOpened: false,
+      ui: [], // every alert, prompt, toast, dialog and sidebar this execution showed, in order (services/ui.mjs)
     };
     if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
-    const st = { rec, userEmail, dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
+    const st = { rec, userEmail, uiAnswers: [...(runOpts.uiAnswers ?? [])], dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
     if (runOpts.activeRange) {
       const sh = this.ss.byName(runOpts.activeRange.sheet);
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
-      st.activeRange = parseA1(runOpts.activeRange.a1, sh);
+      // A selection of several ranges (Ctrl/Cmd-click) is "A2:A3,C5" or ["A2:A3","C5"]; the active range is the last one.
+      const a1s = Array.isArray(runOpts.activeRange.a1) ? runOpts.activeRange.a1 : String(runOpts.activeRange.a1).split(',');
+      st.activeRangeList = a1s.map((a1) => parseA1(String(a1).trim(), sh));
+      st.activeRange = st.activeRangeList[st.activeRangeList.length - 1];
     }
     if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
-    info.clockBuffer = this.clockCell.buffer; // shared: a later advanceClock reaches this execution too
+    const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
@@ -241,8 +232,8 @@ export class GasHost extends EventEmitter {
       const value = await this.paced(st, req, key, () => handler({ host: this, exec: rec, st }, req.h, req.a ?? []));
       return { v: value === undefined ? null : value };
     } catch (e) {
-      if (e instanceof KillExecution) { st.kill(e.status, e.error); return null; }
-      return { e: { name: e instanceof GasError ? e.name : 'Exception', message: e?.message ?? String(e) } };
+      if (e?.code === 'KILL_EXECUTION') { st.kill(e.status, e.error); return null; }
+      return { e: { name: e?.code === 'GAS_EXCEPTION' ? e.name : 'Exception', message: e?.message ?? String(e) } };
     }
   }
 
@@ -323,50 +314,47 @@ export class GasHost extends EventEmitter {
   }
 
   /**
-   * A person edits one cell: the value is entered as typed (formula/plain-text rules), then every
-   * installed ON_EDIT trigger runs as its own execution with Sheets' event fields [GAS-TRIG].
+   * A person acts on a sheet in the Sheets UI (staff-edits.mjs): `op` is set (type into one cell, the default),
+   * paste, clear, sort, insertRows or deleteRows. The change lands at once, between any two service calls of a
+   * running execution; then every installed trigger Google fires for it runs as its own execution: ON_EDIT
+   * (e.range, and e.value/e.oldValue for one typed or cleared cell) and ON_CHANGE (e.changeType), each with
+   * authMode, triggerUid, user and source [GAS-TRIG]. Resolves with the executions, on-edit ones first.
    */
-  async edit({ sheet, a1, value, user }) {
+  async edit({ sheet, user, ...req }) {
     const sh = this.ss.byName(sheet);
     if (!sh) throw new Error(`no sheet named ${sheet}`);
-    const h = parseA1(a1, sh);
-    const old = sh.value(h.r, h.c);
-    const rule = validationRule(sh, h.r, h.c);
-    // Clearing a cell (Delete key) is always allowed, validation or not: Sheets checks only what is entered.
-    const cleared = value === '' || value === null || value === undefined;
-    if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
-      throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
-    }
-    storeEntered(sh, h.r, h.c, interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone, this.now()));
+    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now() });
     this.markDirty();
-    const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
-    const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
-      const ev = {
-        authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(user ?? this.owner, t.owner ?? this.owner) } },
-        source: { __ref: 'Spreadsheet', h: { id: this.ss.id } }, range: { __ref: 'Range', h: { sid: sh.id, r: h.r, c: h.c, nr: 1, nc: 1 } },
-        value: asText(sh.value(h.r, h.c)),
-      };
-      if (old !== '') ev.oldValue = asText(old); // Sheets omits oldValue when the cell was empty
-      return this.run(t.handler, [ev], { kind: 'edit', user: user ?? this.owner, triggerUid: t.id, activeRange: { sheet, a1 } });
+    const person = user ?? this.owner;
+    const common = (t) => ({
+      authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(person, t.owner ?? this.owner) } },
+      source: { __ref: 'Spreadsheet', h: { id: this.ss.id } },
     });
+    const runs = [];
+    if (edit) {
+      const activeRange = { sheet, a1: a1Of(edit.range) };
+      for (const t of this.triggers.filter((u) => u.type === 'ON_EDIT')) {
+        const ev = { ...common(t), range: { __ref: 'Range', h: edit.range } };
+        if (edit.value !== undefined) ev.value = edit.value;
+        if (edit.oldValue !== undefined) ev.oldValue = edit.oldValue; // Sheets omits oldValue when the cell was empty
+        runs.push(this.run(t.handler, [ev], { kind: 'edit', user: person, triggerUid: t.id, activeRange }));
+      }
+    }
+    for (const t of this.triggers.filter((u) => u.type === 'ON_CHANGE')) {
+      runs.push(this.run(t.handler, [{ ...common(t), changeType }], { kind: 'edit', user: person, triggerUid: t.id }));
+    }
     return Promise.all(runs);
   }
 
   /** Fires clock triggers now, each as its own execution; `all` ignores everyMinutes (tick() is "fire once now"). */
   tick(all = true) {
-    const due = all ? this.clockTriggers() : this.dueOnNextTick();
-    this.clockTicks++;
-    this.catchUp.clear();
+    const due = this.time.takeTick(this.clockTriggers(), all);
     return Promise.all(due.map((t) => this.run(t.handler, [clockEvent(t, this.now(), this.opts.timeZone)], { kind: 'trigger', triggerUid: t.id })));
   }
 
   /** Each interval is one "minute": a trigger every N minutes fires every N ticks; runs overlap on purpose. */
-  startClock(intervalSeconds = 60) {
-    this.stopClock();
-    if (!(intervalSeconds > 0)) return;
-    this.clock = setInterval(() => { this.tick(false).catch(() => {}); }, intervalSeconds * 1000);
-  }
-  stopClock() { if (this.clock) clearInterval(this.clock); this.clock = null; }
+  startClock(intervalSeconds = 60) { this.time.start(intervalSeconds, () => { this.tick(false).catch(() => {}); }); }
+  stopClock() { this.time.stop(); }
 
   setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
   resetDay() { this.mail.used = 0; this.mail.day = new Date(this.now()).toISOString().slice(0, 10); this.markDirty(); }
@@ -390,27 +378,5 @@ function quotaUserOf(st) {
 }
 
 const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
-
-/** A clock trigger's period in ticks (minutes). */
-function periodMinutes(t) {
-  return t.everyMinutes ?? (t.everyHours ?? 1) * 60;
-}
-
-function validationRule(sh, r, c) {
-  for (let k = sh.validations.length - 1; k >= 0; k--) {
-    const { rect, rule } = sh.validations[k];
-    if (r >= rect.r && r < rect.r + rect.nr && c >= rect.c && c < rect.c + rect.nc) return rule;
-  }
-  return null;
-}
-
-/** A time-driven event object [GAS-TRIG]. */
-function clockEvent(t, ms, tz) {
-  const d = new Date(ms);
-  return {
-    authMode: 'FULL', triggerUid: t.id, timezone: tz, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, 'day-of-month': d.getUTCDate(),
-    'day-of-week': d.getUTCDay() === 0 ? 7 : d.getUTCDay(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
-  };
-}
 
 export { SheetModel };

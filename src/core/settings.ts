@@ -7,6 +7,8 @@ export interface Settings {
   geminiApiKey: string;
   geminiModel: string;
   geminiBaseUrl: string;
+  /** Optional Typeform personal access token: only the self-test uses it (deliveries are authenticated by WEBHOOK_TOKEN). */
+  typeformToken: string;
   spreadsheetId: string;
   staffEmails: string[];
   geminiConcurrency: number;
@@ -57,6 +59,7 @@ export const SETTING_KEYS = [
   'GEMINI_BASE_URL',
   'SPREADSHEET_ID',
   'STAFF_EMAILS',
+  'TYPEFORM_TOKEN',
   ...NUMBER_KNOBS.map((knob) => knob.key),
   'PAUSED',
   'DAILY_SUMMARY',
@@ -82,6 +85,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     geminiModel: text('GEMINI_MODEL') || DEFAULT_GEMINI_MODEL,
     geminiBaseUrl: (text('GEMINI_BASE_URL') || DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
     spreadsheetId: text('SPREADSHEET_ID'),
+    typeformToken: text('TYPEFORM_TOKEN'),
     staffEmails: text('STAFF_EMAILS')
       .split(/[,;\s]+/)
       .filter((address) => address !== ''),
@@ -131,7 +135,7 @@ export function missingSettingMessage(key: string, why: string): string {
 export type SettingAssignment = { ok: true; key: string; value: string } | { ok: false; message: string };
 
 /** Secrets are set but never shown back (not in the alert, not in the execution log). */
-export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'GEMINI_API_KEY'];
+export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'GEMINI_API_KEY', 'TYPEFORM_TOKEN'];
 
 /**
  * Reads `KEY=VALUE` as typed into the menu's prompt: the key must be one formqueue reads, and a knob's
@@ -151,4 +155,39 @@ export function parseSettingAssignment(text: string, current: Readonly<Record<st
     if (problem) return { ok: false, message: problem.replace(/; using .*$/, '.') };
   }
   return { ok: true, key, value };
+}
+
+interface RequiredSetting {
+  key: (typeof SETTING_KEYS)[number];
+  /** Printed in the message, so staff know what the value is for and where to find it. */
+  why: string;
+  isSet(settings: Settings): boolean;
+  /** True when the spreadsheet the script is bound to stands in (menus and triggers inside it); checked when it is opened. */
+  boundSpreadsheetStandsIn?: boolean;
+}
+
+/** Script Properties formqueue cannot run without: Set up reports them, processQueue raises CONFIG_MISSING for them. */
+export const REQUIRED_SETTINGS: readonly RequiredSetting[] = [
+  { key: 'WEBHOOK_TOKEN', why: 'the secret in the webhook URL Typeform calls', isSet: (s) => s.webhookToken !== '' },
+  { key: 'GEMINI_API_KEY', why: 'the Gemini API key, from Google AI Studio', isSet: (s) => s.geminiApiKey !== '' },
+  { key: 'STAFF_EMAILS', why: 'comma-separated addresses that get triage mail', isSet: (s) => s.staffEmails.length > 0 },
+  {
+    key: 'SPREADSHEET_ID',
+    why: 'the id of the formqueue spreadsheet, from its URL',
+    isSet: (s) => s.spreadsheetId !== '',
+    boundSpreadsheetStandsIn: true,
+  },
+];
+
+/** The message for a required setting that is missing, by its key. */
+export function missingRequiredMessage(key: RequiredSetting['key']): string {
+  const required = REQUIRED_SETTINGS.find((setting) => setting.key === key);
+  return missingSettingMessage(key, required ? required.why : 'formqueue needs it');
+}
+
+/** One message per required setting missing now (SPREADSHEET_ID is checked when the spreadsheet is opened). */
+export function missingSettings(settings: Settings): string[] {
+  return REQUIRED_SETTINGS.filter((setting) => !setting.boundSpreadsheetStandsIn && !setting.isSet(settings)).map((setting) =>
+    missingRequiredMessage(setting.key),
+  );
 }

@@ -3,11 +3,15 @@ import { formConfigsFromValues } from '../core/form-config';
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
 import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
 import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
+import { submissionKeys } from '../core/submission-keys';
 import { codedError } from '../core/errors';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** Payloads rows: key (event id), part, parts, text. */
+const PAYLOAD_PART_FORMATS = ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length);
 
 function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
   const width = Math.max(sheet.getLastColumn(), 1);
@@ -50,8 +54,10 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
       const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
       if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
       for (const place of places) {
-        const row = findInColumn(place.sheet, place.index.event_id, eventId) ?? findInColumn(place.sheet, place.index.response_token, responseToken);
-        if (row !== null) return { sheet: place.name, rowNumber: row };
+        for (const key of submissionKeys({ eventId, responseToken })) {
+          const row = findInColumn(place.sheet, place.index[key.column], key.value);
+          if (row !== null) return { sheet: place.name, rowNumber: row };
+        }
       }
       return null;
     },
@@ -60,12 +66,16 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
       if (payloadChunks.length > 0) {
         const payloads = requireSheet(spreadsheet, SHEETS.payloads);
         const parts = payloadChunks.map((text, i) => [row.eventId, i + 1, payloadChunks.length, text]);
-        appendRows(payloads, parts, ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length));
+        appendRows(payloads, parts, PAYLOAD_PART_FORMATS);
       }
       appendRows(queue, [rowToValues(index, row, width)], rowNumberFormats(index, width));
     },
     appendRejected(entry) {
       const rejected = requireSheet(spreadsheet, SHEETS.rejected);
+      if (entry.bodyParts) {
+        const { key, parts } = entry.bodyParts;
+        appendRows(requireSheet(spreadsheet, SHEETS.payloads), parts.map((text, i) => [key, i + 1, parts.length, text]), PAYLOAD_PART_FORMATS);
+      }
       const formats = plainTextFormats(REJECTED_HEADERS.length);
       formats[0] = 'yyyy-mm-dd hh:mm:ss';
       appendRows(rejected, [[new Date(entry.at), entry.reason, entry.formId, entry.eventId, entry.body]], formats);
