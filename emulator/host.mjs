@@ -21,6 +21,7 @@ import { cellsOf, createLatency } from './latency.mjs';
 import { statSync } from 'node:fs';
 import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
+import { deniedCalls, grantedScopes } from './scopes.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -49,6 +50,8 @@ export class GasHost extends EventEmitter {
     if (given.activeUserEmail !== undefined && given.ownerEmail === undefined) given.ownerEmail = given.activeUserEmail;
     this.opts = { ...DEFAULTS, ...given };
     this.opts.bundleDir = resolvePath(this.opts.bundleDir);
+    // What the bundle's appsscript.json does not grant fails in every execution, as on Google.
+    this.deniedCalls = deniedCalls(grantedScopes(this.opts.bundleDir));
     this.ss = SpreadsheetModel.fresh(this.opts.spreadsheetId, this.opts.timeZone);
     this.properties = new PropertyStore(this.opts.scriptProperties);
     this.documentProperties = new PropertyStore();
@@ -57,7 +60,7 @@ export class GasHost extends EventEmitter {
     this.locks = new LockTable();
     this.outbox = [];
     this.triggers = [];
-    this.mail = { day: null, used: 0, quota: this.opts.mailDailyQuota };
+    this.mail = { quota: this.opts.mailDailyQuota, users: {} }; // users: email → { day, used } (services/mail.mjs)
     this.faults = new Faults(this);
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
@@ -135,7 +138,7 @@ export class GasHost extends EventEmitter {
     if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
     info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
@@ -354,8 +357,10 @@ export class GasHost extends EventEmitter {
   stopClock() { this.time.stop(); }
 
   setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
-  resetDay() { this.mail.used = 0; this.mail.day = new Date(this.now()).toISOString().slice(0, 10); this.markDirty(); }
-  remainingMailQuota() { return remainingQuota(this); }
+  /** A new quota day for every user. */
+  resetDay() { this.mail.users = {}; this.markDirty(); }
+  /** Recipients `user` (default the owner) may still mail today. */
+  remainingMailQuota(user = this.owner) { return remainingQuota(this, user); }
 
   async dispose() {
     this.stopClock();

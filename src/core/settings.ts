@@ -22,7 +22,10 @@ export interface Settings {
   /** Emergency stop: no generation, no sending; intake keeps queuing. */
   paused: boolean;
   dailySummary: boolean;
-  /** Typeform personal access token (responses:read, forms:read, webhooks:read); '' turns reconcileTypeform off. */
+  /**
+   * Optional Typeform personal access token (responses:read, forms:read, webhooks:read): the self-test checks it and
+   * reconcileTypeform reads with it ('' turns that check off); deliveries are authenticated by WEBHOOK_TOKEN.
+   */
   typeformToken: string;
   /** The US API by default; https://api.eu.typeform.com for EU accounts; the local runtime's /typeform. */
   typeformBaseUrl: string;
@@ -63,10 +66,10 @@ export const SETTING_KEYS = [
   'GEMINI_BASE_URL',
   'SPREADSHEET_ID',
   'STAFF_EMAILS',
+  'TYPEFORM_TOKEN',
   ...NUMBER_KNOBS.map((knob) => knob.key),
   'PAUSED',
   'DAILY_SUMMARY',
-  'TYPEFORM_TOKEN',
   'TYPEFORM_BASE_URL',
 ] as const;
 
@@ -90,6 +93,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     geminiModel: text('GEMINI_MODEL') || DEFAULT_GEMINI_MODEL,
     geminiBaseUrl: (text('GEMINI_BASE_URL') || DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
     spreadsheetId: text('SPREADSHEET_ID'),
+    typeformToken: text('TYPEFORM_TOKEN'),
     staffEmails: text('STAFF_EMAILS')
       .split(/[,;\s]+/)
       .filter((address) => address !== ''),
@@ -105,7 +109,6 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     triageReminderMinutes: 60,
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
-    typeformToken: text('TYPEFORM_TOKEN'),
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
   };
   const record = settings as unknown as Record<string, unknown>;
@@ -145,7 +148,7 @@ export function missingSettingMessage(key: string, why: string): string {
 export type SettingAssignment = { ok: true; key: string; value: string } | { ok: false; message: string };
 
 /** Secrets are set but never shown back (not in the alert, not in the execution log). */
-export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'GEMINI_API_KEY'];
+export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'GEMINI_API_KEY', 'TYPEFORM_TOKEN'];
 
 /**
  * Reads `KEY=VALUE` as typed into the menu's prompt: the key must be one formqueue reads, and a knob's

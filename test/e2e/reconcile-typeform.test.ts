@@ -45,7 +45,7 @@ describe('reconcileTypeform', () => {
     // Google's refusal is a 200 with its HTML error page: Typeform counts it as delivered and never retries.
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(answer.unparsed).toContain('Service invoked too many times');
-    const health = await (await fetch(`${rt.url}/api/health`)).json();
+    const health = (await (await fetch(`${rt.url}/api/health`)).json()) as { refusedExecutions: number };
     expect(health.refusedExecutions).toBe(refused.length);
     expect(rt.queue()).toHaveLength(40 - refused.length);
 
