@@ -70,9 +70,10 @@ describe('error codes', () => {
 });
 
 describe('redact, at its edges', () => {
-  it('a known secret of 6 characters is removed; of 5 it is left (it would mangle ordinary text)', () => {
+  it('a known secret of 6 characters is removed even inside a word; a shorter one inside a word is left (it would mangle text)', () => {
     expect(redact('key abcdef here', ['abcdef'])).toBe('key [redacted] here');
-    expect(redact('key abcde here', ['abcde'])).toBe('key abcde here');
+    expect(redact('keyabcdefhere', ['abcdef'])).toBe('key[redacted]here');
+    expect(redact('keyabcdehere', ['abcde'])).toBe('keyabcdehere');
     expect(redact('x', ['', 'abcdef'])).toBe('x');
   });
 
