@@ -9,10 +9,19 @@ import { appendRows, plainTextFormats } from './sheet-append';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
+/** The header row read whole ('1:1', two calls rather than three with getLastColumn); its width ends at the last named column. */
 function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
-  const width = Math.max(sheet.getLastColumn(), 1);
-  const header = sheet.getRange(1, 1, 1, width).getValues()[0];
-  return { index: indexColumns(header), width };
+  const header = sheet.getRange('1:1').getValues()[0];
+  let width = header.length;
+  while (width > 1 && String(header[width - 1]) === '') width -= 1;
+  return { index: indexColumns(header.slice(0, width)), width };
+}
+
+/** The A1 letters of column `columnNumber` (1 = A, 27 = AA). */
+function columnLetters(columnNumber: number): string {
+  let letters = '';
+  for (let n = columnNumber; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
 }
 
 /**
@@ -21,7 +30,9 @@ function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
  */
 function findInColumn(sheet: Sheet, columnIndex: number, key: string): number | null {
   if (key === '' || columnIndex < 0) return null;
-  const column = sheet.getRange(1, columnIndex + 1, sheet.getMaxRows(), 1);
+  // A whole column in A1 ('C:C') reaches every row without asking getMaxRows first.
+  const letters = columnLetters(columnIndex + 1);
+  const column = sheet.getRange(`${letters}:${letters}`);
   const found = column.createTextFinder(key).matchEntireCell(true).matchCase(true).findNext();
   return found && found.getRow() > 1 ? found.getRow() : null;
 }

@@ -2,10 +2,13 @@
 import type { Lock } from '../core/ports';
 
 function wrap(lock: GoogleAppsScript.Lock.Lock): Lock {
+  // Whether this execution took the lock, known here without asking hasLock (a service call each time).
+  let held = false;
   return {
-    tryLock: (timeoutMs) => lock.tryLock(timeoutMs),
+    tryLock: (timeoutMs) => (held = lock.tryLock(timeoutMs)),
     release: () => {
-      if (!lock.hasLock()) return;
+      if (!held) return;
+      held = false;
       try {
         // Pending sheet writes are committed while the lock is still ours (https://developers.google.com/apps-script/reference/lock/lock).
         SpreadsheetApp.flush();

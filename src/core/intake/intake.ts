@@ -190,7 +190,8 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   const { row, payloadChunks } = buildQueueRow(delivery, receivedAt, config);
   sheets.appendQueueRow(row, payloadChunks);
   sheets.flush();
-  rememberSeen(deps, delivery);
+  // No seen mark for a first delivery: a Cache.put costs ~90 ms on every delivery to speed up a rare redelivery,
+  // which the TextFinder answers anyway (and which then leaves its mark, above, for any further redelivery).
   deps.props.set(DIRTY_PROPERTY, String(receivedAt));
   return row.status === 'TEST'
     ? { ok: true, queued: true, test: true, event_id: delivery.eventId }
