@@ -3,8 +3,9 @@ import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
-import { SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
+import { SheetModel, SpreadsheetModel, a1Of, displayValue, parseA1 } from './spreadsheet-model.mjs';
 import { GasError } from './errors.mjs';
+import { applyStaffEdit } from './staff-edits.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
 import { LockTable } from './services/lock.mjs';
@@ -310,32 +311,35 @@ export class GasHost extends EventEmitter {
   }
 
   /**
-   * A person edits one cell: the value is entered as typed (formula/plain-text rules), then every
-   * installed ON_EDIT trigger runs as its own execution with Sheets' event fields [GAS-TRIG].
+   * A person acts on a sheet in the Sheets UI (staff-edits.mjs): `op` is set (type into one cell, the default),
+   * paste, clear, sort, insertRows or deleteRows. The change lands at once, between any two service calls of a
+   * running execution; then every installed trigger Google fires for it runs as its own execution: ON_EDIT
+   * (e.range, and e.value/e.oldValue for one typed or cleared cell) and ON_CHANGE (e.changeType), each with
+   * authMode, triggerUid, user and source [GAS-TRIG]. Resolves with the executions, on-edit ones first.
    */
-  async edit({ sheet, a1, value, user }) {
+  async edit({ sheet, user, ...req }) {
     const sh = this.ss.byName(sheet);
     if (!sh) throw new Error(`no sheet named ${sheet}`);
-    const h = parseA1(a1, sh);
-    const old = sh.value(h.r, h.c);
-    const rule = validationRule(sh, h.r, h.c);
-    // Clearing a cell (Delete key) is always allowed, validation or not: Sheets checks only what is entered.
-    const cleared = value === '' || value === null || value === undefined;
-    if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
-      throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
-    }
-    storeEntered(sh, h.r, h.c, interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone, this.now()));
+    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now() });
     this.markDirty();
-    const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
-    const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
-      const ev = {
-        authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(user ?? this.owner, t.owner ?? this.owner) } },
-        source: { __ref: 'Spreadsheet', h: { id: this.ss.id } }, range: { __ref: 'Range', h: { sid: sh.id, r: h.r, c: h.c, nr: 1, nc: 1 } },
-        value: asText(sh.value(h.r, h.c)),
-      };
-      if (old !== '') ev.oldValue = asText(old); // Sheets omits oldValue when the cell was empty
-      return this.run(t.handler, [ev], { kind: 'edit', user: user ?? this.owner, triggerUid: t.id, activeRange: { sheet, a1 } });
+    const person = user ?? this.owner;
+    const common = (t) => ({
+      authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(person, t.owner ?? this.owner) } },
+      source: { __ref: 'Spreadsheet', h: { id: this.ss.id } },
     });
+    const runs = [];
+    if (edit) {
+      const activeRange = { sheet, a1: a1Of(edit.range) };
+      for (const t of this.triggers.filter((u) => u.type === 'ON_EDIT')) {
+        const ev = { ...common(t), range: { __ref: 'Range', h: edit.range } };
+        if (edit.value !== undefined) ev.value = edit.value;
+        if (edit.oldValue !== undefined) ev.oldValue = edit.oldValue; // Sheets omits oldValue when the cell was empty
+        runs.push(this.run(t.handler, [ev], { kind: 'edit', user: person, triggerUid: t.id, activeRange }));
+      }
+    }
+    for (const t of this.triggers.filter((u) => u.type === 'ON_CHANGE')) {
+      runs.push(this.run(t.handler, [{ ...common(t), changeType }], { kind: 'edit', user: person, triggerUid: t.id }));
+    }
     return Promise.all(runs);
   }
 
@@ -371,13 +375,5 @@ function quotaUserOf(st) {
 }
 
 const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
-
-function validationRule(sh, r, c) {
-  for (let k = sh.validations.length - 1; k >= 0; k--) {
-    const { rect, rule } = sh.validations[k];
-    if (r >= rect.r && r < rect.r + rect.nr && c >= rect.c && c < rect.c + rect.nc) return rule;
-  }
-  return null;
-}
 
 export { SheetModel };

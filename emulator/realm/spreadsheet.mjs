@@ -40,7 +40,7 @@ export function realmSpreadsheet(rt) {
     chain: ['setValues', 'setValue', 'setFormula', 'setFormulas', 'clearContent', 'clear', 'clearFormat', 'clearNote', 'setNumberFormat', 'setNumberFormats',
       'setNote', 'setNotes', 'setDataValidation', 'clearDataValidations', 'activate', 'setBackground', 'setBackgrounds', 'setFontWeight', 'setFontWeights',
       'setFontColor', 'setFontColors', 'setFontFamily', 'setFontSize', 'setFontStyle', 'setWrap', 'setWrapStrategy', 'setHorizontalAlignment',
-      'setVerticalAlignment', 'setBorder', 'setTextStyle', 'merge', 'breakApart'],
+      'setVerticalAlignment', 'setBorder', 'setTextStyle', 'merge', 'breakApart', 'sort'],
     local: {
       getRow: function () { return this.__h.r; },
       getRowIndex: function () { return this.__h.r; },

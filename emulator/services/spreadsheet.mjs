@@ -3,6 +3,7 @@ import { GasError } from '../errors.mjs';
 import { parseA1 } from '../spreadsheet-model.mjs';
 import { showToast } from './ui.mjs';
 import { makeRange, protect, rangeFromArgs, ref, sheetOf } from './range.mjs';
+import { deleteRowsAt, insertRowsAt } from '../sheet-rows.mjs';
 
 const ssRef = (x) => ref('Spreadsheet', { id: x.host.ss.id });
 const sheetRef = (sh) => ref('Sheet', { sid: sh.id });
@@ -48,7 +49,7 @@ function protectionsOf(sheets, type) {
 function deleteRows(x, sh, start, n) {
   if (start < 1 || start + n - 1 > sh.maxRows) throw new GasError('Those rows are out of bounds.');
   if (n >= sh.maxRows - sh.frozenRows && start > sh.frozenRows) throw new GasError('Sorry, it is not possible to delete all non-frozen rows.');
-  sh.spliceRows(start - 1, n, 0);
+  deleteRowsAt(sh, start, n);
 }
 
 /** Sheet.deleteColumns(columnPosition, howMany) (https://developers.google.com/apps-script/reference/spreadsheet/sheet#deleteColumns(Integer,Integer)). */
@@ -60,7 +61,7 @@ function deleteColumns(sh, start, n) {
 
 function insertRows(sh, before, n) {
   if (before < 1 || before > sh.maxRows + 1) throw new GasError('Those rows are out of bounds.');
-  sh.spliceRows(before - 1, 0, n);
+  insertRowsAt(sh, before, n);
 }
 
 const NOOP_SHEET = ['setColumnWidth', 'setColumnWidths', 'autoResizeColumns', 'autoResizeColumn', 'setTabColor', 'hideColumns', 'showColumns', 'setRowHeight', 'setRowHeights', 'hideSheet', 'showSheet'];

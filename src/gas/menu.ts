@@ -1,5 +1,6 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
 import type { AuditLog, PropertyStore, QueueStore } from '../core/ports';
+import type { QueueRow } from '../core/queue-row';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { healthDialogHtml } from '../core/staff/health-view';
@@ -75,13 +76,15 @@ export function runSelectionAction(action: MenuAction, deps: SelectionDeps): str
   if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
   const rows = deps.store.readRows(numbers);
   const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now });
-  if (outcome.changed.length > 0) {
-    deps.store.writeRows(outcome.changed);
-    deps.store.flush();
-    deps.audit.append(outcome.log);
-    deps.props.set(DIRTY_PROPERTY, String(deps.now));
-  }
-  return outcome.message;
+  if (outcome.changed.length === 0) return outcome.message;
+  // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now.
+  const read = new Map(rows.map((row) => [row.rowNumber, row]));
+  const placed = deps.store.writeRows(outcome.changed, outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow));
+  deps.store.flush();
+  deps.audit.append(outcome.log.filter((_entry, i) => placed[i] !== null));
+  deps.props.set(DIRTY_PROPERTY, String(deps.now));
+  const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
+  return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;
 }
 
 export const PAUSED_PROPERTY = 'PAUSED';

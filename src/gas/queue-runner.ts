@@ -7,7 +7,7 @@ import { redact } from '../core/redact';
 import type { Settings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { decideTick, DIRTY_PROPERTY } from '../core/tick-gate';
-import { createRunAuditLog } from './audit-log';
+import { createAuditLog } from './audit-log';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
 import { watchGrid } from './grid-watch';
@@ -40,7 +40,6 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
     if (!options.force && !gate.due) return { ran: false, reason: gate.reason };
     const lock = scriptLock();
     if (!lock.tryLock(0)) return { ran: false, reason: 'another processQueue run holds the script lock' };
-    const logs: (() => void)[] = []; // the run's batched Log, written before the lock is released
     try {
       // Cleared before the Queue is read: a delivery landing during this run sets it again for the next tick.
       if (snapshot[DIRTY_PROPERTY] !== undefined) props.delete(DIRTY_PROPERTY);
@@ -50,13 +49,12 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         random: systemRandom,
         mailer: createMailer(),
         spill: createSpillStore(),
-        openWorkspace: (settings) => openWorkspace(settings, props, snapshot, logs),
+        openWorkspace: (settings) => openWorkspace(settings, props, snapshot),
         dateKey: (now) => Utilities.formatDate(new Date(now), Session.getScriptTimeZone(), 'yyyy-MM-dd'),
         warn: (message) => console.warn(message),
       };
       return { ran: true, reason: gate.reason, summary: runTick(ports, snapshot, startedAt).summary };
     } finally {
-      for (const flush of logs) flushLog(flush);
       lock.release();
     }
   } catch (error) {
@@ -65,25 +63,14 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
   }
 }
 
-/** The run's last Log lines; a Sheets failure here is reported, not thrown (the rows themselves are written). */
-function flushLog(flush: () => void): void {
-  try {
-    flush();
-  } catch (error) {
-    console.warn(`the run's last Log lines could not be written: ${redact(messageOf(error))}`);
-  }
-}
-
-function openWorkspace(settings: Settings, props: ReturnType<typeof createScriptPropertyStore>, snapshot: Record<string, string>, logs: (() => void)[]): Workspace {
+function openWorkspace(settings: Settings, props: ReturnType<typeof createScriptPropertyStore>, snapshot: Record<string, string>): Workspace {
   const spreadsheet = openSpreadsheet(settings);
   const intake = intakeDeps(props, snapshot);
-  const audit = createRunAuditLog(spreadsheet);
-  logs.push(audit.flush);
   return {
     queue: createQueueStore(spreadsheet),
     config: createConfigStore(spreadsheet),
     gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
-    audit,
+    audit: createAuditLog(spreadsheet),
     drainSpill: () => void drainSpill(intake),
     readPayload: (row) => readPayload(spreadsheet, row),
     intakeLock: intakeLock(),

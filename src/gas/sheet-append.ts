@@ -24,6 +24,30 @@ export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unkn
 }
 
 /**
+ * Rows one execution may append to a sheet after a headroom check without checking again (two service calls, getMaxRows
+ * and getLastRow, saved per append). Only a long run appends many times (processQueue's Log lines, which hold the
+ * script lock, so one run at a time uses this allowance); every other writer checks before each append and grows the
+ * grid at 200 free rows. So at least 200 − 50 formatted rows are still free whenever an allowance is used.
+ */
+const APPENDS_PER_CHECK = 50;
+
+/** appendRows for a writer that appends to one sheet many times in an execution: the sheet and its headroom remembered. */
+export function createAppender(sheetOf: () => GoogleAppsScript.Spreadsheet.Sheet, formats: string[]): (rows: unknown[][]) => void {
+  let sheet: GoogleAppsScript.Spreadsheet.Sheet | null = null;
+  let allowance = 0;
+  return (rows) => {
+    if (rows.length === 0) return;
+    sheet ??= sheetOf();
+    if (rows.length > allowance) {
+      keepHeadroom(sheet, rows.length, formats);
+      allowance = APPENDS_PER_CHECK;
+    }
+    allowance -= rows.length;
+    for (const row of rows) sheet.appendRow(row.slice(0, formats.length));
+  };
+}
+
+/**
  * Grows the grid before the data reaches its end. Two executions may both grow it (a spare block of rows, no
  * harm); an append never lands past the formatted rows, since the grid grows while hundreds are still free.
  */

@@ -4,7 +4,7 @@ import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
-import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
+import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
 import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
@@ -106,6 +106,23 @@ function sendRows(run: Run, step: SendStep): void {
   }
 }
 
+/**
+ * The Log, not the row's cells, has the last word before a claim: a send claimed for this submission that no
+ * later line settles (a paste over status, a cleared sent_at) parks the row in NEEDS_REVIEW instead.
+ */
+function hasStandingClaim(run: Run, row: QueueRow): boolean {
+  const standing = standingSendClaim(run.deps.audit.historyOf(row.eventId));
+  if (standing === null) return false;
+  const error = errorSummary(
+    'ALREADY_CLAIMED',
+    `the Log shows this submission was claimed for sending at ${isoTime(standing.at)} and the mail may have gone; ` +
+      'it is not mailed again until a person sets PENDING (write and send a new reply) or SENT',
+  );
+  write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+  run.summary.needsReview++;
+  return true;
+}
+
 type SendOutcome = 'sent' | 'failed' | 'needs-review' | 'quota' | 'waiting' | 'lost-claim';
 
 function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
@@ -137,13 +154,16 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
     return 'quota';
   }
 
+  if (hasStandingClaim(run, row)) return 'needs-review';
+
   const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
   const claimed = write(run, row, 'SENDING', 'claimed for sending', {
     claimedAt: claimTime(now),
     mailRef: row.mailRef || newMailRef(run.deps.random, taken),
     error: '',
   });
-  const current = run.deps.queue.readRows([row.rowNumber])[0];
+  // At the row number the claim was written at: commitBatch follows a row a sort moved.
+  const current = run.deps.queue.readRows([claimed.rowNumber])[0];
   if (current) remember(run, [current]);
   // A sent_at filled by hand between the claim and this read wins as well: never mailed twice.
   if (!isOurClaim(current, claimed) || hasBeenMailed(current)) {
