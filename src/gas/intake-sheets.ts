@@ -37,6 +37,31 @@ function findInColumn(sheet: Sheet, columnIndex: number, key: string): number | 
   return found && found.getRow() > 1 ? found.getRow() : null;
 }
 
+/** The widest block of columns searched at once for either key (event_id to response_token is B:E in Set up's layout). */
+const MAX_SPAN_COLUMNS = 4;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The row holding `eventId` in event_id or `responseToken` in response_token: one TextFinder over the block of columns
+ * between the two (a regular expression for either key, whole cell), two service calls instead of four. A match in a
+ * column between them (a person typed an id there) does not count: the two columns are then searched one by one.
+ */
+function findEither(sheet: Sheet, index: ColumnIndex, eventId: string, responseToken: string): number | null {
+  const first = Math.min(index.event_id, index.response_token), last = Math.max(index.event_id, index.response_token);
+  if (eventId !== '' && responseToken !== '' && first >= 0 && last - first + 1 <= MAX_SPAN_COLUMNS) {
+    const block = sheet.getRange(`${columnLetters(first + 1)}:${columnLetters(last + 1)}`);
+    const pattern = `^(?:${escapeRegExp(eventId)}|${escapeRegExp(responseToken)})$`;
+    const found = block.createTextFinder(pattern).useRegularExpression(true).matchEntireCell(true).matchCase(true).findNext();
+    if (!found || found.getRow() <= 1) return null;
+    const column = found.getColumn() - 1;
+    if (column === index.event_id || column === index.response_token) return found.getRow();
+  }
+  return findInColumn(sheet, index.event_id, eventId) ?? findInColumn(sheet, index.response_token, responseToken);
+}
+
 export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): IntakeSheetsWithConfig {
   const queue = requireSheet(spreadsheet, SHEETS.queue);
   let queueColumns: { index: ColumnIndex; width: number } | null = null;
@@ -51,17 +76,20 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
     return queueColumns;
   };
 
+  let forms: ReturnType<typeof formConfigsFromValues> | null = null;
+  const readForms = () => (forms ??= formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues()));
   return {
-    readForms() {
-      const config = requireSheet(spreadsheet, SHEETS.config);
-      return formConfigsFromValues(config.getDataRange().getValues());
+    readForms,
+    prepare() {
+      readForms();
+      queueHeader();
     },
     findDuplicate(eventId, responseToken) {
       const archive = spreadsheet.getSheetByName(SHEETS.archive);
       const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
       if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
       for (const place of places) {
-        const row = findInColumn(place.sheet, place.index.event_id, eventId) ?? findInColumn(place.sheet, place.index.response_token, responseToken);
+        const row = findEither(place.sheet, place.index, eventId, responseToken);
         if (row !== null) return { sheet: place.name, rowNumber: row };
       }
       return null;
