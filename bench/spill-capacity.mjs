@@ -1,5 +1,5 @@
 // Measures the spill: how many sample deliveries Script Properties keep while Sheets fails, and a burst's losses.
-// npm run spill-capacity -- [--burst 600] [--concurrency 30] [--latency google]
+// npm run spill-capacity -- [--outage 0] [--burst 600] [--concurrency 30] [--latency google] [--bundle DIR]
 import { setRuntimeDefaults, startRuntime, submission } from './runtime.mjs';
 
 function argument(name, fallback) {
@@ -9,7 +9,7 @@ function argument(name, fallback) {
 
 /** Deliveries of the sample essay (each its own event) kept during an outage, one after another, until backlog_full. */
 async function outageCapacity() {
-  const rt = await startRuntime();
+  const rt = await startRuntime({ host: hostOptions });
   try {
     rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
     let kept = 0;
@@ -32,7 +32,7 @@ async function outageCapacity() {
 
 /** `total` distinct deliveries, `concurrency` at a time, with Sheets up: how each was answered. */
 async function burst(total, concurrency) {
-  const rt = await startRuntime();
+  const rt = await startRuntime({ host: hostOptions });
   try {
     const answers = {};
     let next = 1;
@@ -52,10 +52,14 @@ async function burst(total, concurrency) {
   }
 }
 
+const bundleAt = process.argv.indexOf('--bundle');
+/** `--bundle DIR` runs a copy of dist/, so a rebuild meanwhile does not change the code under measurement. */
+const hostOptions = bundleAt > 0 ? { bundleDir: process.argv[bundleAt + 1] } : {};
+const outageWanted = argument('outage', 1) !== 0;
 const latencyAt = process.argv.indexOf('--latency');
 if (latencyAt > 0) setRuntimeDefaults({ latency: process.argv[latencyAt + 1], latencySeed: 1 });
-const outage = await outageCapacity();
-console.log(`spill during an outage: ${outage.kept} sample deliveries kept (${outage.spillChars} characters, ${outage.perDelivery} a delivery), ${outage.queuedAfterDrain} queued by the next run`);
+const outage = outageWanted ? await outageCapacity() : null;
+if (outage) console.log(`spill during an outage: ${outage.kept} sample deliveries kept (${outage.spillChars} characters, ${outage.perDelivery} a delivery), ${outage.queuedAfterDrain} queued by the next run`);
 const total = argument('burst', 600);
 const concurrency = argument('concurrency', 30);
 if (total > 0) {

@@ -61,8 +61,10 @@ export interface RejectedDelivery {
   reason: string;
   formId: string;
   eventId: string;
-  /** The raw body, or a note that it was not kept (flood bound). */
+  /** The raw body, or a note that it was not kept (flood bound), or a pointer to `bodyParts`. */
   body: string;
+  /** A body too long for a cell: appended to Payloads under `key` before the Rejected row. */
+  bodyParts?: { key: string; parts: readonly string[] };
 }
 
 /** The Queue, Archive, Payloads and Rejected sheets as intake sees them. */

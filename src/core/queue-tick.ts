@@ -1,7 +1,8 @@
 // One processQueue run once the script lock is held: settings, processing, archive, health, side conditions, triage mail.
 import { messageOf } from './errors';
 import { failureIncident } from './failure';
-import { rejectedThisHour, SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
+import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
+import { rejectedThisHour } from './intake/rejections';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import type { QueueRow } from './queue-row';

@@ -1,4 +1,5 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
+import { joinPayloadParts, parseRejectedBodyPointer } from '../core/intake/cell-chunks';
 import type { AuditLog, PropertyStore, QueueStore } from '../core/ports';
 import type { QueueRow } from '../core/queue-row';
 import { readSettings } from '../core/settings';
@@ -10,6 +11,7 @@ import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
+import { readPayloadParts } from './payloads';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -134,7 +136,10 @@ export function selectedRejectedBody(spreadsheet: Spreadsheet): { rowNumber: num
   const header = sheet.getRange(1, 1, 1, width).getValues()[0];
   const cells = sheet.getRange(rowNumber, 1, 1, width).getValues()[0];
   const at = header.map((cell) => String(cell).trim()).indexOf('body');
-  const body = at < 0 ? '' : String(cells[at] ?? '');
+  const cell = at < 0 ? '' : String(cells[at] ?? '');
+  // A body too long for a cell was kept in Payloads under its own key: any text counts as whole.
+  const key = parseRejectedBodyPointer(cell);
+  const body = key === null ? cell : joinPayloadParts(readPayloadParts(spreadsheet, key), () => true) ?? '';
   if (body.trim() === '') return { message: `Row ${rowNumber} of Rejected keeps no body (only a count was kept during a flood), so there is nothing to accept.` };
   return { rowNumber, body };
 }

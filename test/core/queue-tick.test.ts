@@ -1,7 +1,7 @@
 // Core's processQueue tick with in-memory ports: settings, failures, side conditions and triage, decided in one place.
 import { describe, expect, it } from 'vitest';
 import { codedError } from '../../src/core/errors';
-import { REJECTED_COUNT_PROPERTY } from '../../src/core/intake/intake';
+import { REJECTED_COUNT_PROPERTY } from '../../src/core/intake/rejections';
 import type { Lock } from '../../src/core/ports';
 import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
 import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';

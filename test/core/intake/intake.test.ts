@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { handleDelivery, REJECTED_BODIES_PER_HOUR } from '../../../src/core/intake/intake';
+import { handleDelivery } from '../../../src/core/intake/intake';
+import { REJECTED_BODIES_PER_HOUR } from '../../../src/core/intake/rejections';
 import { DIRTY_PROPERTY } from '../../../src/core/tick-gate';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
 import { form, memoryIntake, OLD_TOKEN, TOKEN } from './memory-intake';
