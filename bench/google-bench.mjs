@@ -50,10 +50,12 @@ export async function measureCostPerRow({ rows = 40, latency, seed, progress = (
     if (sent !== rows) throw new Error(`google bench: ${sent} of ${rows} rows SENT after ${runs.length} runs: ${runs.map((r) => r.value).join(' | ')}`);
     const calls = runs.reduce((n, r) => n + r.serviceCalls, 0);
     const ms = runs.reduce((n, r) => n + runModeledMs(r), 0);
-    const byMethod = {};
+    const byMethod = {}, byCost = { 'gemini (fixed 3 s per round)': 0 };
     for (const r of runs) for (const [k, v] of Object.entries(r.calls)) byMethod[k] = (byMethod[k] ?? 0) + v;
+    for (const r of runs) for (const [k, v] of Object.entries(r.latency?.byCost ?? {})) byCost[k] = (byCost[k] ?? 0) + v;
+    for (const r of runs) byCost['gemini (fixed 3 s per round)'] += runModeledMs(r) - modeledMsOf(r);
     progress(`cost per row: ${rows} rows SENT in ${runs.length} runs, ${calls} calls, ${(ms / 1000).toFixed(1)} modeled s`);
-    return { rows, runs, callsPerRow: calls / rows, secondsPerRow: ms / 1000 / rows, byMethod };
+    return { rows, runs, callsPerRow: calls / rows, secondsPerRow: ms / 1000 / rows, byMethod, byCost };
   } finally {
     await rt.close();
   }

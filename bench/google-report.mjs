@@ -37,6 +37,8 @@ export function costPerRowTable(c) {
     ['rows PENDING → SENT', `${c.rows} in ${c.runs.length} run(s)`],
     ['service calls per mailed row', fmt.x(c.callsPerRow, 1)],
     ['modeled trigger seconds per mailed row (Gemini 3 s per fetch round)', fmt.x(c.secondsPerRow, 2)],
+    ['modeled seconds per row by cost (largest first)', Object.entries(c.byCost).sort((a, b) => b[1] - a[1]).slice(0, 6)
+      .map(([k, v]) => `${k} ${fmt.x(v / 1000 / c.rows, 2)}`).join(', ')],
     ['calls by method, whole run', callsTable(c.byMethod)],
   ]);
 }
