@@ -119,7 +119,7 @@ async function main() {
     'leaves out this machine\'s CPU time. Gemini\'s own time is added at a fixed 3 s per request round.',
     '',
     'Each size is loaded straight into the host (GasHost.loadSheet), so the grid is exactly full: the first formqueue',
-    'delivery after a load adds 1,000 grid rows (one more call, `insertRowsAfter`), which the median leaves out.',
+    'delivery after a load adds 1,000 grid rows and formats them (two more calls, `insertRowsAfter` and `setNumberFormats`), which the median leaves out.',
     '',
     '## Machine',
     ...machineLines(m),

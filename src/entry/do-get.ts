@@ -6,6 +6,7 @@ import { readSettings } from '../core/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
 import { createScriptPropertyStore } from '../gas/script-properties';
+import { effectiveUserEmail } from '../gas/self-test-probes';
 import { openSpreadsheet } from '../gas/spreadsheet';
 import { systemClock } from '../gas/system-clock';
 
@@ -20,6 +21,8 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     const { settings } = readSettings(snapshot);
     const verdict = checkWebhookToken(e && e.parameter ? e.parameter.token : undefined, settings.webhookToken, settings.webhookTokenPrevious);
     if (verdict !== 'current' && verdict !== 'previous') return json({ ok: false, error: verdict === 'not_configured' ? 'not_configured' : 'unauthorized' });
+    // The self-test asks who the web app runs as: only the web app itself can tell (docs/self-test.md#identity).
+    if (e.parameter.view === 'identity') return json({ ok: true, runsAs: effectiveUserEmail() });
     const now = systemClock.now();
     const book = new IncidentBook(props, systemClock, { properties: snapshot });
     let health;

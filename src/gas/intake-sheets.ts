@@ -3,6 +3,7 @@ import { formConfigsFromValues } from '../core/form-config';
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
 import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
 import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
+import { submissionKeys } from '../core/submission-keys';
 import { codedError } from '../core/errors';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
@@ -48,21 +49,28 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The row holding `eventId` in event_id or `responseToken` in response_token: one TextFinder over the block of columns
- * between the two (a regular expression for either key, whole cell), two service calls instead of four. A match in a
- * column between them (a person typed an id there) does not count: the two columns are then searched one by one.
+ * The row holding this submission's event_id in event_id or its response token in response_token: one TextFinder
+ * over the block of columns between the two (a regular expression for either key, whole cell), two service calls
+ * instead of four. A hit is confirmed against its own column's key (one read, only on a duplicate: an event_id never
+ * matches a response token); a hit in a column between them, or not confirmed, falls back to one search per key.
  */
 function findEither(sheet: Sheet, index: ColumnIndex, eventId: string, responseToken: string): number | null {
-  const first = Math.min(index.event_id, index.response_token), last = Math.max(index.event_id, index.response_token);
-  if (eventId !== '' && responseToken !== '' && first >= 0 && last - first + 1 <= MAX_SPAN_COLUMNS) {
+  const keys = submissionKeys({ eventId, responseToken });
+  const columns = keys.map((key) => index[key.column]);
+  const first = Math.min(...columns), last = Math.max(...columns);
+  if (keys.length === 2 && first >= 0 && last - first + 1 <= MAX_SPAN_COLUMNS) {
     const block = sheet.getRange(`${columnLetters(first + 1)}:${columnLetters(last + 1)}`);
-    const pattern = `^(?:${escapeRegExp(eventId)}|${escapeRegExp(responseToken)})$`;
+    const pattern = `^(?:${keys.map((key) => escapeRegExp(key.value)).join('|')})$`;
     const found = block.createTextFinder(pattern).useRegularExpression(true).matchEntireCell(true).matchCase(true).findNext();
     if (!found || found.getRow() <= 1) return null;
-    const column = found.getColumn() - 1;
-    if (column === index.event_id || column === index.response_token) return found.getRow();
+    const own = keys.find((key) => index[key.column] === found.getColumn() - 1);
+    if (own && String(found.getValue()) === own.value) return found.getRow();
   }
-  return findInColumn(sheet, index.event_id, eventId) ?? findInColumn(sheet, index.response_token, responseToken);
+  for (const key of keys) {
+    const row = findInColumn(sheet, index[key.column], key.value);
+    if (row !== null) return row;
+  }
+  return null;
 }
 
 export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): IntakeSheetsWithConfig {

@@ -234,13 +234,24 @@ async function runMenu(button) {
   await refresh();
 }
 
+/** The menu's prompt, answered with what was typed here (the runtime answers dialogs from the request's `answers`). */
+async function setProperty() {
+  const line = $('property-line').value;
+  const result = await api('/api/run/menuSetProperty', { json: { user: EDIT_USER, answers: [line] } }).catch((err) => ({ ok: false, error: err.message }));
+  const ui = result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] };
+  const shown = (ui.dialogs ?? []).filter((d) => d.kind !== 'prompt');
+  showDialogs(shown.length ? shown : [{ kind: 'alert', title: 'Set a Script Property', prompt: result.ok ? 'Done (no message).' : `Failed: ${result.error ?? result.status}` }]);
+  $('property-line').value = '';
+}
+
 function showDialogs(dialogs) {
   if (dialogs.length === 0) return;
   const html = dialogs.find((d) => d.kind === 'modal' || d.kind === 'modeless' || d.kind === 'sidebar');
   $('alert-title').textContent = html ? html.title : dialogs[0].title || 'formqueue';
-  $('alert-text').textContent = dialogs.filter((d) => d.kind === 'alert' || d.kind === 'prompt').map((d) => d.prompt).join('\n\n');
-  $('alert-html').hidden = !html;
-  if (html) $('alert-html').srcdoc = html.content;
+  const withHtml = html && typeof html.content === 'string';
+  $('alert-text').textContent = dialogs.filter((d) => !withHtml || d !== html).map((d) => d.prompt).join('\n\n');
+  $('alert-html').hidden = !withHtml;
+  if (withHtml) $('alert-html').srcdoc = html.content;
   const dialog = $('alert');
   if (!dialog.open) dialog.showModal();
 }
@@ -291,9 +302,10 @@ async function drawExecutions() {
   const list = await api('/api/executions?limit=100');
   table('executions', ['Started', 'Function', 'Kind', 'User', 'Wall', 'Modeled', 'Outcome', 'Service calls', 'Logs'], list.slice().reverse().map((x) => {
     const calls = Object.entries(x.calls ?? {}).sort((a, b) => b[1] - a[1]);
-    const modeled = x.modeledMs ?? x.modeledDurationMs ?? x.modeled?.durationMs;
+    const modeled = x.modeledMs; // with --latency: what the run would have taken on Google
     return el('tr', {},
-      el('td', { text: x.startedAt ?? '' }), el('td', { text: x.functionName }), el('td', { text: x.kind }), el('td', { text: x.user ?? x.activeUser ?? '' }),
+      el('td', { text: x.startedAt ?? '' }), el('td', { text: x.functionName }), el('td', { text: x.kind }),
+      el('td', { text: [x.activeUser ?? x.user, x.effectiveUser && x.effectiveUser !== (x.activeUser ?? x.user) ? `as ${x.effectiveUser}` : ''].filter(Boolean).join(' ') }),
       el('td', { text: ms(x.durationMs) }), el('td', { text: ms(modeled) }),
       el('td', { class: x.status === 'ok' ? 'status-ok' : 'status-bad', text: x.error ? `${x.status}: ${x.error}` : x.status }),
       el('td', {}, calls.length ? el('details', {}, el('summary', { text: `${x.serviceCalls ?? 0} calls` }), el('pre', { text: calls.map(([k, n]) => `${k} ×${n}`).join('\n') })) : '0'),
@@ -343,8 +355,8 @@ async function drawClock() {
 async function advance(msToAdd, label) {
   try {
     const result = await api('/api/clock', { json: { advanceMs: msToAdd } });
-    const fired = result && Array.isArray(result.executions) ? `; ${result.executions.length} trigger run(s)` : '';
-    say(`clock ${label}${fired}`);
+    const due = Array.isArray(result?.dueOnNextTick) ? result.dueOnNextTick.length : 0;
+    say(`clock ${label}: runtime time is now ${String(result?.now ?? '').replace('T', ' ').slice(0, 19)} UTC${due ? `; ${due} clock trigger(s) fire at the next tick` : ''}`);
   } catch (err) {
     say(`clock ${label}: ${err.message}`);
   }
@@ -376,6 +388,7 @@ async function start() {
   for (const b of document.querySelectorAll('[data-fault]')) b.addEventListener('click', () => addFault(b.dataset.fault));
   for (const b of document.querySelectorAll('[data-advance]')) b.addEventListener('click', () => advance(Number(b.dataset.advance), b.textContent));
   $('fault-add').addEventListener('click', () => addFault($('fault-json').value));
+  $('set-property').addEventListener('click', () => setProperty());
   $('faults-clear').addEventListener('click', async () => { await api('/api/faults', { method: 'DELETE' }); say('all faults ended'); await refresh(); });
   $('cell-enter').addEventListener('click', () => { if (state.cell) editCell(`${colName(state.cell.col)}${state.cell.row}`, $('cell-value').value); });
   await loadTabs();
