@@ -8,13 +8,27 @@ const LOG_FORMATS = ['yyyy-mm-dd hh:mm:ss', '@', '@', '@', '@', '@'];
 /** A Log line is an audit note, not a dump: long details are cut so a row stays readable (and far under a cell's limit). */
 const MAX_DETAIL_CHARS = 2000;
 /** The event_id column of the Log (cells() writes it second). */
-const EVENT_ID_LETTER = 'B';
-/** A submission's lines are written within minutes of one another: read them as one block when they are this close. */
-const BLOCK_ROWS = 200;
+const EVENT_ID_COLUMN = 2;
 
 function cells(entry: LogEntry): unknown[] {
   const detail = entry.detail.length > MAX_DETAIL_CHARS ? `${entry.detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : entry.detail;
   return [new Date(entry.at), entry.eventId, entry.from, entry.to, entry.by, detail];
+}
+
+/** Up to this many submissions are looked up one by one (a TextFinder each); more, and the Log is read once. */
+const FIND_ONE_BY_ONE_MAX = 5;
+
+/** One submission's Log lines, found inside Sheets, so the cost does not grow with the Log (docs/platform.md#batching-and-lookups). */
+function findLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, eventId: string): LogEntry[] {
+  const rows = sheet
+    .getRange(1, EVENT_ID_COLUMN, sheet.getMaxRows(), 1)
+    .createTextFinder(eventId)
+    .matchEntireCell(true)
+    .matchCase(true)
+    .findAll()
+    .map((cell) => cell.getRow())
+    .filter((row) => row > 1);
+  return rows.map((row) => entryOf(sheet.getRange(row, 1, 1, LOG_FORMATS.length).getValues()[0]));
 }
 
 function entryOf(values: readonly unknown[]): LogEntry {
@@ -24,41 +38,28 @@ function entryOf(values: readonly unknown[]): LogEntry {
   return { at: Number.isFinite(time) ? time : 0, eventId: text(1), from: text(2), to: text(3), by: text(4), detail: text(5) };
 }
 
-/** The Log lines at `rows` (ascending): one read of the block between the first and the last when it is short, else one read per line. */
-function readLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: number[]): LogEntry[] {
-  if (rows.length === 0) return [];
-  const first = rows[0], last = rows[rows.length - 1];
-  if (last - first < BLOCK_ROWS) {
-    const block = sheet.getRange(first, 1, last - first + 1, LOG_FORMATS.length).getValues();
-    return rows.map((row) => entryOf(block[row - first]));
-  }
-  return rows.map((row) => entryOf(sheet.getRange(row, 1, 1, LOG_FORMATS.length).getValues()[0]));
-}
-
 /** No lock: each line is one atomic appendRow (sheet-append.ts), so writers running as anyone cannot overwrite one another. */
 export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): AuditLog {
-  // Every line is written at once (the Log is the send ledger); only the Log's lookup and headroom check are remembered.
-  let logSheet: GoogleAppsScript.Spreadsheet.Sheet | null = null;
-  const sheet = () => (logSheet ??= requireSheet(spreadsheet, SHEETS.log));
-  const appendLines = createAppender(sheet, LOG_FORMATS);
+  // Every line is written at once (the Log is the send ledger); only the Log's lookup and its rows' preparation are remembered.
+  const appendLines = createAppender(() => requireSheet(spreadsheet, SHEETS.log), LOG_FORMATS);
   return {
     append(entries) {
       appendLines(entries.map(cells));
     },
-    historyOf(eventId) {
-      if (eventId === '') return [];
-      // Inside Sheets, so the cost does not grow with the Log (docs/platform.md#batching-and-lookups); the whole
-      // column in A1 ('B:B') needs no getMaxRows first.
-      const found = sheet()
-        .getRange(`${EVENT_ID_LETTER}:${EVENT_ID_LETTER}`)
-        .createTextFinder(eventId)
-        .matchEntireCell(true)
-        .matchCase(true)
-        .findAll()
-        .map((cell) => cell.getRow())
-        .filter((row) => row > 1)
-        .sort((a, b) => a - b);
-      return readLines(sheet(), found).filter((entry) => entry.eventId === eventId);
+    historiesOf(eventIds) {
+      const wanted = new Set(eventIds.filter((id) => id !== ''));
+      const histories = new Map(Array.from(wanted, (id): [string, LogEntry[]] => [id, []]));
+      if (wanted.size === 0) return histories;
+      const sheet = requireSheet(spreadsheet, SHEETS.log);
+      if (wanted.size <= FIND_ONE_BY_ONE_MAX) {
+        for (const id of wanted) histories.set(id, findLines(sheet, id));
+        return histories;
+      }
+      // A block of rows (a sort): one read of the Log's first five columns beats a lookup per row.
+      const lastRow = sheet.getLastRow();
+      if (lastRow < 2) return histories;
+      for (const cells of sheet.getRange(2, 1, lastRow - 1, 5).getValues()) histories.get(String(cells[1]))?.push(entryOf([...cells, '']));
+      return histories;
     },
   };
 }
