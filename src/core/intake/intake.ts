@@ -3,9 +3,9 @@ import { configFor } from '../form-config';
 import { codedError, codeOf, isSheetsOutage, messageOf } from '../errors';
 import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
-import { redact } from '../redact';
+import { redact, removeKnownSecrets } from '../redact';
 import { DIRTY_PROPERTY } from '../tick-gate';
-import type { Settings } from '../settings';
+import { secretValues, tokenProblem, type Settings } from '../settings';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
@@ -73,6 +73,11 @@ export interface IntakeRequest {
 export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): IntakeAnswer {
   const now = deps.clock.now();
   const verdict = checkWebhookToken(request.token, deps.settings.webhookToken, deps.settings.webhookTokenPrevious);
+  if (verdict === 'weak') {
+    const why = tokenProblem(deps.settings.webhookToken) ?? 'is too weak';
+    reject(deps, now, `not configured: Script Property WEBHOOK_TOKEN ${why}, so no delivery is accepted; clear it and run formqueue → Set up / repair to generate one, then update the Typeform webhook URL`, request.body, '', '');
+    return { ok: false, error: 'not_configured' };
+  }
   if (verdict === 'not_configured') {
     reject(deps, now, 'not configured: Script Property WEBHOOK_TOKEN is not set, so no delivery can be authenticated', request.body, '', '');
     return { ok: false, error: 'not_configured' };
@@ -236,7 +241,7 @@ function spill(deps: IntakeDeps, now: number, body: string, delivery: TypeformDe
 }
 
 function secretsOf(deps: IntakeDeps): string[] {
-  return [deps.settings.webhookToken, deps.settings.webhookTokenPrevious, deps.settings.geminiApiKey];
+  return secretValues(deps.settings);
 }
 
 interface RejectedCount {
@@ -286,8 +291,9 @@ export function keepInRejected(sheets: IntakeSheets, deps: IntakeDeps, at: numbe
 
 function recordRejection(sheets: IntakeSheets, deps: IntakeDeps, at: number, reason: string, body: string, formId: string, eventId: string): void {
   // Only our own secrets are removed from the body: pattern redaction would also eat Typeform's ids and
-  // tokens, and the body must stay whole so staff can accept it later.
-  const kept = withoutKnownSecrets(fitCell(body, 'body cut to fit a cell'), secretsOf(deps));
+  // tokens, and the body must stay whole so staff can accept it later. Removed before the cut, so a cut
+  // through a secret cannot leave its first characters behind.
+  const kept = fitCell(removeKnownSecrets(body, secretsOf(deps)), 'body cut to fit a cell');
   sheets.appendRejected({ at, reason: shownReason(reason, deps), formId: clip(formId), eventId: clip(eventId), body: kept });
 }
 
@@ -297,10 +303,7 @@ function recordRejection(sheets: IntakeSheets, deps: IntakeDeps, at: number, rea
  * Cut only after redaction, so the cut never leaves a secret of ours half-hidden.
  */
 function shownReason(reason: string, deps: IntakeDeps): string {
-  const bounded = withoutKnownSecrets(reason, secretsOf(deps)).slice(0, REASON_LIMIT_CHARS * 2);
+  const bounded = removeKnownSecrets(reason, secretsOf(deps)).slice(0, REASON_LIMIT_CHARS * 2);
   return fitCell(redact(bounded, secretsOf(deps)), 'reason cut to fit', REASON_LIMIT_CHARS);
 }
 
-function withoutKnownSecrets(text: string, secrets: readonly string[]): string {
-  return secrets.filter((secret) => secret.length >= 6).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
-}

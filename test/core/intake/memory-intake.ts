@@ -5,8 +5,8 @@ import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { readSettings } from '../../../src/core/settings';
 
-export const TOKEN = 'current-token-0123456789abcdef';
-export const OLD_TOKEN = 'previous-token-0123456789abcdef';
+export const TOKEN = 'current-token-0123456789abcdef-7Qz';
+export const OLD_TOKEN = 'previous-token-0123456789abcdef-k4W';
 
 export function form(formId: string, enabled = true): FormConfig {
   return { ...blankFormConfig(formId), enabled };
