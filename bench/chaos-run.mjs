@@ -1,5 +1,5 @@
 // Runs one chaos schedule in a fresh runtime, then clears the faults and drains the queue; returns what an auditor needs.
-import { TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
+import { TOKEN, startRuntime, submission } from './runtime.mjs';
 
 const STAFF = 'staff@example.com';
 const OPEN = new Set(['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING']);
@@ -138,4 +138,3 @@ export async function runSchedule(schedule, { gemini } = {}) {
   }
 }
 
-export { eventIdOf };

@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
-import { setTimeout, clearTimeout, setInterval, clearInterval } from 'node:timers';
+import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError, SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
@@ -16,6 +16,7 @@ import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
 import { cellsOf, createLatency } from './latency.mjs';
 import { statSync } from 'node:fs';
+import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
@@ -60,13 +61,8 @@ export class GasHost extends EventEmitter {
     this.live = new Map();
     this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers };
     this.rtts = [];
-    this.clockOffsetMs = 0;
     this.seq = 0;
-    this.clock = null;
-    this.clockTicks = 0; // minutes the clock has ticked (each startClock interval is one)
-    this.clockCarryMs = 0; // advanced time not yet a whole minute
-    this.catchUp = new Set(); // ids of clock triggers a skipped span made due
-    this.clockCell = new Float64Array(new SharedArrayBuffer(8)); // clockOffsetMs, read by every execution's Date
+    this.time = new RuntimeClock();
     this.refusals = 0; // executions refused by the simultaneous-executions limit
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
@@ -78,35 +74,20 @@ export class GasHost extends EventEmitter {
   get owner() { return this.opts.ownerEmail; }
 
   /** Host time: real time plus an offset tests and POST /api/clock advance (cache TTLs, mail-quota day, scripts' Date). */
-  now() { return Date.now() + this.clockOffsetMs; }
+  now() { return this.time.now(); }
+  get clockOffsetMs() { return this.time.offsetMs; }
 
   /**
-   * Moves the runtime's time forward by ms, for the host and for every execution, running ones included (they read
-   * the shared offset at each Date.now / new Date). Each clock trigger due in the skipped minutes fires once on the
-   * next tick: Google does not replay the runs a span missed one by one.
+   * Moves the runtime's time forward by ms, for the host and every execution, running ones included; clock triggers
+   * due in the skipped minutes fire once on the next tick. Answers { skippedMinutes, dueOnNextTick: [trigger ids] }.
    */
   advanceClock(ms) {
-    this.clockOffsetMs += ms;
-    this.clockCell[0] = this.clockOffsetMs;
-    this.clockCarryMs += ms;
-    const skippedMinutes = Math.floor(this.clockCarryMs / 60000);
-    this.clockCarryMs -= skippedMinutes * 60000;
-    for (const t of this.clockTriggers()) {
-      const p = periodMinutes(t), firstDue = Math.ceil(this.clockTicks / p) * p;
-      if (firstDue < this.clockTicks + skippedMinutes) this.catchUp.add(t.id);
-    }
-    this.clockTicks += skippedMinutes;
+    const moved = this.time.advance(ms, this.clockTriggers());
     this.markDirty();
-    return { skippedMinutes, dueOnNextTick: this.dueOnNextTick().map((t) => t.id) };
+    return moved;
   }
 
   clockTriggers() { return this.triggers.filter((t) => t.type === 'CLOCK'); }
-
-  /** The clock triggers the next tick(false) fires: those its minute is due for, and those a skipped span owes. */
-  dueOnNextTick() {
-    const n = this.clockTicks;
-    return this.clockTriggers().filter((t) => this.catchUp.has(t.id) || n % periodMinutes(t) === 0);
-  }
 
   async load() {
     loadState(this);
@@ -148,7 +129,7 @@ export class GasHost extends EventEmitter {
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
-    info.clockBuffer = this.clockCell.buffer; // shared: a later advanceClock reaches this execution too
+    info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     const worker = new Worker(WORKER_URL, {
@@ -158,7 +139,7 @@ export class GasHost extends EventEmitter {
     st.kill = (status, error) => {
       if (st.settled) return;
       st.settled = { status, error };
-      worker.terminate();
+      void worker.terminate(); // settled by the 'exit' handler below
     };
     this.live.set(id, st);
     const timer = setTimeout(() => st.kill('timeout', { name: 'Exception', message: 'Exceeded maximum execution time' }), runOpts.timeoutMs ?? this.opts.executionTimeoutMs);
@@ -170,7 +151,8 @@ export class GasHost extends EventEmitter {
         this.recordRtts(msg.rtts);
         return;
       }
-      this.dispatch(st, msg).then((reply) => {
+      // dispatch turns every handler failure into a reply; nothing here awaits the chain.
+      void this.dispatch(st, msg).then((reply) => {
         if (st.dead || reply === null) return;
         port1.postMessage(reply); // 1) enqueue the reply, 2) then wake the worker
         Atomics.add(flag, 0, 1);
@@ -353,19 +335,13 @@ export class GasHost extends EventEmitter {
 
   /** Fires clock triggers now, each as its own execution; `all` ignores everyMinutes (tick() is "fire once now"). */
   tick(all = true) {
-    const due = all ? this.clockTriggers() : this.dueOnNextTick();
-    this.clockTicks++;
-    this.catchUp.clear();
+    const due = this.time.takeTick(this.clockTriggers(), all);
     return Promise.all(due.map((t) => this.run(t.handler, [clockEvent(t, this.now(), this.opts.timeZone)], { kind: 'trigger', triggerUid: t.id })));
   }
 
   /** Each interval is one "minute": a trigger every N minutes fires every N ticks; runs overlap on purpose. */
-  startClock(intervalSeconds = 60) {
-    this.stopClock();
-    if (!(intervalSeconds > 0)) return;
-    this.clock = setInterval(() => { this.tick(false).catch(() => {}); }, intervalSeconds * 1000);
-  }
-  stopClock() { if (this.clock) clearInterval(this.clock); this.clock = null; }
+  startClock(intervalSeconds = 60) { this.time.start(intervalSeconds, () => { this.tick(false).catch(() => {}); }); }
+  stopClock() { this.time.stop(); }
 
   setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
   resetDay() { this.mail.used = 0; this.mail.day = new Date(this.now()).toISOString().slice(0, 10); this.markDirty(); }
@@ -390,26 +366,12 @@ function quotaUserOf(st) {
 
 const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
 
-/** A clock trigger's period in ticks (minutes). */
-function periodMinutes(t) {
-  return t.everyMinutes ?? (t.everyHours ?? 1) * 60;
-}
-
 function validationRule(sh, r, c) {
   for (let k = sh.validations.length - 1; k >= 0; k--) {
     const { rect, rule } = sh.validations[k];
     if (r >= rect.r && r < rect.r + rect.nr && c >= rect.c && c < rect.c + rect.nc) return rule;
   }
   return null;
-}
-
-/** A time-driven event object [GAS-TRIG]. */
-function clockEvent(t, ms, tz) {
-  const d = new Date(ms);
-  return {
-    authMode: 'FULL', triggerUid: t.id, timezone: tz, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, 'day-of-month': d.getUTCDate(),
-    'day-of-week': d.getUTCDay() === 0 ? 7 : d.getUTCDay(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
-  };
 }
 
 export { SheetModel };

@@ -44,7 +44,7 @@ export function saveState(host) {
   writeJson(dir, 'outbox.json', host.outbox);
   writeJson(dir, 'mail-quota.json', { day: host.mail.day, used: host.mail.used });
   // time moved by POST /api/clock stays moved, so timestamps in the sheet are never in the future after a restart
-  writeJson(dir, 'clock.json', { offsetMs: host.clockOffsetMs, ticks: host.clockTicks });
+  writeJson(dir, 'clock.json', host.time.toJSON());
 }
 
 export function loadState(host) {
@@ -74,5 +74,5 @@ export function loadState(host) {
   const m = readJson(dir, 'mail-quota.json');
   if (m) Object.assign(host.mail, { day: m.day, used: m.used });
   const c = readJson(dir, 'clock.json');
-  if (c) { host.clockOffsetMs = c.offsetMs; host.clockCell[0] = c.offsetMs; host.clockTicks = c.ticks; }
+  if (c) host.time.restore(c);
 }

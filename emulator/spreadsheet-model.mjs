@@ -20,15 +20,6 @@ export class GasError extends Error {
 }
 
 export function colToNum(s) { let n = 0; for (const ch of s.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64); return n; }
-export function numToCol(n) { let s = ''; while (n > 0) { const m = (n - 1) % 26; s = String.fromCharCode(65 + m) + s; n = Math.floor((n - 1) / 26); } return s; }
-
-/** A1 text of a range handle; open-ended ranges keep their open form ('B:B', 'A2:C') as Sheets prints them. */
-export function a1Of(h) {
-  const c1 = numToCol(h.c), c2 = numToCol(h.c + h.nc - 1);
-  if (h.open) return h.open === 1 ? `${c1}:${c2}` : `${c1}${h.r}:${c2}`;
-  const start = `${c1}${h.r}`;
-  return h.nr === 1 && h.nc === 1 ? start : `${start}:${c2}${h.r + h.nr - 1}`;
-}
 
 const A1_RE = /^\$?([A-Z]*)\$?(\d*)(?::\$?([A-Z]*)\$?(\d*))?$/i;
 
@@ -126,6 +117,14 @@ export class SheetModel {
       if (this[k].length > start0) this[k].splice(start0, deleteCount, ...filler);
     }
     this.maxRows += insertCount - deleteCount;
+  }
+
+  /** Removes `deleteCount` grid columns from column `start0` (0-based); cells to their right move left. */
+  spliceColumns(start0, deleteCount) {
+    for (const k of ['v', 'f', 'nf', 'notes']) {
+      for (const row of this[k]) if (row && row.length > start0) row.splice(start0, deleteCount);
+    }
+    this.maxCols -= deleteCount;
   }
 }
 

@@ -1,5 +1,5 @@
 // Host handlers for Range, TextFinder and Protection: every call here is one bridge round trip from a script.
-import { GasError, a1Of, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
+import { GasError, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
 
 export const ref = (cls, h) => ({ __ref: cls, h });
 
@@ -194,4 +194,3 @@ function prot(x, h) {
   return p;
 }
 
-export { a1Of };

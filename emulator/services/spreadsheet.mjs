@@ -37,6 +37,13 @@ function deleteRows(x, sh, start, n) {
   sh.spliceRows(start - 1, n, 0);
 }
 
+/** Sheet.deleteColumns(columnPosition, howMany) (https://developers.google.com/apps-script/reference/spreadsheet/sheet#deleteColumns(Integer,Integer)). */
+function deleteColumns(sh, start, n) {
+  if (!(start >= 1) || !(n >= 1) || start + n - 1 > sh.maxCols) throw new GasError('Those columns are out of bounds.');
+  if (n >= sh.maxCols - sh.frozenCols && start > sh.frozenCols) throw new GasError('Sorry, it is not possible to delete all non-frozen columns.');
+  sh.spliceColumns(start - 1, n);
+}
+
 function insertRows(sh, before, n) {
   if (before < 1 || before > sh.maxRows + 1) throw new GasError('Those rows are out of bounds.');
   sh.spliceRows(before - 1, 0, n);
@@ -112,6 +119,8 @@ export const spreadsheetHandlers = {
     },
     deleteRow: (x, h, [r]) => deleteRows(x, sheetOf(x, h.sid), r, 1),
     deleteRows: (x, h, [r, n]) => deleteRows(x, sheetOf(x, h.sid), r, n),
+    deleteColumns: (x, h, [c, n]) => deleteColumns(sheetOf(x, h.sid), Number(c), Number(n)),
+    deleteColumn: (x, h, [c]) => deleteColumns(sheetOf(x, h.sid), Number(c), 1),
     insertRowsAfter: (x, h, [after, n]) => insertRows(sheetOf(x, h.sid), after + 1, n),
     insertRowAfter: (x, h, [after]) => insertRows(sheetOf(x, h.sid), after + 1, 1),
     insertRowsBefore: (x, h, [before, n]) => insertRows(sheetOf(x, h.sid), before, n),

@@ -24,9 +24,6 @@ export const FINISHED_STATUSES: readonly Status[] = ['SENT', 'SKIPPED', 'DUPLICA
 /** States that wait for a person: the system never moves a row out of them by itself. */
 export const NEEDS_PERSON_STATUSES: readonly Status[] = ['NEEDS_REVIEW', 'FAILED', 'AWAITING_APPROVAL'];
 
-/** States in which a step with an outside effect may be in flight. */
-export const IN_FLIGHT_STATUSES: readonly Status[] = ['GENERATING', 'SENDING'];
-
 /** Background colour per state in the Queue sheet (conditional formatting). */
 export const STATUS_COLOURS: Readonly<Record<Status, string>> = {
   PENDING: '#fff2cc',

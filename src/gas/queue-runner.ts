@@ -23,6 +23,7 @@ import {
 import { createAuditLog } from './audit-log';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
+import { watchGrid } from './grid-watch';
 import { intakeDeps } from './intake-service';
 import { intakeLock, scriptLock } from './locks';
 import { createMailer } from './mailer';
@@ -114,6 +115,7 @@ function runLocked(props: PropertyStore, snapshot: Record<string, string>, start
       addCaughtUp(book, summary);
       health = archiveAndMeasure(spreadsheet, queue, settings, spill.count());
       book.rememberHealth(health);
+      watchGrid(spreadsheet, props, book, snapshot, systemClock.now());
     }
   } catch (error) {
     recordFailure(book, error, settings);

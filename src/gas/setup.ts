@@ -7,6 +7,7 @@ import {
   PROTECTION_PREFIX,
   SHEET_PLANS,
   columnBlocks,
+  columnsToTrim,
   columnLetter,
   defaultConfigRow,
   hasDefaultConfigRow,
@@ -44,6 +45,11 @@ function ensureSheet(spreadsheet: Spreadsheet, plan: SheetPlan, report: string[]
     header.push(...repair.headers);
   }
   if (sheet.getFrozenRows() !== 1) sheet.setFrozenRows(1);
+  const trim = columnsToTrim(sheet.getMaxColumns(), sheet.getLastColumn(), header.length);
+  if (trim) {
+    sheet.deleteColumns(trim.start, trim.count);
+    report.push(`${plan.name}: removed ${trim.count} empty grid column(s) at the right (every grid cell counts against the spreadsheet's 10,000,000).`);
+  }
   return { sheet, header };
 }
 

@@ -1,4 +1,4 @@
-// Regression (found by the bench): a sheet whose 1,000 grid rows are all used must still take appends (Queue and Log).
+// The grid: sheets whose rows are all used still take appends (Queue and Log), and Set up leaves no empty grid column.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startRuntime, submission, type Runtime } from './runtime';
 
@@ -35,5 +35,39 @@ describe('appending to a sheet whose grid is full', () => {
     expect(run.status).toBe('ok');
     expect(rt.queue()[0].status).toBe('SENT');
     expect(rt.host.outbox.filter((m: { to: string }) => m.to !== 'staff@example.com')).toHaveLength(1);
+  });
+
+  it('leaves no empty grid column after Set up (a new sheet has 26; the 10,000,000-cell limit counts them all)', async () => {
+    for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive']) {
+      const sheet = rt.host.ss.byName(name);
+      expect(sheet.maxCols, name).toBe(rt.sheet(name).header.length);
+    }
+    // A column staff added to Queue's right is kept by a repair.
+    const queue = rt.host.ss.byName('Queue');
+    rt.host.loadSheet('Queue', [...rt.sheet('Queue').header, 'notes'], []);
+    expect(queue.maxCols).toBeGreaterThanOrEqual(17);
+    expect((await rt.host.run('setup', [], { kind: 'menu' })).status).toBe('ok');
+    expect(rt.sheet('Queue').header.at(-1)).toBe('notes');
+    expect(queue.maxCols).toBe(17);
+  });
+
+  it('warns staff once the grid passes 80 % of 10,000,000 cells, with the days left at the current rate', async () => {
+    await rt.deliver(submission(20));
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(rt.host.properties.get('FQ_INCIDENT_GRID_NEARLY_FULL')).toBeNull();
+    // As a spreadsheet that has kept a few hundred thousand archived rows: its grid is past 8,000,000 cells.
+    const archive = rt.host.ss.byName('Archive');
+    archive.maxRows = 500000;
+    rt.host.advanceClock(2 * 3600000);
+    await rt.deliver(submission(21));
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(JSON.parse(rt.host.properties.get('FQ_INCIDENT_GRID_NEARLY_FULL')).detail).toMatch(/grid has 8,0\d\d,\d{3} of its 10,000,000 cells \(80 %\)/);
+    expect(rt.host.outbox.some((m: { subject: string }) => m.subject.includes('Spreadsheet nearly full'))).toBe(true);
+    // A week on, it has grown by 700,000 cells: 100,000 a day, so about 11 days are left.
+    rt.host.advanceClock(2 * 3600000);
+    rt.host.properties.set('FQ_GRID_SAMPLES', JSON.stringify([[rt.host.now() - 7 * 86400000 + 3600000, 8068000 - 700000]]));
+    await rt.deliver(submission(22));
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(JSON.parse(rt.host.properties.get('FQ_INCIDENT_GRID_NEARLY_FULL')).detail).toMatch(/rate of the last 7 day\(s\) \(100,\d{3} cells a day\) it is full in about 1\d day\(s\)/);
   });
 });

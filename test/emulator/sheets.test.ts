@@ -80,6 +80,17 @@ describe('Spreadsheet semantics', () => {
     expect(await ok('layout', ['R'])).toEqual({ data: [['h1', 'h2'], [3, 'c']], lastRow: 2, lastCol: 2, maxRows: 998, colA1: 'B:B', colRows: 998, open: 'A2:C' });
   });
 
+  // Sheet.deleteColumns: cells to the right move left, the grid shrinks; out of bounds and "all columns" are refused.
+  it('deleteColumns moves the cells to its right and shrinks the grid', async () => {
+    host = makeHost('sheets');
+    expect(await ok('trimColumns', ['T'])).toEqual({
+      row: ['a', 'c', 'd'],
+      maxCols: 25,
+      lastCol: 3,
+      errors: ['Those columns are out of bounds.', 'Sorry, it is not possible to delete all non-frozen columns.'],
+    });
+  });
+
   it('an unsupported method throws "not emulated: Class.method"', async () => {
     host = makeHost('sheets');
     expect(await ok('notEmulated')).toBe('not emulated: Range.sort');

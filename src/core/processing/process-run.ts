@@ -23,7 +23,7 @@ import {
   type Run,
 } from './run-context';
 
-export type { ProcessingDeps, ProcessingOptions, ProcessingSummary, StopReason } from './run-context';
+export type { ProcessingDeps, ProcessingOptions, ProcessingSummary } from './run-context';
 
 /** Rows held by a paused condition (systemic Gemini error, mail quota, broken template) are looked at again after this. */
 export const HALT_RECHECK_MS = 5 * MINUTE_MS;

@@ -74,6 +74,15 @@ export function repairHeader(existing: readonly unknown[], wanted: readonly stri
   return missing.length === 0 ? { kind: 'ok' } : { kind: 'write', startColumn: width + 1, headers: missing };
 }
 
+/**
+ * Grid columns right of the header and of anything staff wrote there, which Set up removes: a new sheet has 26
+ * columns, and the 10,000,000-cell limit counts every grid cell, empty or not (docs/platform.md#quotas).
+ */
+export function columnsToTrim(maxColumns: number, lastColumnWithData: number, headerWidth: number): { start: number; count: number } | null {
+  const keep = Math.max(lastColumnWithData, headerWidth, 1);
+  return maxColumns > keep ? { start: keep + 1, count: maxColumns - keep } : null;
+}
+
 /** 1 → A, 27 → AA. */
 export function columnLetter(column: number): string {
   let letters = '';

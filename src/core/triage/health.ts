@@ -74,10 +74,6 @@ export function oldestPendingMinutes(health: QueueHealth, now: number): number |
   return health.oldestPendingAt === null ? null : minutesBetween(health.oldestPendingAt, now);
 }
 
-export function oldestWaitingMinutes(health: QueueHealth, now: number): number | null {
-  return health.oldestWaitingAt === null ? null : minutesBetween(health.oldestWaitingAt, now);
-}
-
 export function computeHealth(
   rows: readonly QueueRow[],
   now: number,

@@ -204,6 +204,7 @@ describe('classification', () => {
     MAIL_QUOTA_EXHAUSTED: 'quota',
     MAIL_LIMIT_REACHED: 'quota',
     SPILL_BACKLOG: 'quota',
+    GRID_NEARLY_FULL: 'quota',
     GEMINI_KEY_INVALID: 'configuration',
     GEMINI_MODEL_NOT_FOUND: 'configuration',
     CONFIG_MISSING: 'configuration',

@@ -75,6 +75,16 @@ function layout(name) {
   var col = sh.getRange('B:B');
   return { data: data, lastRow: sh.getLastRow(), lastCol: sh.getLastColumn(), maxRows: sh.getMaxRows(), colA1: col.getA1Notation(), colRows: col.getNumRows(), open: sh.getRange('A2:C').getA1Notation() };
 }
+function trimColumns(name) {
+  var sh = sheet_(name);
+  sh.appendRow(['a', 'b', 'c', 'd']);
+  sh.deleteColumns(2, 1);
+  var before = sh.getMaxColumns();
+  var errors = [];
+  try { sh.deleteColumns(before, 2); } catch (e) { errors.push(e.message); }
+  try { sh.deleteColumns(1, before); } catch (e) { errors.push(e.message); }
+  return { row: sh.getRange(1, 1, 1, 3).getValues()[0], maxCols: before, lastCol: sh.getLastColumn(), errors: errors };
+}
 function notEmulated() {
   try { SpreadsheetApp.openById('local-spreadsheet').getSheets()[0].getRange('A1').sort(1); return 'no error'; } catch (e) { return e.message; }
 }

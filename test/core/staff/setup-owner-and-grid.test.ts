@@ -1,6 +1,6 @@
-// Set up run by someone other than the deployer: it says so and installs no trigger (getProjectTriggers lists only the caller's).
+// Set up as data: a colleague installs no trigger (getProjectTriggers lists only the caller's), and unused grid columns go.
 import { describe, expect, it } from 'vitest';
-import { planForeignTriggers, triggerOwnership } from '../../../src/core/staff/setup-plan';
+import { columnsToTrim, planForeignTriggers, triggerOwnership } from '../../../src/core/staff/setup-plan';
 
 describe('triggerOwnership', () => {
   it.each([
@@ -34,5 +34,16 @@ describe('planForeignTriggers', () => {
       { id: 'c', handler: 'myOwnReport', kind: 'clock' as const },
     ];
     expect(planForeignTriggers(existing)).toEqual({ remove: ['a', 'b'] });
+  });
+});
+
+describe('columnsToTrim', () => {
+  it.each([
+    ['a new sheet of 26 columns under a 16-column header', 26, 16, 16, { start: 17, count: 10 }],
+    ['staff notes in column 20 are kept', 26, 20, 16, { start: 21, count: 6 }],
+    ['nothing beyond the header', 16, 16, 16, null],
+    ['an empty sheet keeps one column', 26, 0, 0, { start: 2, count: 25 }],
+  ])('%s', (_name, maxColumns, lastColumn, header, expected) => {
+    expect(columnsToTrim(maxColumns, lastColumn, header)).toEqual(expected);
   });
 });

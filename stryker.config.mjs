@@ -1,0 +1,17 @@
+// `npm run mutate`: mutation testing of src/core against the core's own tests (docs/quality.md has the last run).
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.core.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: ['src/core/**/*.ts'],
+  coverageAnalysis: 'perTest',
+  // Two cores shared with other work: one mutant at a time by default; `npm run mutate -- --concurrency 2` if free.
+  concurrency: 1,
+  timeoutMS: 10000,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

@@ -1,0 +1,95 @@
+// The lint guards can fail: each is run, with the project's own config, on a small tree that breaks its rule.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const TREE = mkdtempSync(join(tmpdir(), 'formqueue-guards-'));
+afterAll(() => rmSync(TREE, { recursive: true, force: true }));
+
+function write(files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(TREE, path)), { recursive: true });
+    writeFileSync(join(TREE, path), text);
+  }
+}
+
+/** Runs a tool's CLI in the probe tree; returns its output whether it passed or failed. */
+function run(bin: string, args: string[]): { failed: boolean; output: string } {
+  try {
+    return { failed: false, output: execFileSync(process.execPath, [join(ROOT, 'node_modules', bin), ...args], { cwd: TREE, encoding: 'utf8' }) };
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    return { failed: true, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+write({
+  'package.json': JSON.stringify({ name: 'probe', private: true, type: 'module' }),
+  'tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true, noEmit: true, lib: ['ES2020'], types: [], moduleResolution: 'bundler', module: 'ESNext' }, include: ['src', 'emulator'] }),
+  'src/entry/main.ts': "import { tick } from '../gas/runner';\nexport const main = tick;\n",
+  'src/gas/runner.ts': "import { main } from '../entry/main';\nimport { decide } from '../core/decide';\nexport function tick(): unknown { return [main, decide()]; }\n",
+  'src/core/decide.ts': "import { sheet } from '../gas/sheet';\nimport { readFileSync } from 'node:fs';\nimport { fixture } from '../../test/fixture';\nexport function decide(): unknown { return [sheet, readFileSync, fixture]; }\nexport const neverUsed = 1;\n",
+  'src/gas/sheet.ts': "export const sheet = 1;\n",
+  'src/core/orphan.ts': "export const orphan = 1;\n",
+  'test/fixture.ts': "export const fixture = 1;\n",
+  'emulator/host.mjs': "import { decide } from '../src/core/decide';\nimport { gone } from './deleted.mjs';\nasync function later() { return decide(); }\nexport function start() { later(); const unused = gone; }\n",
+});
+
+describe('dependency-cruiser rejects a broken layering', () => {
+  const { failed, output } = run('dependency-cruiser/bin/dependency-cruise.mjs', ['--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'err', 'src', 'emulator', 'test']);
+
+  it('fails the run', () => expect(failed).toBe(true));
+  it.each([
+    ['core-is-pure', 'src/core/decide.ts → src/gas/sheet.ts'],
+    ['gas-below-entry', 'src/gas/runner.ts → src/entry/main.ts'],
+    ['src-ships-alone', 'src/core/decide.ts → test/fixture.ts'],
+    ['src-has-no-node', 'src/core/decide.ts → fs'],
+    ['emulator-never-imports-src', 'emulator/host.mjs → src/core/decide.ts'],
+    ['no-unresolvable', 'emulator/host.mjs → ./deleted.mjs'],
+    ['no-circular-in-src', 'src/entry/main.ts → '],
+  ])('%s: %s', (rule, edge) => expect(output).toContain(`${rule}: ${edge}`));
+});
+
+describe('knip reports dead code', () => {
+  const { failed, output } = run('knip/bin/knip.js', ['--config', join(ROOT, 'knip.json'), '--no-config-hints', '--include', 'files,exports']);
+
+  it('fails the run', () => expect(failed).toBe(true));
+  it('names a file nothing imports', () => expect(output).toMatch(/src\/core\/orphan\.ts/));
+  it('names an export nothing uses', () => expect(output).toMatch(/neverUsed\s+src\/core\/decide\.ts/));
+});
+
+describe('ESLint rejects what a reader would trip on', () => {
+  const lint = async (path: string, text: string): Promise<string[]> => {
+    write({ [path]: text });
+    const eslint = new ESLint({
+      cwd: TREE,
+      overrideConfigFile: join(ROOT, 'eslint.config.mjs'),
+      // The probe's own program for the type-aware rules, instead of the repository's.
+      overrideConfig: [{ files: ['**/*.{ts,mjs}'], languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: TREE } } }],
+    });
+    const [result] = await eslint.lintFiles([path]);
+    return result.messages.map((m) => m.ruleId ?? m.message);
+  };
+
+  it('a promise left floating in the runtime', async () => {
+    expect(await lint('emulator/host.mjs', "async function later() { return 1; }\nexport function start() { later(); }\n")).toEqual(['@typescript-eslint/no-floating-promises']);
+  });
+
+  it('an unused variable', async () => {
+    expect(await lint('src/core/unused.ts', 'export function f(): number { const left = 1; return 2; }\n')).toEqual(['@typescript-eslint/no-unused-vars']);
+  });
+
+  it('a function over 80 lines', async () => {
+    const body = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
+    expect(await lint('src/core/long.ts', `export function f(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`)).toEqual(['max-lines-per-function']);
+  });
+
+  it('a function with more than 20 branches', async () => {
+    const ifs = Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};`).join('\n');
+    expect(await lint('src/core/branchy.ts', `export function f(n: number): number {\n${ifs}\n  return -1;\n}\n`)).toEqual(['complexity']);
+  });
+});
