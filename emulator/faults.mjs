@@ -1,7 +1,7 @@
 // Injected faults (Sheets outages, Gemini errors/timeouts/latency/pauses, mail quota and crash-after-send), each use recorded.
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
-import { GasError } from './spreadsheet-model.mjs';
+import { GasError } from './errors.mjs';
 
 const TARGETS = ['sheets', 'gemini', 'mail'];
 const LOCAL_DIR = new URL('./gemini-bodies/', import.meta.url);

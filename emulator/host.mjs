@@ -3,7 +3,9 @@ import { EventEmitter } from 'node:events';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
-import { GasError, SheetModel, SpreadsheetModel, displayValue, parseA1, interpretInput, storeEntered } from './spreadsheet-model.mjs';
+import { SheetModel, SpreadsheetModel, a1Of, displayValue, parseA1 } from './spreadsheet-model.mjs';
+import { GasError } from './errors.mjs';
+import { applyStaffEdit } from './staff-edits.mjs';
 import { Faults } from './faults.mjs';
 import { loadState, saveState } from './persist.mjs';
 import { LockTable } from './services/lock.mjs';
@@ -11,7 +13,8 @@ import { PropertyStore, storeHandlers } from './services/stores.mjs';
 import { rangeHandlers } from './services/range.mjs';
 import { spreadsheetHandlers } from './services/spreadsheet.mjs';
 import { fetchHandlers } from './services/fetch.mjs';
-import { KillExecution, mailHandlers, remainingQuota } from './services/mail.mjs';
+import { mailHandlers, remainingQuota } from './services/mail.mjs';
+import { uiHandlers } from './services/ui.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
 import { cellsOf, createLatency } from './latency.mjs';
@@ -59,7 +62,7 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
-    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers };
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
     this.seq = 0;
     this.time = new RuntimeClock();
@@ -117,13 +120,17 @@ export class GasHost extends EventEmitter {
     const rec = {
       id, functionName, kind, user: activeUser, effectiveUser, status: 'running', value: undefined, logs: [], startedAt: new Date(this.now()).toISOString(), durationMs: 0,
       calls: {}, serviceCalls: 0, cellsRead: 0, cellsWritten: 0, fetches: 0, mailsSent: 0, spreadsheetOpened: false,
+      ui: [], // every alert, prompt, toast, dialog and sidebar this execution showed, in order (services/ui.mjs)
     };
     if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
-    const st = { rec, userEmail, dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
+    const st = { rec, userEmail, uiAnswers: [...(runOpts.uiAnswers ?? [])], dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
     if (runOpts.activeRange) {
       const sh = this.ss.byName(runOpts.activeRange.sheet);
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
-      st.activeRange = parseA1(runOpts.activeRange.a1, sh);
+      // A selection of several ranges (Ctrl/Cmd-click) is "A2:A3,C5" or ["A2:A3","C5"]; the active range is the last one.
+      const a1s = Array.isArray(runOpts.activeRange.a1) ? runOpts.activeRange.a1 : String(runOpts.activeRange.a1).split(',');
+      st.activeRangeList = a1s.map((a1) => parseA1(String(a1).trim(), sh));
+      st.activeRange = st.activeRangeList[st.activeRangeList.length - 1];
     }
     if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
@@ -222,8 +229,8 @@ export class GasHost extends EventEmitter {
       const value = await this.paced(st, req, key, () => handler({ host: this, exec: rec, st }, req.h, req.a ?? []));
       return { v: value === undefined ? null : value };
     } catch (e) {
-      if (e instanceof KillExecution) { st.kill(e.status, e.error); return null; }
-      return { e: { name: e instanceof GasError ? e.name : 'Exception', message: e?.message ?? String(e) } };
+      if (e?.code === 'KILL_EXECUTION') { st.kill(e.status, e.error); return null; }
+      return { e: { name: e?.code === 'GAS_EXCEPTION' ? e.name : 'Exception', message: e?.message ?? String(e) } };
     }
   }
 
@@ -304,32 +311,35 @@ export class GasHost extends EventEmitter {
   }
 
   /**
-   * A person edits one cell: the value is entered as typed (formula/plain-text rules), then every
-   * installed ON_EDIT trigger runs as its own execution with Sheets' event fields [GAS-TRIG].
+   * A person acts on a sheet in the Sheets UI (staff-edits.mjs): `op` is set (type into one cell, the default),
+   * paste, clear, sort, insertRows or deleteRows. The change lands at once, between any two service calls of a
+   * running execution; then every installed trigger Google fires for it runs as its own execution: ON_EDIT
+   * (e.range, and e.value/e.oldValue for one typed or cleared cell) and ON_CHANGE (e.changeType), each with
+   * authMode, triggerUid, user and source [GAS-TRIG]. Resolves with the executions, on-edit ones first.
    */
-  async edit({ sheet, a1, value, user }) {
+  async edit({ sheet, user, ...req }) {
     const sh = this.ss.byName(sheet);
     if (!sh) throw new Error(`no sheet named ${sheet}`);
-    const h = parseA1(a1, sh);
-    const old = sh.value(h.r, h.c);
-    const rule = validationRule(sh, h.r, h.c);
-    // Clearing a cell (Delete key) is always allowed, validation or not: Sheets checks only what is entered.
-    const cleared = value === '' || value === null || value === undefined;
-    if (!cleared && rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
-      throw new Error(`The data you entered in cell ${a1} violates the data validation rules set on this cell.`);
-    }
-    storeEntered(sh, h.r, h.c, interpretInput(value, sh.format(h.r, h.c), this.ss.timeZone, this.now()));
+    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now() });
     this.markDirty();
-    const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
-    const runs = this.triggers.filter((t) => t.type === 'ON_EDIT').map((t) => {
-      const ev = {
-        authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(user ?? this.owner, t.owner ?? this.owner) } },
-        source: { __ref: 'Spreadsheet', h: { id: this.ss.id } }, range: { __ref: 'Range', h: { sid: sh.id, r: h.r, c: h.c, nr: 1, nc: 1 } },
-        value: asText(sh.value(h.r, h.c)),
-      };
-      if (old !== '') ev.oldValue = asText(old); // Sheets omits oldValue when the cell was empty
-      return this.run(t.handler, [ev], { kind: 'edit', user: user ?? this.owner, triggerUid: t.id, activeRange: { sheet, a1 } });
+    const person = user ?? this.owner;
+    const common = (t) => ({
+      authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(person, t.owner ?? this.owner) } },
+      source: { __ref: 'Spreadsheet', h: { id: this.ss.id } },
     });
+    const runs = [];
+    if (edit) {
+      const activeRange = { sheet, a1: a1Of(edit.range) };
+      for (const t of this.triggers.filter((u) => u.type === 'ON_EDIT')) {
+        const ev = { ...common(t), range: { __ref: 'Range', h: edit.range } };
+        if (edit.value !== undefined) ev.value = edit.value;
+        if (edit.oldValue !== undefined) ev.oldValue = edit.oldValue; // Sheets omits oldValue when the cell was empty
+        runs.push(this.run(t.handler, [ev], { kind: 'edit', user: person, triggerUid: t.id, activeRange }));
+      }
+    }
+    for (const t of this.triggers.filter((u) => u.type === 'ON_CHANGE')) {
+      runs.push(this.run(t.handler, [{ ...common(t), changeType }], { kind: 'edit', user: person, triggerUid: t.id }));
+    }
     return Promise.all(runs);
   }
 
@@ -365,13 +375,5 @@ function quotaUserOf(st) {
 }
 
 const sleep = (ms) => (ms >= 0.5 ? new Promise((r) => setTimeout(r, ms)) : undefined);
-
-function validationRule(sh, r, c) {
-  for (let k = sh.validations.length - 1; k >= 0; k--) {
-    const { rect, rule } = sh.validations[k];
-    if (r >= rect.r && r < rect.r + rect.nr && c >= rect.c && c < rect.c + rect.nc) return rule;
-  }
-  return null;
-}
 
 export { SheetModel };

@@ -1,6 +1,7 @@
 // HTTP front of the local runtime: the web app's /exec (with Apps Script's 302 echo dance) and the /api table of docs/runtime.md.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { STAFF_OPS } from './staff-edits.mjs';
 import { handleConsole } from './console/routes.mjs';
 
 /** @typedef {import('node:http').IncomingMessage} Req @typedef {import('node:http').ServerResponse} Res */
@@ -120,13 +121,16 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
         if (body.args !== undefined && !Array.isArray(body.args)) throw new HttpError(400, '"args" must be an array of arguments');
         const range = body.activeRange;
         if (range !== undefined && (typeof range?.sheet !== 'string' || typeof range?.a1 !== 'string')) {
-          throw new HttpError(400, '"activeRange" must be {"sheet":"Queue","a1":"A2"} (the selection a menu action sees)');
+          throw new HttpError(400, '"activeRange" must be {"sheet":"Queue","a1":"A2"} (the selection a menu action sees; "A2:A3,A5" selects several ranges)');
         }
         if (range && !host.sheetJson(range.sheet)) throw unknownSheet(range.sheet);
-        const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range });
+        if (body.answers !== undefined && !Array.isArray(body.answers)) {
+          throw new HttpError(400, '"answers" must be an array: one per alert or prompt, like ["YES", {"button":"OK","text":"typed"}]');
+        }
+        const exec = await host.run(fn, body.args ?? [], { kind: 'api', user: body.user, activeRange: range, uiAnswers: body.answers });
         return sendJson(res, 200, { ok: exec.status === 'ok', status: exec.status, executionId: exec.id, durationMs: exec.durationMs,
           ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs } : {}),
-          effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], value: toJsonValue(exec.value) });
+          effectiveUser: exec.effectiveUser, activeUser: exec.user, ...(exec.error ? { error: exec.error.message ?? String(exec.error) } : {}), logs: exec.logs ?? [], ui: exec.ui ?? [], value: toJsonValue(exec.value) });
       }
       case 'executions': {
         allow('GET');
@@ -140,14 +144,10 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
           owner: t.owner ?? host.owner, ...(t.everyMinutes !== undefined ? { everyMinutes: t.everyMinutes } : {}) })));
       case 'edit': {
         allow('POST');
-        const { sheet, a1, value, user } = await readJson(req);
-        if (typeof sheet !== 'string' || !sheet) throw new HttpError(400, 'POST /api/edit needs {"sheet","a1","value","user"}: "sheet" is missing');
-        if (typeof a1 !== 'string' || !/^[A-Za-z]{1,3}[1-9][0-9]*$/.test(a1)) throw new HttpError(400, `"a1" must be one cell like "A2", got ${JSON.stringify(a1)}`);
-        if (value === undefined) throw new HttpError(400, '"value" is missing (use "" to clear the cell)');
-        if (!host.sheetJson(sheet)) throw unknownSheet(sheet);
+        const edit = staffEdit(await readJson(req));
+        if (!host.sheetJson(edit.sheet)) throw unknownSheet(edit.sheet);
         // The host refuses what Sheets refuses (e.g. a value outside a dropdown's list): a bad request, not a crash.
-        const executions = await host.edit({ sheet, a1: a1.toUpperCase(), value, user: user ?? 'staff@example.com' })
-          .catch((/** @type {Error} */ err) => { throw new HttpError(400, err.message); });
+        const executions = await host.edit(edit).catch((/** @type {Error} */ err) => { throw new HttpError(400, err.message); });
         return sendJson(res, 200, { ok: true, executions: (executions ?? []).map(summarizeExecution) });
       }
       case 'clock': {
@@ -246,11 +246,29 @@ export function renderOutput(exec) {
 /** @param {any} exec */
 function summarizeExecution(exec) {
   const { id, functionName, kind, status, startedAt, durationMs, error, calls, serviceCalls, cellsRead, cellsWritten,
-    fetches, mailsSent, spreadsheetOpened, logs } = exec;
+    fetches, mailsSent, spreadsheetOpened, logs, ui } = exec;
   // modeledMs (with --latency): what the execution would have taken on Google, beside durationMs, the wall time here.
   return { id, functionName, kind, effectiveUser: exec.effectiveUser, activeUser: exec.user, status, startedAt, durationMs,
     ...(exec.modeledMs !== undefined ? { modeledMs: exec.modeledMs, latency: exec.latency } : {}), ...(error ? { error: error.message ?? String(error) } : {}),
-    calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs };
+    calls, serviceCalls, cellsRead, cellsWritten, fetches, mailsSent, spreadsheetOpened, logs, ...(ui?.length ? { ui } : {}) };
+}
+
+/**
+ * The staff action a POST /api/edit body asks for, checked: `op` (default 'set': one typed cell) and its fields.
+ * @param {any} body
+ */
+function staffEdit(body) {
+  const { op = 'set', sheet, a1, value, user } = body;
+  if (typeof sheet !== 'string' || !sheet) throw new HttpError(400, 'POST /api/edit needs {"sheet","a1","value","user"}: "sheet" is missing');
+  if (!STAFF_OPS.includes(op)) throw new HttpError(400, `"op" must be one of ${STAFF_OPS.join(', ')}, got ${JSON.stringify(op)}`);
+  const person = user ?? 'staff@example.com';
+  if (op === 'set') {
+    if (typeof a1 !== 'string' || !/^[A-Za-z]{1,3}[1-9][0-9]*$/.test(a1)) throw new HttpError(400, `"a1" must be one cell like "A2", got ${JSON.stringify(a1)}`);
+    if (value === undefined) throw new HttpError(400, '"value" is missing (use "" to clear the cell)');
+    return { sheet, a1: a1.toUpperCase(), value, user: person };
+  }
+  if ((op === 'paste' || op === 'clear') && typeof a1 !== 'string') throw new HttpError(400, `"${op}" needs "a1" (a cell or range like "A2:C4")`);
+  return { ...body, op, sheet, user: person, ...(typeof a1 === 'string' ? { a1: a1.toUpperCase() } : {}) };
 }
 
 /** @param {any} f */

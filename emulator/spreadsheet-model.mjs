@@ -1,5 +1,6 @@
 // The host-owned spreadsheet: sheets as parallel row arrays (values, formulas, formats, notes) plus Sheets' input rules.
 import { formatJavaDate, isDatePattern, sheetsDatePatternToJava } from './format-date.mjs';
+import { GasError } from './errors.mjs';
 import { readTyped, signFormulaValue } from './sheets-typing.mjs';
 
 // "Your input contains more than the maximum of 50000 characters in a single cell." (Sheets' own refusal, as quoted
@@ -14,12 +15,15 @@ export const NEW_SHEET_ROWS = 1000;
 export const NEW_SHEET_COLUMNS = 26;
 export const DEFAULT_DATE_FORMAT = 'M/d/yyyy H:mm:ss';
 
-/** An Apps Script-style service exception: String(e) reads "Exception: <message>". */
-export class GasError extends Error {
-  constructor(message, name = 'Exception') { super(message); this.name = name; }
-}
 
 export function colToNum(s) { let n = 0; for (const ch of s.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64); return n; }
+function numToCol(n) { let s = ''; while (n > 0) { const m = (n - 1) % 26; s = String.fromCharCode(65 + m) + s; n = Math.floor((n - 1) / 26); } return s; }
+
+/** A1 text of a range handle ('A2', 'A2:D5'), as a staff edit's range reaches a trigger's active range. */
+export function a1Of(h) {
+  const start = `${numToCol(h.c)}${h.r}`;
+  return h.nr === 1 && h.nc === 1 ? start : `${start}:${numToCol(h.c + h.nc - 1)}${h.r + h.nr - 1}`;
+}
 
 const A1_RE = /^\$?([A-Z]*)\$?(\d*)(?::\$?([A-Z]*)\$?(\d*))?$/i;
 

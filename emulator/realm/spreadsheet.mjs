@@ -17,7 +17,7 @@ export function realmSpreadsheet(rt) {
 
   rt.defineClass('Spreadsheet', {
     remote: ['getName', 'getSheetByName', 'getSheetById', 'getSheets', 'getNumSheets', 'insertSheet', 'deleteSheet', 'getActiveSheet', 'setActiveSheet',
-      'getActiveRange', 'getRange', 'getSpreadsheetTimeZone', 'getProtections', 'toast', 'rename'],
+      'getActiveRange', 'getActiveRangeList', 'getRange', 'getSpreadsheetTimeZone', 'getProtections', 'toast', 'rename'],
     local: {
       getId: function () { return this.__h.id; },
       getUrl: function () { return 'https://docs.google.com/spreadsheets/d/' + this.__h.id + '/edit'; },
@@ -40,7 +40,7 @@ export function realmSpreadsheet(rt) {
     chain: ['setValues', 'setValue', 'setFormula', 'setFormulas', 'clearContent', 'clear', 'clearFormat', 'clearNote', 'setNumberFormat', 'setNumberFormats',
       'setNote', 'setNotes', 'setDataValidation', 'clearDataValidations', 'activate', 'setBackground', 'setBackgrounds', 'setFontWeight', 'setFontWeights',
       'setFontColor', 'setFontColors', 'setFontFamily', 'setFontSize', 'setFontStyle', 'setWrap', 'setWrapStrategy', 'setHorizontalAlignment',
-      'setVerticalAlignment', 'setBorder', 'setTextStyle', 'merge', 'breakApart'],
+      'setVerticalAlignment', 'setBorder', 'setTextStyle', 'merge', 'breakApart', 'sort'],
     local: {
       getRow: function () { return this.__h.r; },
       getRowIndex: function () { return this.__h.r; },
@@ -55,6 +55,11 @@ export function realmSpreadsheet(rt) {
       getCell: function (r, c) { const h = this.__h; return range({ sid: h.sid, r: h.r + r - 1, c: h.c + c - 1, nr: 1, nc: 1 }); },
       offset: function (dr, dc, nr, nc) { const h = this.__h; return range({ sid: h.sid, r: h.r + dr, c: h.c + dc, nr: nr || h.nr, nc: nc || h.nc }); },
       createTextFinder: function (text) { return textFinder(this, text); },
+    },
+  });
+  rt.defineClass('RangeList', {
+    local: {
+      getRanges: function () { return this.__h.ranges.map(function (h) { return range(h); }); },
     },
   });
   rt.defineClass('TextFinder', {
@@ -166,6 +171,7 @@ export function realmSpreadsheet(rt) {
     getActive: function () { return rt.call('SpreadsheetApp', 'getActive', null, []); },
     getActiveSheet: function () { return rt.call('SpreadsheetApp', 'getActiveSheet', null, []); },
     getActiveRange: function () { return rt.call('SpreadsheetApp', 'getActiveRange', null, []); },
+    getActiveRangeList: function () { return rt.call('SpreadsheetApp', 'getActiveRangeList', null, []); },
     flush: function () { rt.call('SpreadsheetApp', 'flush', null, []); },
     /** No UI exists in web-app or time-driven executions ("Cannot call SpreadsheetApp.getUi() from this context."). */
     getUi: function () {

@@ -1,6 +1,6 @@
 // Host handlers for UrlFetchApp: real Node fetch, Apps Script's error texts, Gemini faults applied before the wire.
 import { setTimeout, clearTimeout } from 'node:timers';
-import { GasError } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
 
 const TRUNCATE_CHARS = 200; // length of the "Truncated server response" excerpt: undocumented, chosen here
 

@@ -1,6 +1,6 @@
 // Host-owned locks: one owner execution per key, FIFO waiters, released (and handed over) when the owner ends.
 import { setTimeout, clearTimeout } from 'node:timers';
-import { GasError } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
 
 export const LOCK_TIMEOUT_MESSAGE = 'Lock timeout: another process was holding the lock for too long.';
 

@@ -1,9 +1,5 @@
 // Host handlers for MailApp and GmailApp: recipient quota per day, Apps Script's send errors, the outbox, GmailApp.search.
-import { GasError } from '../spreadsheet-model.mjs';
-
-export class KillExecution extends Error {
-  constructor(status, error) { super(error.message); this.status = status; this.error = error; }
-}
+import { GasError, KillExecution } from '../errors.mjs';
 
 const EMAIL_RE = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 const BODY_MAX_BYTES = 200 * 1024; // [GAS-QUOTA] consumer: 200 KB per message

@@ -1,5 +1,7 @@
 // Host handlers for Range, TextFinder and Protection: every call here is one bridge round trip from a script.
-import { GasError, displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
+import { displayValue, interpretInput, parseA1, storeEntered } from '../spreadsheet-model.mjs';
+import { sortRowsAt } from '../sheet-rows.mjs';
 
 export const ref = (cls, h) => ({ __ref: cls, h });
 
@@ -150,6 +152,7 @@ export const rangeHandlers = {
     isBlank: (x, h) => { const sh = sheetOf(x, h.sid); let blank = true; each(h, (r, c) => { if (sh.value(r, c) !== '' || sh.formula(r, c)) blank = false; }); return blank; },
     protect: (x, h) => protect(sheetOf(x, h.sid), 'RANGE', { r: h.r, c: h.c, nr: h.nr, nc: h.nc, ...(h.open ? { open: h.open } : {}) }),
     activate: (x, h) => { x.st.activeRange = h; },
+    sort: (x, h, [spec]) => sortRange(x, h, spec),
     ...Object.fromEntries(STYLE_METHODS.map((m) => [m, () => undefined])),
   },
   TextFinder: {
@@ -194,3 +197,15 @@ function prot(x, h) {
   return p;
 }
 
+/**
+ * Range.sort(sortSpecObj): a column number, {column, ascending}, or an array of those; the column is the sheet's, and
+ * must lie inside the range (developers.google.com/apps-script/reference/spreadsheet/range#sortsortspecobj).
+ */
+function sortRange(x, h, spec) {
+  const sh = sheetOf(x, h.sid);
+  const keys = (Array.isArray(spec) ? spec : [spec]).map((k) => (typeof k === 'number' ? { column: k, ascending: true } : { column: Number(k?.column), ascending: k?.ascending !== false }));
+  for (const { column } of keys) {
+    if (!(column >= h.c && column < h.c + h.nc)) throw new GasError(`The column ${column} is out of range.`);
+  }
+  sortRowsAt(sh, { r1: h.r, r2: h.r + h.nr - 1, c1: h.c, c2: h.c + h.nc - 1, keys });
+}

@@ -1,6 +1,6 @@
 // Host handlers for ScriptApp's installable triggers: each belongs to the user who created it, 20 per user per script.
 import { randomInt } from 'node:crypto';
-import { GasError } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
 
 // "Triggers: 20 / user / script" (https://developers.google.com/apps-script/guides/services/quotas#current_limitations).
 export const MAX_TRIGGERS_PER_USER = 20;

@@ -1,6 +1,9 @@
-// Host handlers for SpreadsheetApp, Spreadsheet, Sheet and the container Ui (menus and dialogs are recorded, not shown).
-import { GasError, parseA1 } from '../spreadsheet-model.mjs';
+// Host handlers for SpreadsheetApp, Spreadsheet and Sheet (the container Ui is in ui.mjs).
+import { GasError } from '../errors.mjs';
+import { parseA1 } from '../spreadsheet-model.mjs';
+import { showToast } from './ui.mjs';
 import { makeRange, protect, rangeFromArgs, ref, sheetOf } from './range.mjs';
+import { deleteRowsAt, insertRowsAt } from '../sheet-rows.mjs';
 
 const ssRef = (x) => ref('Spreadsheet', { id: x.host.ss.id });
 const sheetRef = (sh) => ref('Sheet', { sid: sh.id });
@@ -24,6 +27,18 @@ function activeSheet(x) {
   return x.host.ss.byId(x.st.activeSheetId) || x.host.ss.sheets[0];
 }
 
+/**
+ * The selected ranges; a later Range.activate() replaces the selection with its one range. "Returns the list of active
+ * ranges in the active sheet or null if there are no active ranges"; getActiveRange is the last selected one
+ * (https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet#getactiverangelist).
+ */
+function activeRangeList(x) {
+  const { activeRange, activeRangeList: list } = x.st;
+  if (!activeRange) return null;
+  const ranges = list && list[list.length - 1] === activeRange ? list : [activeRange];
+  return ref('RangeList', { ranges: ranges.map((h) => ({ ...h })) });
+}
+
 function protectionsOf(sheets, type) {
   const want = type ? String(type) : 'RANGE';
   const out = [];
@@ -34,7 +49,7 @@ function protectionsOf(sheets, type) {
 function deleteRows(x, sh, start, n) {
   if (start < 1 || start + n - 1 > sh.maxRows) throw new GasError('Those rows are out of bounds.');
   if (n >= sh.maxRows - sh.frozenRows && start > sh.frozenRows) throw new GasError('Sorry, it is not possible to delete all non-frozen rows.');
-  sh.spliceRows(start - 1, n, 0);
+  deleteRowsAt(sh, start, n);
 }
 
 /** Sheet.deleteColumns(columnPosition, howMany) (https://developers.google.com/apps-script/reference/spreadsheet/sheet#deleteColumns(Integer,Integer)). */
@@ -46,7 +61,7 @@ function deleteColumns(sh, start, n) {
 
 function insertRows(sh, before, n) {
   if (before < 1 || before > sh.maxRows + 1) throw new GasError('Those rows are out of bounds.');
-  sh.spliceRows(before - 1, 0, n);
+  insertRowsAt(sh, before, n);
 }
 
 const NOOP_SHEET = ['setColumnWidth', 'setColumnWidths', 'autoResizeColumns', 'autoResizeColumn', 'setTabColor', 'hideColumns', 'showColumns', 'setRowHeight', 'setRowHeights', 'hideSheet', 'showSheet'];
@@ -65,6 +80,7 @@ export const spreadsheetHandlers = {
     getActive: (x) => open(x),
     getActiveSheet: (x) => sheetRef(activeSheet(x)),
     getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
+    getActiveRangeList: (x) => activeRangeList(x),
     flush: () => undefined, // writes apply at once in the host, so flush has nothing left to commit
   },
   Spreadsheet: {
@@ -86,10 +102,11 @@ export const spreadsheetHandlers = {
     getActiveSheet: (x) => sheetRef(activeSheet(x)),
     setActiveSheet: (x, h, [s]) => { x.st.activeSheetId = s.h.sid; return s; },
     getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
+    getActiveRangeList: (x) => activeRangeList(x),
     getRange: (x, h, [a1]) => rangeByA1(x, a1),
     getSpreadsheetTimeZone: (x) => x.host.ss.timeZone,
     getProtections: (x, h, [type]) => protectionsOf(x.host.ss.sheets, type),
-    toast: (x, h, a) => { x.host.ui.toasts.push({ message: String(a[0]), title: a[1] ?? '', executionId: x.exec.id }); },
+    toast: (x, h, a) => showToast(x, a),
   },
   Sheet: {
     getName: (x, h) => sheetOf(x, h.sid).name,
@@ -137,25 +154,5 @@ export const spreadsheetHandlers = {
     clearContents: (x, h) => { const sh = sheetOf(x, h.sid); sh.v = []; sh.f = []; },
     activate: (x, h) => { x.st.activeSheetId = h.sid; x.st.activeRange = null; },
     ...Object.fromEntries(NOOP_SHEET.map((m) => [m, () => undefined])),
-  },
-  Ui: {
-    addMenu: (x, h, [menu]) => {
-      const menus = x.host.ui.menus.filter((m) => m.caption !== menu.caption);
-      x.host.ui.menus = [...menus, { ...menu, executionId: x.exec.id }];
-    },
-    alert: (x, h, a) => {
-      const [title, prompt, buttons] = a.length >= 2 && typeof a[1] === 'string' ? a : [null, a[0], a[1]];
-      x.host.ui.dialogs.push({ kind: 'alert', title, prompt: String(prompt), buttons: buttons ?? 'OK', executionId: x.exec.id });
-      return x.host.ui.responses.shift() ?? 'OK';
-    },
-    prompt: (x, h, a) => {
-      const [title, prompt, buttons] = a.length >= 2 && typeof a[1] === 'string' ? a : [null, a[0], a[1]];
-      x.host.ui.dialogs.push({ kind: 'prompt', title, prompt: String(prompt), buttons: buttons ?? 'OK', executionId: x.exec.id });
-      const r = x.host.ui.responses.shift();
-      return r && typeof r === 'object' ? r : { button: r ?? 'OK', text: '' };
-    },
-    showModalDialog: (x, h, [out, title]) => { x.host.ui.dialogs.push({ kind: 'modal', title: String(title), content: out.h.content, executionId: x.exec.id }); },
-    showModelessDialog: (x, h, [out, title]) => { x.host.ui.dialogs.push({ kind: 'modeless', title: String(title), content: out.h.content, executionId: x.exec.id }); },
-    showSidebar: (x, h, [out]) => { x.host.ui.dialogs.push({ kind: 'sidebar', title: out.h.title, content: out.h.content, executionId: x.exec.id }); },
   },
 };

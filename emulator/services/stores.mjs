@@ -1,5 +1,5 @@
 // Host handlers for PropertiesService and CacheService stores, with Apps Script's size limits and messages.
-import { GasError } from '../spreadsheet-model.mjs';
+import { GasError } from '../errors.mjs';
 
 // Properties: 9 KB per value, 500 KB per store (https://developers.google.com/apps-script/guides/services/quotas).
 // Past the store limit Google throws STORE_QUOTA_MESSAGE (quoted in https://justin.poehnelt.com/posts/apps-script-key-value-stores).

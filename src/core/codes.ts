@@ -21,6 +21,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** Codes a Queue row's `error` cell starts with (`CODE: summary`), so staff and filters can tell failures apart. */
 export const ROW_ERROR_CODES = [
   'ALREADY_SENT', // READY/APPROVED with sent_at filled: parked in NEEDS_REVIEW
+  'ALREADY_CLAIMED', // the Log shows a send claimed and never settled: parked in NEEDS_REVIEW
   'DUPLICATE', // the same submission is answered by another row or is archived
   'STALE_GENERATING', // a generation claim outlived its limit: back to PENDING
   'STALE_SENDING', // a sending claim outlived its limit: NEEDS_REVIEW, never resent

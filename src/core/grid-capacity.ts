@@ -7,10 +7,10 @@ export const SPREADSHEET_CELL_LIMIT = 10000000;
 export const GRID_WARN_RATIO = 0.8;
 /** Script Property holding the recent measurements: [[at, cells], …], oldest first. */
 export const GRID_SAMPLES_PROPERTY = 'FQ_GRID_SAMPLES';
-/** The grid is measured at most this often (13 service calls each time), and the rate over this window. */
-export const GRID_CHECK_EVERY_MS = HOUR_MS;
+/** The grid is measured at most this often (13 service calls each time); a week of samples is about 800 characters. */
+export const GRID_CHECK_EVERY_MS = 6 * HOUR_MS;
 const RATE_WINDOW_MS = 7 * DAY_MS;
-const MAX_SAMPLES = 8 * 24;
+const MAX_SAMPLES = 30;
 
 export type GridSample = [at: number, cells: number];
 
@@ -55,7 +55,7 @@ export function assessGrid(previous: readonly GridSample[], cells: number, now: 
 
 function gridWarning(cells: number, ratio: number, perDay: number | null, daysLeft: number | null, span: number): string {
   const used = `The spreadsheet's grid has ${cells.toLocaleString('en-US')} of its ${SPREADSHEET_CELL_LIMIT.toLocaleString('en-US')} cells (${Math.floor(ratio * 100)} %).`;
-  if (perDay === null) return `${used} Its growth rate is not known yet (measured hourly).`;
+  if (perDay === null) return `${used} Its growth rate is not known yet (measured every 6 hours).`;
   const window = span >= DAY_MS ? `${Math.round(span / DAY_MS)} day(s)` : `${Math.round(span / HOUR_MS)} hour(s)`;
   if (daysLeft === null) return `${used} It did not grow over the last ${window}.`;
   const when = daysLeft < 1 ? 'in less than a day' : `in about ${Math.floor(daysLeft)} day(s)`;

@@ -1,4 +1,5 @@
 // Whether a Queue row may be mailed: the one rule every step that sends, collapses, retries or wakes for a send asks.
+import type { LogEntry } from './ports';
 import type { QueueRow } from './queue-row';
 import type { Status } from './statuses';
 
@@ -26,4 +27,29 @@ export function isMailable(row: Pick<QueueRow, 'status' | 'sentAt'>): boolean {
 /** The status asks for a send, but `sent_at` says it already went: a person must look (ALREADY_SENT). */
 export function isMailedButUnsent(row: Pick<QueueRow, 'status' | 'sentAt'>): boolean {
   return asksToBeMailed(row) && hasBeenMailed(row);
+}
+
+/**
+ * Moves out of SENDING that say nothing left: the mail quota refused the send, the platform refused the address,
+ * or the template broke after the claim. Any other end of a claim (SENT, NEEDS_REVIEW) may have mailed.
+ */
+const NOTHING_LEFT_FROM_SENDING: readonly string[] = ['READY', 'APPROVED', 'FAILED'];
+
+/**
+ * The record independent of the row's cells: a SENDING claim in the Log that no later line settles. A claim is
+ * settled by the system saying nothing left (SENDING → READY, APPROVED or FAILED) or by a person asking for a new
+ * reply (their move to PENDING). While a claim stands the submission is never mailed again, whatever its
+ * `status` and `sent_at` cells say now (a paste, a cleared sent_at). Lines are taken in time order, as staff may
+ * sort the Log.
+ */
+export function standingSendClaim(history: readonly LogEntry[]): LogEntry | null {
+  const ordered = history.map((entry, i) => ({ entry, i })).sort((a, b) => a.entry.at - b.entry.at || a.i - b.i);
+  let claim: LogEntry | null = null;
+  for (const { entry } of ordered) {
+    const bySystem = entry.by === 'system';
+    if (bySystem && entry.to === 'SENDING' && entry.from !== 'SENDING') claim = entry;
+    else if (bySystem && entry.from === 'SENDING' && NOTHING_LEFT_FROM_SENDING.includes(entry.to)) claim = null;
+    else if (!bySystem && entry.to === 'PENDING' && entry.from !== 'PENDING') claim = null;
+  }
+  return claim;
 }

@@ -61,8 +61,10 @@ export interface RejectedDelivery {
   reason: string;
   formId: string;
   eventId: string;
-  /** The raw body, or a note that it was not kept (flood bound). */
+  /** The raw body, or a note that it was not kept (flood bound), or a pointer to `bodyParts`. */
   body: string;
+  /** A body too long for a cell: appended to Payloads under `key` before the Rejected row. */
+  bodyParts?: { key: string; parts: readonly string[] };
 }
 
 /** The Queue, Archive, Payloads and Rejected sheets as intake sees them. */
@@ -78,16 +80,24 @@ export interface IntakeSheets {
   flush(): void;
 }
 
+/** What a row must still show for a write to land on it: the submission, and the status its writer read. */
+export type RowIdentity = Pick<QueueRow, 'eventId' | 'status'>;
+
 /** The Queue as processing and staff actions see it. */
 export interface QueueStore {
   /** Every row of Queue, in sheet order. */
   readAll(): QueueRow[];
   /** The given rows as they are now (claim read-back); a row that no longer exists is left out. */
   readRows(rowNumbers: readonly number[]): QueueRow[];
-  /** Writes the rows back where they are (batched: contiguous rows in one write). */
-  writeRows(rows: readonly QueueRow[]): void;
-  /** Moves finished rows to Archive in one batch and removes them from Queue. */
-  archiveRows(rows: readonly QueueRow[]): void;
+  /**
+   * Compare-and-set by identity: writes each row where its submission stands now, provided it still shows
+   * `expected[i]` (the event_id and status its writer read: a sort, an insert or a delete above may have moved
+   * it); batched. Returns, in input order, each row as written (with the row number it was written at), or null
+   * when it was not written because the submission is gone, changed since, or cannot be told apart from another.
+   */
+  writeRows(rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[];
+  /** Moves finished rows to Archive and removes them from Queue, each found by its event_id and status as writeRows does; returns those moved. */
+  archiveRows(rows: readonly QueueRow[]): QueueRow[];
   /** Event ids and response tokens already archived (dedupe must still see them). */
   archivedKeys(): Set<string>;
   flush(): void;
@@ -146,6 +156,8 @@ export interface LogEntry {
 
 export interface AuditLog {
   append(entries: readonly LogEntry[]): void;
+  /** Every Log line for this event_id, in sheet order: the record of its moves, independent of the row's cells. */
+  historyOf(eventId: string): LogEntry[];
 }
 
 /** Where processing and intake report conditions; the triage module folds, throttles and mails them. */

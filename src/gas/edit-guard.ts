@@ -1,11 +1,12 @@
 // The installable on-edit handler's body: checks staff edits of the Queue's status and result cells, puts back what may not stand.
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import type { AuditLog, LogEntry, PropertyStore } from '../core/ports';
-import { indexColumns, rowFromValues, rowToValues } from '../core/queue-row';
+import { indexColumns, rowFromValues, rowToValues, type ColumnIndex } from '../core/queue-row';
 import { SHEETS } from '../core/sheet-names';
 import {
   decideResultEdit,
   decideStatusEdit,
+  lastLoggedStatus,
   decideUncheckedResultEdit,
   decideUncheckedStatusEdit,
   type EditDecision,
@@ -18,6 +19,21 @@ export interface EditGuardDeps {
   props: PropertyStore;
   audit: AuditLog;
   now: number;
+}
+
+/** One edit as the guard sees it: the event, the Queue's columns, and the touched rows as they are after the edit. */
+interface EditScope {
+  e: GoogleAppsScript.Events.SheetsOnEdit;
+  deps: EditGuardDeps;
+  sheet: Sheet;
+  index: ColumnIndex;
+  /** The first touched row below the header, and the Queue's width. */
+  top: number;
+  width: number;
+  before: unknown[][];
+  statusTouched: boolean;
+  resultTouched: boolean;
+  context: StaffContext;
 }
 
 /** What the guard did, for the execution log and the tests. */
@@ -94,13 +110,18 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
     const row = rowFromValues(index, before[0], top);
     const column = statusTouched ? index.status : index.result;
     const to = cellText(before[0][column]);
+    // A paste gives neither e.value nor e.oldValue: the previous status is the last one the Log recorded.
+    const pasted = e.value === undefined && e.oldValue === undefined && to !== '';
     // The trigger runs after the edit: if the cell no longer holds what staff typed, processing (or another
     // person) moved the row since, and judging that newer value as a staff edit would put back a stale one.
-    if (to !== (e.value === undefined ? '' : cellText(e.value))) {
+    if (!pasted && to !== (e.value === undefined ? '' : cellText(e.value))) {
       outcome.notes.push(SUPERSEDED);
       return outcome;
     }
-    const from = cellText(e.oldValue);
+    const logged = pasted && statusTouched ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
+    // A pasted result, or a paste over a row the Log knows nothing of, has no previous value to judge from.
+    if (pasted && (!statusTouched || logged === null)) return guardUnchecked({ e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context });
+    const from = logged ?? cellText(e.oldValue);
     const decision: EditDecision = statusTouched
       ? decideStatusEdit({ from, to, row, ...context })
       : decideResultEdit({ from, to, row, ...context });
@@ -126,40 +147,15 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
     // A note from an earlier refusal would mislead once a move stands; a refusal says why on the cell itself.
     if (decision.kind !== 'unchanged') range.setNote(decision.kind === 'refused' ? decision.note : '');
   } else {
-    const statusNotes: string[][] = [];
-    const resultNotes: string[][] = [];
-    before.forEach((cells, i) => {
-      let row = rowFromValues(index, cells, top + i);
-      let statusNote = '';
-      let resultNote = '';
-      if (row.eventId !== '') {
-        if (statusTouched) {
-          const unchecked = decideUncheckedStatusEdit(row, cellText(cells[index.status]), context);
-          row = unchecked.row;
-          statusNote = unchecked.note;
-          log.push(unchecked.log);
-        }
-        if (resultTouched) {
-          const unchecked = decideUncheckedResultEdit(row, context);
-          row = unchecked.row;
-          resultNote = unchecked.note ?? '';
-          log.push(unchecked.log);
-        }
-        after[i] = rowToValues(index, row, width, cells);
-        if (statusNote !== '' || resultNote !== '') outcome.notes.push(statusNote || resultNote);
-      }
-      statusNotes.push([statusNote]);
-      resultNotes.push([resultNote]);
-    });
-    if (!writeChanges(sheet, top, before, after)) {
-      outcome.notes = [SUPERSEDED];
-      return outcome;
-    }
-    if (statusTouched) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
-    if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
-    outcome.refused += outcome.notes.length;
+    return guardUnchecked({ e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context });
   }
 
+  return finish({ e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context }, after, log, outcome);
+}
+
+/** Logs what the guard decided, marks the queue dirty when a status changed, and tells staff. */
+function finish(scope: EditScope, after: unknown[][], log: LogEntry[], outcome: GuardOutcome): GuardOutcome {
+  const { e, deps, index, before } = scope;
   deps.audit.append(log);
   // A row that changed status may have work for processing: the next tick must not be skipped as idle.
   const statusChanged = before.some((cells, i) => !sameCell(cells[index.status], after[i][index.status]));
@@ -169,4 +165,62 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
     e.source.toast(outcome.notes.length === 1 ? first : `${first} (and ${outcome.notes.length - 1} more: see the cell notes)`, 'formqueue', 15);
   }
   return outcome;
+}
+
+/**
+ * A multi-cell edit, or a paste over a row the Log knows nothing of: each row whose previous status the Log
+ * records is judged like any edit (from that status); the others go through the unchecked rules.
+ */
+function guardUnchecked(scope: EditScope): GuardOutcome {
+  const { deps, sheet, index, top, width, before, statusTouched, resultTouched, context } = scope;
+  const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
+  const after = before.map((cells) => cells.slice());
+  const log: LogEntry[] = [];
+  const statusNotes: string[][] = [];
+  const resultNotes: string[][] = [];
+  before.forEach((cells, i) => {
+    let row = rowFromValues(index, cells, top + i);
+    let statusNote = '';
+    let resultNote = '';
+    if (row.eventId !== '') {
+      const logged = statusTouched ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
+      if (statusTouched && logged !== null) {
+        const decision = decideStatusEdit({ from: logged, to: cellText(cells[index.status]), row, ...context });
+        if (decision.kind === 'allowed') {
+          row = decision.row;
+          log.push(decision.log);
+          outcome.allowed++;
+        } else if (decision.kind === 'refused') {
+          row = { ...row, status: decision.putBack };
+          statusNote = decision.note;
+          log.push(decision.log);
+        } else if (decision.rewrite !== undefined) {
+          row = { ...row, status: decision.rewrite };
+        }
+      } else if (statusTouched) {
+        const unchecked = decideUncheckedStatusEdit(row, cellText(cells[index.status]), context);
+        row = unchecked.row;
+        statusNote = unchecked.note;
+        log.push(unchecked.log);
+      }
+      if (resultTouched) {
+        const unchecked = decideUncheckedResultEdit(row, context);
+        row = unchecked.row;
+        resultNote = unchecked.note ?? '';
+        log.push(unchecked.log);
+      }
+      after[i] = rowToValues(index, row, width, cells);
+      if (statusNote !== '' || resultNote !== '') outcome.notes.push(statusNote || resultNote);
+    }
+    statusNotes.push([statusNote]);
+    resultNotes.push([resultNote]);
+  });
+  if (!writeChanges(sheet, top, before, after)) {
+    outcome.notes = [SUPERSEDED];
+    return outcome;
+  }
+  if (statusTouched) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
+  if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
+  outcome.refused += outcome.notes.length;
+  return finish(scope, after, log, outcome);
 }

@@ -9,6 +9,9 @@ import { appendRows, plainTextFormats } from './sheet-append';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
+/** Payloads rows: key (event id), part, parts, text. */
+const PAYLOAD_PART_FORMATS = ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length);
+
 function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
   const width = Math.max(sheet.getLastColumn(), 1);
   const header = sheet.getRange(1, 1, 1, width).getValues()[0];
@@ -60,12 +63,16 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
       if (payloadChunks.length > 0) {
         const payloads = requireSheet(spreadsheet, SHEETS.payloads);
         const parts = payloadChunks.map((text, i) => [row.eventId, i + 1, payloadChunks.length, text]);
-        appendRows(payloads, parts, ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length));
+        appendRows(payloads, parts, PAYLOAD_PART_FORMATS);
       }
       appendRows(queue, [rowToValues(index, row, width)], rowNumberFormats(index, width));
     },
     appendRejected(entry) {
       const rejected = requireSheet(spreadsheet, SHEETS.rejected);
+      if (entry.bodyParts) {
+        const { key, parts } = entry.bodyParts;
+        appendRows(requireSheet(spreadsheet, SHEETS.payloads), parts.map((text, i) => [key, i + 1, parts.length, text]), PAYLOAD_PART_FORMATS);
+      }
       const formats = plainTextFormats(REJECTED_HEADERS.length);
       formats[0] = 'yyyy-mm-dd hh:mm:ss';
       appendRows(rejected, [[new Date(entry.at), entry.reason, entry.formId, entry.eventId, entry.body]], formats);

@@ -1,5 +1,7 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
+import { joinPayloadParts, parseRejectedBodyPointer } from '../core/intake/cell-chunks';
 import type { AuditLog, PropertyStore, QueueStore } from '../core/ports';
+import type { QueueRow } from '../core/queue-row';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { healthDialogHtml } from '../core/staff/health-view';
@@ -9,6 +11,7 @@ import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
+import { readPayloadParts } from './payloads';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -39,15 +42,10 @@ export function addFormqueueMenu(ui: GoogleAppsScript.Base.Ui): void {
   menu.addToUi();
 }
 
+/** Every range of the selection (null when nothing is selected). */
 function activeRanges(spreadsheet: Spreadsheet): GoogleAppsScript.Spreadsheet.Range[] {
-  try {
-    const list = spreadsheet.getActiveRangeList();
-    if (list) return list.getRanges();
-  } catch {
-    // A runtime without range lists (the local one, so far) still has the active range.
-  }
-  const active = spreadsheet.getActiveRange();
-  return active ? [active] : [];
+  const list = spreadsheet.getActiveRangeList();
+  return list ? list.getRanges() : [];
 }
 
 /** Every row touched by the selection (several ranges with Ctrl/Cmd), header excluded; null when not on Queue. */
@@ -80,13 +78,15 @@ export function runSelectionAction(action: MenuAction, deps: SelectionDeps): str
   if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
   const rows = deps.store.readRows(numbers);
   const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now });
-  if (outcome.changed.length > 0) {
-    deps.store.writeRows(outcome.changed);
-    deps.store.flush();
-    deps.audit.append(outcome.log);
-    deps.props.set(DIRTY_PROPERTY, String(deps.now));
-  }
-  return outcome.message;
+  if (outcome.changed.length === 0) return outcome.message;
+  // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now.
+  const read = new Map(rows.map((row) => [row.rowNumber, row]));
+  const placed = deps.store.writeRows(outcome.changed, outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow));
+  deps.store.flush();
+  deps.audit.append(outcome.log.filter((_entry, i) => placed[i] !== null));
+  deps.props.set(DIRTY_PROPERTY, String(deps.now));
+  const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
+  return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;
 }
 
 export const PAUSED_PROPERTY = 'PAUSED';
@@ -136,7 +136,10 @@ export function selectedRejectedBody(spreadsheet: Spreadsheet): { rowNumber: num
   const header = sheet.getRange(1, 1, 1, width).getValues()[0];
   const cells = sheet.getRange(rowNumber, 1, 1, width).getValues()[0];
   const at = header.map((cell) => String(cell).trim()).indexOf('body');
-  const body = at < 0 ? '' : String(cells[at] ?? '');
+  const cell = at < 0 ? '' : String(cells[at] ?? '');
+  // A body too long for a cell was kept in Payloads under its own key: any text counts as whole.
+  const key = parseRejectedBodyPointer(cell);
+  const body = key === null ? cell : joinPayloadParts(readPayloadParts(spreadsheet, key), () => true) ?? '';
   if (body.trim() === '') return { message: `Row ${rowNumber} of Rejected keeps no body (only a count was kept during a flood), so there is nothing to accept.` };
   return { rowNumber, body };
 }

@@ -1,6 +1,6 @@
-// QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes grouped into contiguous ranges.
+// QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
 import { codedError } from '../core/errors';
-import type { QueueStore } from '../core/ports';
+import type { QueueStore, RowIdentity } from '../core/ports';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
 import { requireSheet } from './spreadsheet';
@@ -24,6 +24,55 @@ function isBlank(row: QueueRow): boolean {
   return row.eventId === '' && row.status === '';
 }
 
+/**
+ * Compare-and-set: where each row's submission stands right now. Its row number is checked first (one read per
+ * contiguous group); a row that no longer shows the expected event_id and status there is looked for by
+ * event_id (a sort, an insert or a delete above moved it), and left out (null) when it is gone, changed
+ * meanwhile, or not unique. Staff take no lock, so this narrows the race to the moment between read and write.
+ */
+function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, lastSeen: Map<number, unknown[]>) {
+  const holds = (cells: readonly unknown[], expected: RowIdentity) => {
+    const row = rowFromValues(index, cells, 0);
+    return row.eventId === expected.eventId && row.status === expected.status;
+  };
+
+  /** Rows whose event_id cell equals `eventId`, found inside Sheets (a TextFinder: no column read). */
+  const findByEventId = (eventId: string): number[] => {
+    if (eventId === '' || index.event_id < 0) return [];
+    const column = queue.getRange(1, index.event_id + 1, queue.getMaxRows(), 1);
+    return column
+      .createTextFinder(eventId)
+      .matchEntireCell(true)
+      .matchCase(true)
+      .findAll()
+      .map((cell) => cell.getRow())
+      .filter((n) => n > 1);
+  };
+
+  return (rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[] => {
+    const lastRow = queue.getLastRow();
+    const inRange = rows.map((row) => row.rowNumber).filter((n) => n >= 2 && n <= lastRow);
+    const current = new Map<number, unknown[]>();
+    for (const group of contiguousGroups(inRange)) {
+      queue.getRange(group[0], 1, group.length, width).getValues().forEach((cells, i) => current.set(group[0] + i, cells));
+    }
+    return rows.map((row, i) => {
+      const want = expected[i];
+      const cells = current.get(row.rowNumber);
+      if (want.eventId !== '' && cells !== undefined && holds(cells, want)) {
+        lastSeen.set(row.rowNumber, cells);
+        return row;
+      }
+      const moved = findByEventId(want.eventId).filter((n) => n !== row.rowNumber);
+      if (moved.length !== 1) return null;
+      const cellsThere = queue.getRange(moved[0], 1, 1, width).getValues()[0];
+      if (!holds(cellsThere, want)) return null;
+      lastSeen.set(moved[0], cellsThere);
+      return { ...row, rowNumber: moved[0] };
+    });
+  };
+}
+
 export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): QueueStore {
   const queue = requireSheet(spreadsheet, SHEETS.queue);
   const width = Math.max(queue.getLastColumn(), 1);
@@ -41,6 +90,8 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
     });
   };
 
+  const placeRows = rowPlacer(queue, index, width, lastSeen);
+
   return {
     readAll() {
       const lastRow = queue.getLastRow();
@@ -51,23 +102,31 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       const wanted = rowNumbers.filter((n) => n >= 2 && n <= lastRow);
       return contiguousGroups(wanted).flatMap((group) => read(group[0], group.length)).filter((row) => !isBlank(row));
     },
-    writeRows(rows) {
-      const byNumber = new Map(rows.map((row) => [row.rowNumber, row]));
-      for (const group of contiguousGroups(rows.map((row) => row.rowNumber))) {
+    writeRows(rows, expected) {
+      const placed = placeRows(rows, expected);
+      const targets = placed.filter((row): row is QueueRow => row !== null);
+      const byNumber = new Map(targets.map((row) => [row.rowNumber, row]));
+      for (const group of contiguousGroups(targets.map((row) => row.rowNumber))) {
         const values = group.map((n) => rowToValues(index, byNumber.get(n)!, width, lastSeen.get(n)));
         queue.getRange(group[0], 1, group.length, width).setValues(values);
         group.forEach((n, i) => lastSeen.set(n, values[i]));
       }
+      return placed;
     },
     archiveRows(rows) {
-      if (rows.length === 0) return;
+      if (rows.length === 0) return [];
+      // Deleted where each submission stands now: a row moved by a sort is still found, another is never deleted.
+      const ordered = placeRows(rows, rows)
+        .filter((row): row is QueueRow => row !== null)
+        .sort((a, b) => a.rowNumber - b.rowNumber);
+      if (ordered.length === 0) return [];
       const archive = archiveSheet(spreadsheet);
       const archiveIndex = indexColumns(archive.getRange(1, 1, 1, ARCHIVE_HEADERS.length).getValues()[0]);
-      const ordered = rows.slice().sort((a, b) => a.rowNumber - b.rowNumber);
       appendRows(archive, ordered.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
       // Bottom-up, so deleting one run does not move the rows of the runs still to delete.
       for (const group of contiguousGroups(ordered.map((row) => row.rowNumber)).reverse()) queue.deleteRows(group[0], group.length);
       lastSeen.clear();
+      return ordered;
     },
     archivedKeys() {
       const archive = spreadsheet.getSheetByName(SHEETS.archive);

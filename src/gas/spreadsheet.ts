@@ -1,13 +1,13 @@
 // Opens the formqueue spreadsheet: by SPREADSHEET_ID (a web app has no active spreadsheet), else the bound one.
 import { codedError } from '../core/errors';
-import { missingSettingMessage, type Settings } from '../core/settings';
+import { missingRequiredMessage, type Settings } from '../core/settings';
 
 export function openSpreadsheet(settings: Settings): GoogleAppsScript.Spreadsheet.Spreadsheet {
   if (settings.spreadsheetId !== '') return SpreadsheetApp.openById(settings.spreadsheetId);
   // Menus and on-edit triggers run inside the bound spreadsheet; doPost and clock triggers may not (see docs/platform.md#bound-spreadsheet).
   const active = SpreadsheetApp.getActiveSpreadsheet();
   if (active) return active;
-  throw codedError('CONFIG_MISSING', missingSettingMessage('SPREADSHEET_ID', 'the id of the formqueue spreadsheet, from its URL'));
+  throw codedError('CONFIG_MISSING', missingRequiredMessage('SPREADSHEET_ID'));
 }
 
 export function requireSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, name: string): GoogleAppsScript.Spreadsheet.Sheet {

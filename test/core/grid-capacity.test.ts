@@ -25,10 +25,10 @@ describe('assessGrid', () => {
 });
 
 describe('isGridCheckDue and parseGridSamples', () => {
-  it('measures at most hourly, and reads garbage as no history', () => {
+  it('measures at most every 6 hours, and reads garbage as no history', () => {
     expect(isGridCheckDue([], T)).toBe(true);
-    expect(isGridCheckDue([[T - 59 * 60000, 1]], T)).toBe(false);
-    expect(isGridCheckDue([[T - HOUR_MS, 1]], T)).toBe(true);
+    expect(isGridCheckDue([[T - 5 * HOUR_MS, 1]], T)).toBe(false);
+    expect(isGridCheckDue([[T - 6 * HOUR_MS, 1]], T)).toBe(true);
     expect(parseGridSamples('not json')).toEqual([]);
     expect(parseGridSamples('[[1,2],["x",3],[4,5]]')).toEqual([[1, 2], [4, 5]]);
   });

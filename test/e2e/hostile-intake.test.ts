@@ -93,4 +93,23 @@ describe('hostile deliveries in the runtime', () => {
     const prompt = JSON.stringify(rt.gemini.requests.at(-1));
     expect(prompt).toContain('THE-VERY-END');
   });
+
+  it('keeps a rejected body too long for a cell whole in Payloads, and Accept rejected delivery queues all of it', async () => {
+    const essay = 'Ünïcödé essay 😀 '.repeat(6000).slice(0, 100000) + ' THE-VERY-END';
+    const body = submission(9, (b) => {
+      b.form_response.answers[4].text = essay;
+      b.form_response.form_id = 'NotEnabled';
+    });
+    await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'Wr1tE5sy', user: 'owner@example.com' });
+    expect(await rt.deliver(body)).toMatchObject({ ok: false, error: 'unknown_form' });
+    const rejected = rt.sheet('Rejected');
+    expect(String(rejected.rows[0][rejected.header.indexOf('body')])).toMatch(/^\(in Payloads under rejected-\d+-[0-9a-f]{8}: 3 parts\)$/);
+    await rt.host.edit({ sheet: 'Config', a1: 'A2', value: '*', user: 'owner@example.com' });
+    const accept = await rt.host.run('menuAcceptRejected', [], { kind: 'menu', user: 'colleague@example.com', activeRange: { sheet: 'Rejected', a1: 'B2' } });
+    expect(accept.status).toBe('ok');
+    expect(rt.host.ui.dialogs.at(-1).prompt).toMatch(/was added to Queue as PENDING/);
+    const row = rt.queue()[0];
+    const parts = rt.sheet('Payloads').rows.filter((r) => r[0] === row.event_id).sort((a, b) => Number(a[1]) - Number(b[1]));
+    expect(parts.map((r) => r[3]).join('')).toBe(JSON.stringify(JSON.parse(body)));
+  });
 });

@@ -124,6 +124,18 @@ describe('doPost over HTTP in the local runtime', () => {
     expect(Object.keys(rt.host.properties.getAll()).some((key) => key.startsWith('FQ_SPILL_'))).toBe(false);
   });
 
+  it("keeps a form's definition once for all its spilled deliveries, and drops it once they are drained", async () => {
+    rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
+    for (const n of [30, 31, 32]) expect(await rt.deliver(submission(n))).toMatchObject({ queued: 'deferred' });
+    const keys = () => Object.keys(rt.host.properties.getAll());
+    expect(keys().filter((key) => key.startsWith('FQ_SPILLDEF_'))).toHaveLength(1);
+    expect(keys().filter((key) => key.startsWith('FQ_SPILL_'))).toHaveLength(3);
+    rt.host.faults.clear();
+    await rt.host.run('processQueue', [], { kind: 'trigger' });
+    expect(rt.queue().map((row) => row.payload)).toEqual([30, 31, 32].map((n) => JSON.stringify(JSON.parse(submission(n)))));
+    expect(keys().filter((key) => key.startsWith('FQ_SPILL'))).toEqual([]);
+  });
+
   it('counts spilled deliveries as waiting in the outage mail, one per delivery however long its body', async () => {
     rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
     await rt.deliver(submission(14));

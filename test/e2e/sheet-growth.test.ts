@@ -58,13 +58,13 @@ describe('appending to a sheet whose grid is full', () => {
     // As a spreadsheet that has kept a few hundred thousand archived rows: its grid is past 8,000,000 cells.
     const archive = rt.host.ss.byName('Archive');
     archive.maxRows = 500000;
-    rt.host.advanceClock(2 * 3600000);
+    rt.host.advanceClock(6 * 3600000);
     await rt.deliver(submission(21));
     expect((await rt.run('processQueue')).status).toBe('ok');
     expect(JSON.parse(rt.host.properties.get('FQ_INCIDENT_GRID_NEARLY_FULL')).detail).toMatch(/grid has 8,0\d\d,\d{3} of its 10,000,000 cells \(80 %\)/);
     expect(rt.host.outbox.some((m: { subject: string }) => m.subject.includes('Spreadsheet nearly full'))).toBe(true);
     // A week on, it has grown by 700,000 cells: 100,000 a day, so about 11 days are left.
-    rt.host.advanceClock(2 * 3600000);
+    rt.host.advanceClock(6 * 3600000);
     rt.host.properties.set('FQ_GRID_SAMPLES', JSON.stringify([[rt.host.now() - 7 * 86400000 + 3600000, 8068000 - 700000]]));
     await rt.deliver(submission(22));
     expect((await rt.run('processQueue')).status).toBe('ok');

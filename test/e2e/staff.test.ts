@@ -146,6 +146,16 @@ describe('staff console in the runtime', () => {
       expect(host.outbox).toHaveLength(0);
     });
 
+    // A Ctrl/Cmd-click selection is several ranges (Spreadsheet.getActiveRangeList); every one of them counts.
+    it('a menu action acts on every range of a multi-range selection and on nothing between them', async () => {
+      const run = await host.run('menuMarkSent', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Queue', a1: 'A2,B4:C5' } });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      expect([status(2), status(3), status(4), status(5)]).toEqual(['SENT', 'AWAITING_APPROVAL', 'SENT', 'SENT']);
+      const message = String(host.ui.dialogs.at(-1)!.prompt);
+      expect(message).toMatch(/Marked as sent: 2 rows \(4, 5\)[\s\S]*row 2: already SENT/);
+      expect(message).not.toMatch(/row 3/);
+    });
+
     it('Retry selected puts FAILED back to PENDING with attempts reset', async () => {
       await host.run('menuRetrySelected', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Queue', a1: 'B4' } });
       expect(status(4)).toBe('PENDING');

@@ -93,7 +93,7 @@ describe('Spreadsheet semantics', () => {
 
   it('an unsupported method throws "not emulated: Class.method"', async () => {
     host = makeHost('sheets');
-    expect(await ok('notEmulated')).toBe('not emulated: Range.sort');
+    expect(await ok('notEmulated')).toBe('not emulated: Range.copyTo');
   });
 
   it('menus are recorded and a menu run sees the active range the host set', async () => {

@@ -218,10 +218,12 @@ async function runMenu(button) {
   } else if (state.cell) ranges = [`${colName(state.cell.col)}${state.cell.row}`];
   else ranges = ['A1'];
   const texts = [];
-  for (const a1 of ranges) {
+  // The ticked blocks are one selection of several ranges (getActiveRangeList), as a Ctrl/Cmd-click makes them.
+  for (const a1 of [ranges.join(',')]) {
     say(`${label}…`);
     const result = await api(`/api/run/${fn}`, { json: { activeRange: { sheet, a1 }, user: EDIT_USER } }).catch((err) => ({ ok: false, error: err.message }));
-    const ui = result.ui ?? (result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] });
+    // /api/ui keeps each dialog's HTML (POST /api/run's `ui` is the text a person reads), so the console can draw it.
+    const ui = result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] };
     const dialogs = ui.dialogs ?? [];
     for (const d of dialogs) texts.push(d);
     if (dialogs.length === 0) texts.push({ kind: 'alert', title: label, prompt: result.ok ? 'Done (no message).' : `Failed: ${result.error ?? result.status}` });

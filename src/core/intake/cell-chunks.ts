@@ -28,6 +28,26 @@ export function isPayloadPointer(cell: string): boolean {
   return /^\(in Payloads: \d+ parts\)$/.test(cell);
 }
 
+/** A Rejected body cell whose body is in the Payloads sheet under `key` (its first column). */
+export function rejectedBodyPointer(key: string, parts: number): string {
+  return `(in Payloads under ${key}: ${parts} parts)`;
+}
+
+export function parseRejectedBodyPointer(cell: string): string | null {
+  const match = /^\(in Payloads under (rejected-\d+-[0-9a-f]{8}): \d+ parts\)$/.exec(cell);
+  return match ? match[1] : null;
+}
+
+/** FNV-1a, 32 bits, in hex: tells two bodies rejected in the same millisecond apart (a name, not a secret). */
+export function textDigest(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
 /** Text cut to fit one cell, saying so, for cells (like `submission`) whose full text is kept elsewhere. */
 export function fitCell(text: string, note: string, limit = CHUNK_CHARS): string {
   if (text.length <= limit) return text;
@@ -51,7 +71,7 @@ const MAX_COMBINATIONS = 64;
  * leaves a part more than once: each part counts once, first copies first. Only when two executions appended
  * different bodies under one event id can copies differ; then the combination that is JSON is taken.
  */
-export function joinPayloadParts(rows: readonly PayloadPart[]): string | null {
+export function joinPayloadParts(rows: readonly PayloadPart[], isWhole: (text: string) => boolean = isJson): string | null {
   const counts = Array.from(new Set(rows.map((row) => row.parts))).filter((n) => Number.isInteger(n) && n > 0);
   for (const parts of counts) {
     const copies: string[][] = Array.from({ length: parts }, () => []);
@@ -63,7 +83,7 @@ export function joinPayloadParts(rows: readonly PayloadPart[]): string | null {
     if (copies.some((texts) => texts.length === 0)) continue;
     let tried = 0;
     for (const text of combinations(copies)) {
-      if (isJson(text)) return text;
+      if (isWhole(text)) return text;
       if (++tried >= MAX_COMBINATIONS) break;
     }
   }

@@ -1,6 +1,7 @@
 // processQueue's first step: spilled deliveries go into Queue in arrival order, through the same rules as doPost.
 import { codeOf, isSheetsOutage, messageOf } from '../errors';
-import { INTAKE_LOCK_WAIT_MS, keepInRejected, storeDelivery, type IntakeDeps } from './intake';
+import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from './intake';
+import { keepInRejected } from './rejections';
 import type { SpilledDelivery } from '../ports';
 import { checkBodyShape } from './delivery-limits';
 import { parseTypeformBody, type TypeformDelivery } from './typeform-payload';

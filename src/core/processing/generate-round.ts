@@ -163,15 +163,17 @@ export function runGenerationRound(run: Run): boolean {
     }),
   );
   commitBatch(run, claims);
+  // commitBatch gives each claim the row number it was written at (a sort may have moved the row).
+  const pairs = prepared.map((item, i) => ({ item, claim: claimed[i] }));
   const readBack = run.deps.queue.readRows(claimed.map((row) => row.rowNumber));
   remember(run, readBack);
-  const ours = prepared.filter((_item, i) => isOurClaim(readBack.find((row) => row.rowNumber === claimed[i].rowNumber), claimed[i]));
+  const ours = pairs.filter(({ claim }) => isOurClaim(readBack.find((row) => row.rowNumber === claim.rowNumber), claim));
   // A row taken from us is not claimed again in this run, whatever it says now.
-  for (const item of prepared) if (!ours.includes(item)) run.setAside.add(item.row.rowNumber);
+  for (const pair of pairs) if (!ours.includes(pair)) run.setAside.add(pair.claim.rowNumber);
   if (ours.length === 0) return true;
 
   run.summary.rounds++;
-  const requests = ours.map((item) => item.request);
+  const requests = ours.map(({ item }) => item.request);
   const outcomes = callGemini(run, requests);
   const verdicts = retryLostToThinking(
     run,
@@ -179,16 +181,21 @@ export function runGenerationRound(run: Run): boolean {
     outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: requests[i].model })),
   );
 
-  const claimedByNumber = new Map(claimed.map((row) => [row.rowNumber, row]));
-  const latest = run.deps.queue.readRows(ours.map((item) => item.row.rowNumber));
+  const latest = run.deps.queue.readRows(ours.map(({ claim }) => claim.rowNumber));
   remember(run, latest);
   const results = newBatch();
   const systemic: SystemicFindings = new Map();
-  ours.forEach((item, i) => {
-    const current = latest.find((row) => row.rowNumber === item.row.rowNumber);
-    // Staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
-    if (!current || !isOurClaim(current, claimedByNumber.get(item.row.rowNumber) as QueueRow)) return;
-    recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic);
+  ours.forEach(({ item, claim }, i) => {
+    const current = latest.find((row) => row.rowNumber === claim.rowNumber);
+    const movedAway = current === undefined || current.eventId !== claim.eventId;
+    if (isOurClaim(current, claim)) {
+      recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic);
+    } else if (movedAway) {
+      // Moved (a sort, an insert or a delete above) while Gemini wrote: the store writes the outcome where the
+      // submission stands now, if it still shows our GENERATING claim there.
+      recordVerdict(run, results, claim, verdicts[i], item.approvalRequired, systemic);
+    }
+    // Otherwise staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
   });
   commitBatch(run, results);
   for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);

@@ -1,6 +1,6 @@
 // One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
-import { codeOf, isSheetsOutage, messageOf } from '../errors';
-import { errorSummary, redact } from '../redact';
+import { failureIncident } from '../failure';
+import { errorSummary } from '../redact';
 import { secretValues } from '../settings';
 import { isMailable } from '../mail-guard';
 import { MINUTE_MS } from '../time';
@@ -29,7 +29,6 @@ export type { ProcessingDeps, ProcessingOptions, ProcessingSummary } from './run
 export const HALT_RECHECK_MS = 5 * MINUTE_MS;
 /** A guard against our own bugs: no run loops forever even on a clock that stands still. */
 const MAX_ROUNDS_PER_RUN = 500;
-const MAX_BUG_DETAIL_CHARS = 2000;
 
 /**
  * Never throws: a Sheets outage ends the run as SHEETS_UNAVAILABLE, anything else unexpected as CODE_BUG,
@@ -62,7 +61,6 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     collapseDuplicates(run);
     sweepStaleRows(run);
     generateAndSend(run);
-    if (!run.rows.some((row) => row.status === 'NEEDS_REVIEW')) markGone(run, ['NEEDS_REVIEW_ROWS']);
     run.summary.nextDueAt = nextDueAt(run, deps.clock.now());
     ended = true;
   } catch (error) {
@@ -77,22 +75,12 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
 }
 
 function endWithError(run: Run, error: unknown): void {
-  const outage = isSheetsOutage(error);
-  // A missing sheet or column is a setup problem staff can fix (Set up / repair), not a bug of ours.
-  const misconfigured = !outage && codeOf(error) === 'CONFIG_MISSING';
-  run.summary.stoppedBecause = outage ? 'sheets-unavailable' : misconfigured ? 'config-missing' : 'code-bug';
+  const incident = failureIncident(error, run.secrets);
+  run.summary.stoppedBecause = incident.failure;
   // The next tick must come back: to see the outage end, or to report the bug again (triage folds repeats).
   run.summary.nextDueAt = safeNow(run);
   try {
-    if (outage) {
-      raiseIncident(run, 'SHEETS_UNAVAILABLE', errorSummary('SHEETS_UNAVAILABLE', messageOf(error), run.secrets));
-    } else if (misconfigured) {
-      raiseIncident(run, 'CONFIG_MISSING', errorSummary('CONFIG_MISSING', messageOf(error), run.secrets));
-    } else {
-      const stack = (error as { stack?: unknown } | null)?.stack;
-      const detail = redact(typeof stack === 'string' && stack !== '' ? stack : messageOf(error), run.secrets);
-      raiseIncident(run, 'CODE_BUG', `processQueue: ${detail.slice(0, MAX_BUG_DETAIL_CHARS)}`);
-    }
+    raiseIncident(run, incident.code, incident.detail);
   } catch {
     // Nothing is left to tell; throwing would only make Google mail its own failure notice every minute.
   }
@@ -118,19 +106,12 @@ function collapseDuplicates(run: Run): void {
 
 function sweepStaleRows(run: Run): void {
   const batch = newBatch();
-  const needsReview: number[] = [];
   for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings)) {
     const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
     moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
-    if (finding.to === 'NEEDS_REVIEW') {
-      run.summary.needsReview++;
-      needsReview.push(finding.row.rowNumber);
-    }
+    if (finding.to === 'NEEDS_REVIEW') run.summary.needsReview++;
   }
   commitBatch(run, batch);
-  if (needsReview.length > 0) {
-    raiseIncident(run, 'NEEDS_REVIEW_ROWS', `${needsReview.length} row(s) stopped while sending: check whether the mail arrived`, needsReview);
-  }
 }
 
 /** Sends before each round, so a busy queue never starves sending; the budget is checked before each round. */

@@ -11,6 +11,7 @@ import type {
   Mailer,
   QueueStore,
   Random,
+  RowIdentity,
 } from '../ports';
 import type { IncidentCode } from '../codes';
 import type { QueueRow } from '../queue-row';
@@ -101,10 +102,12 @@ export function isOverBudget(run: Run): boolean {
 export interface Batch {
   rows: QueueRow[];
   entries: LogEntry[];
+  /** What each row showed before its move: the write lands only where the submission still shows it. */
+  expected: RowIdentity[];
 }
 
 export function newBatch(): Batch {
-  return { rows: [], entries: [] };
+  return { rows: [], entries: [], expected: [] };
 }
 
 /**
@@ -123,17 +126,34 @@ export function moveRow(
   const now = run.deps.clock.now();
   const moved: QueueRow = { ...row, ...patch, status: to, updatedAt: now };
   batch.rows.push(moved);
+  batch.expected.push({ eventId: row.eventId, status: row.status });
   batch.entries.push({ at: now, eventId: row.eventId, from: String(row.status), to, by: 'system', detail });
   return moved;
 }
 
-/** Writes the batch's rows in one call, flushes, logs its moves, and remembers the rows as written. */
+/**
+ * Writes the batch's rows in one call (compare-and-set by event_id), flushes, and logs the moves that were
+ * written. A row written where it moved to gets its new row number (callers holding it see it); a row not
+ * written keeps its old one, so the claim read-back that follows finds it is not ours. When any row moved,
+ * the run reads the Queue again: every row number it holds may be stale after a sort.
+ */
 export function commitBatch(run: Run, batch: Batch): void {
   if (batch.rows.length === 0) return;
-  run.deps.queue.writeRows(batch.rows);
+  const placed = run.deps.queue.writeRows(batch.rows, batch.expected);
   run.deps.queue.flush();
-  remember(run, batch.rows);
-  run.deps.audit.append(batch.entries);
+  const written: QueueRow[] = [];
+  const entries: LogEntry[] = [];
+  let moved = false;
+  placed.forEach((row, i) => {
+    if (row === null) return;
+    if (row.rowNumber !== batch.rows[i].rowNumber) moved = true;
+    batch.rows[i].rowNumber = row.rowNumber;
+    written.push(batch.rows[i]);
+    entries.push(batch.entries[i]);
+  });
+  if (moved) run.rows = run.deps.queue.readAll();
+  else remember(run, written);
+  run.deps.audit.append(entries);
 }
 
 /**
@@ -147,8 +167,9 @@ export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): v
   const unchanged = current.filter((row) => wanted.some((seen) => seen.rowNumber === row.rowNumber && seen.eventId === row.eventId && seen.status === row.status));
   const noted = unchanged.map((row) => ({ ...row, error: notes.get(row.rowNumber) as string }));
   if (noted.length === 0) return;
-  run.deps.queue.writeRows(noted);
-  remember(run, noted);
+  // A note is worth no re-read: a row that moved meanwhile gets it on a later run.
+  const placed = run.deps.queue.writeRows(noted, unchanged);
+  remember(run, noted.filter((row, i) => placed[i] !== null && placed[i]?.rowNumber === row.rowNumber));
 }
 
 /** Replaces this run's copies of the given rows (matched by row number). */

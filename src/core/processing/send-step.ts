@@ -4,7 +4,7 @@ import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
-import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
+import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
 import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
@@ -77,13 +77,11 @@ export function runSendStep(run: Run): void {
 }
 
 function sendRows(run: Run, step: SendStep): void {
-  const needsReview: number[] = [];
   for (const row of run.rows.filter(isMailedButUnsent)) {
     // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
     const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; clear sent_at by hand to resend`);
     write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
-    needsReview.push(row.rowNumber);
   }
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   for (let i = 0; i < waiting.length; i++) {
@@ -98,7 +96,6 @@ function sendRows(run: Run, step: SendStep): void {
       break;
     }
     const outcome = sendOne(run, step, waiting[i]);
-    if (outcome === 'needs-review') needsReview.push(waiting[i].rowNumber);
     if (outcome === 'quota') {
       run.summary.deferred += rest - 1;
       raiseIncident(
@@ -110,9 +107,23 @@ function sendRows(run: Run, step: SendStep): void {
       break;
     }
   }
-  if (needsReview.length > 0) {
-    raiseIncident(run, 'NEEDS_REVIEW_ROWS', `${needsReview.length} row(s) need a person to check whether the mail arrived`, needsReview);
-  }
+}
+
+/**
+ * The Log, not the row's cells, has the last word before a claim: a send claimed for this submission that no
+ * later line settles (a paste over status, a cleared sent_at) parks the row in NEEDS_REVIEW instead.
+ */
+function hasStandingClaim(run: Run, row: QueueRow): boolean {
+  const standing = standingSendClaim(run.deps.audit.historyOf(row.eventId));
+  if (standing === null) return false;
+  const error = errorSummary(
+    'ALREADY_CLAIMED',
+    `the Log shows this submission was claimed for sending at ${isoTime(standing.at)} and the mail may have gone; ` +
+      'it is not mailed again until a person sets PENDING (write and send a new reply) or SENT',
+  );
+  write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+  run.summary.needsReview++;
+  return true;
 }
 
 type SendOutcome = 'sent' | 'failed' | 'needs-review' | 'quota' | 'waiting' | 'lost-claim';
@@ -146,13 +157,16 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
     return 'quota';
   }
 
+  if (hasStandingClaim(run, row)) return 'needs-review';
+
   const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
   const claimed = write(run, row, 'SENDING', 'claimed for sending', {
     claimedAt: claimTime(now),
     mailRef: row.mailRef || newMailRef(run.deps.random, taken),
     error: '',
   });
-  const current = run.deps.queue.readRows([row.rowNumber])[0];
+  // At the row number the claim was written at: commitBatch follows a row a sort moved.
+  const current = run.deps.queue.readRows([claimed.rowNumber])[0];
   if (current) remember(run, [current]);
   // A sent_at filled by hand between the claim and this read wins as well: never mailed twice.
   if (!isOurClaim(current, claimed) || hasBeenMailed(current)) {

@@ -34,6 +34,16 @@ export type EditDecision =
   /** Put `putBack` into the cell and `note` on it; `log` records the attempt (the status stays `putBack`'s). */
   | { kind: 'refused'; putBack: string; note: string; log: LogEntry };
 
+/**
+ * The row's status before an edit Sheets gave no previous value for (a paste): the last status the Log
+ * recorded for its submission, in time order; null when the Log has no line for it.
+ */
+export function lastLoggedStatus(history: readonly LogEntry[]): string | null {
+  let latest: LogEntry | null = null;
+  for (const entry of history) if (latest === null || entry.at >= latest.at) latest = entry;
+  return latest === null ? null : latest.to;
+}
+
 export function refusalNote(what: string, reason: string, context: StaffContext): string {
   return `formqueue put back ${what} (${formatTime(context.now)}, edit by ${staffName(context.user)}): ${reason}.`;
 }

@@ -2,7 +2,7 @@
 import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
-import { missingSettingMessage, readSettings, tokenProblem } from '../settings';
+import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
 import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
 
@@ -196,14 +196,6 @@ export function planForeignTriggers(existing: readonly TriggerInfo[]): { remove:
   return { remove: existing.filter((trigger) => ours.has(trigger.handler)).map((trigger) => trigger.id) };
 }
 
-/** Script Properties formqueue cannot run without, and why (the why is printed in the report). */
-export const REQUIRED_PROPERTIES: readonly { key: string; why: string }[] = [
-  { key: 'WEBHOOK_TOKEN', why: 'the secret in the webhook URL Typeform calls' },
-  { key: 'GEMINI_API_KEY', why: 'the Gemini API key, from Google AI Studio' },
-  { key: 'STAFF_EMAILS', why: 'comma-separated addresses that get triage mail' },
-  { key: 'SPREADSHEET_ID', why: 'the id of this spreadsheet, from its URL' },
-];
-
 export interface PropertyPlan {
   /** Properties setup writes itself. */
   set: Record<string, string>;
@@ -218,8 +210,9 @@ export interface PropertyPlan {
 export function planProperties(props: Readonly<Record<string, string>>, activeSpreadsheetId: string, newToken: () => string): PropertyPlan {
   const plan: PropertyPlan = { set: {}, lines: [] };
   const has = (key: string) => (props[key] ?? '').trim() !== '';
-  for (const { key, why } of REQUIRED_PROPERTIES) {
-    if (has(key)) continue;
+  const settings = readSettings(props).settings;
+  for (const { key, isSet } of REQUIRED_SETTINGS) {
+    if (isSet(settings)) continue;
     if (key === 'WEBHOOK_TOKEN') {
       plan.set[key] = newToken();
       plan.lines.push(
@@ -230,7 +223,7 @@ export function planProperties(props: Readonly<Record<string, string>>, activeSp
       plan.set[key] = activeSpreadsheetId;
       plan.lines.push(`SPREADSHEET_ID was not set: set to this spreadsheet (${activeSpreadsheetId}).`);
     } else {
-      plan.lines.push(`MISSING: ${missingSettingMessage(key, why)}`);
+      plan.lines.push(`MISSING: ${missingRequiredMessage(key)}`);
     }
   }
   if (!has('HEALTH_TOKEN')) {

@@ -123,7 +123,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     title: 'Spreadsheet nearly full',
     whatHappened: "The spreadsheet's grid is past 80 % of the 10,000,000 cells Sheets allows; at the limit no row can be added and deliveries wait outside the sheet.",
     nextStep: 'Copy old rows of Archive, Log and Payloads to another spreadsheet and delete them from this one (Archive rows are no longer needed for dedupe after Typeform stops retrying, 10 hours); the detail says how many days are left at the current rate.',
-    raisedBy: 'processQueue, at most once an hour, when all sheets together have 8,000,000 grid cells or more (empty cells count). Cleared below that.',
+    raisedBy: 'processQueue, at most every 6 hours, when all sheets together have 8,000,000 grid cells or more (empty cells count). Cleared below that.',
     mails: AT_ONCE,
     holdsRowsBack: false,
   },

@@ -1,8 +1,4 @@
-// The triage module's public surface, for the entry points (processQueue, doPost, doGet) to wire.
+// The triage module's public surface, for the entry points (doGet) to wire; processQueue's run uses it from src/core/queue-tick.ts.
 export { IncidentBook } from './incidents';
 export { computeHealth, healthWhenUnreadable } from './health';
-export type { QueueHealth } from './health';
 export { healthReport } from './health-json';
-export { planTriageMails, knownSecretsOf, nextTriageMailAt } from './triage-mail';
-export { planDailySummary } from './daily-summary';
-export { holdsRowsBack } from './incident-catalog';

@@ -114,6 +114,18 @@ describe('the spill is only for a sheet that cannot take the delivery now', () =
     expect(m.rejected[0].body).toBe(essay);
   });
 
+  it('keeps an internal_error body too long for a cell whole, in parts under its own key', () => {
+    const m = memoryIntake();
+    const sheets = m.deps.openSheets();
+    m.deps.openSheets = () => ({ ...sheets, appendQueueRow: () => { throw new TypeError('boom'); } });
+    const body = patched((b) => void (b.form_response.answers[4].text = 'long essay '.repeat(10000)));
+    expect(handleDelivery({ token: TOKEN, body }, m.deps)).toMatchObject({ ok: false, error: 'internal_error' });
+    const [entry] = m.rejected;
+    expect(entry.body).toMatch(/^\(in Payloads under rejected-\d+-[0-9a-f]{8}: 3 parts\)$/);
+    expect(entry.bodyParts?.parts.join('')).toBe(body);
+    expect(entry.body).toContain(entry.bodyParts!.key);
+  });
+
   it('spills it when even Rejected cannot take it, so the body is always somewhere', () => {
     const m = memoryIntake();
     const sheets = m.deps.openSheets();
@@ -122,7 +134,7 @@ describe('the spill is only for a sheet that cannot take the delivery now', () =
     };
     m.deps.openSheets = () => ({ ...sheets, appendQueueRow: broken, appendRejected: broken });
     expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toMatchObject({ ok: true, queued: 'deferred' });
-    expect(m.spilled.map((entry) => entry.body)).toEqual([essay]);
+    expect(m.spilled.map((entry) => JSON.parse(entry.body))).toEqual([JSON.parse(essay)]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { handleDelivery, REJECTED_BODIES_PER_HOUR } from '../../../src/core/intake/intake';
+import { handleDelivery } from '../../../src/core/intake/intake';
+import { REJECTED_BODIES_PER_HOUR } from '../../../src/core/intake/rejections';
 import { DIRTY_PROPERTY } from '../../../src/core/tick-gate';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
 import { form, memoryIntake, OLD_TOKEN, TOKEN } from './memory-intake';
@@ -158,11 +159,16 @@ describe('handleDelivery', () => {
     expect(m.queue).toHaveLength(0);
   });
 
-  it('spills the delivery when the intake lock cannot be had in time', () => {
+  it('queues the delivery without spilling it when the intake lock cannot be had in time (appends are atomic)', () => {
     const m = memoryIntake();
     m.lockHeld.value = true;
-    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).queued).toBe('deferred');
-    expect(m.spilled).toHaveLength(1);
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).queued).toBe(true);
+    expect(m.spilled).toHaveLength(0);
+    expect(m.queue).toHaveLength(1);
+    expect(m.logs.join('\n')).toMatch(/without the intake lock/);
+    // Still deduped against the sheet: a retry finds the row.
+    m.deps.cache.get = () => null;
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
   });
 
   it('answers backlog_full, never a false success, when the spill has no room', () => {

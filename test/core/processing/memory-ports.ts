@@ -14,6 +14,7 @@ import type {
   OutgoingMail,
   QueueStore,
   Random,
+  RowIdentity,
 } from '../../../src/core/ports';
 import type { IncidentCode } from '../../../src/core/codes';
 import { blankFormConfig } from '../../../src/core/form-config';
@@ -58,6 +59,8 @@ export class MemoryQueue implements QueueStore {
   flushes = 0;
   /** Runs before readRows answers: another writer acting between our claim and its read-back. */
   beforeReadRows: ((numbers: readonly number[], queue: MemoryQueue) => void) | null = null;
+  /** Runs before writeRows places its rows: a staff sort or insert between the run's read and its write. */
+  beforeWriteRows: ((rows: readonly QueueRow[], queue: MemoryQueue) => void) | null = null;
   /** Thrown by the next call of the named method (a Sheets outage, a bug). */
   failOn: { method: 'readAll' | 'writeRows' | 'readRows' | 'archivedKeys'; error: Error } | null = null;
 
@@ -83,6 +86,20 @@ export class MemoryQueue implements QueueStore {
     Object.assign(this.row(rowNumber), patch);
   }
 
+  /** Where the submission `expected` names stands now, if it still shows that status (compare-and-set), else null. */
+  private place(rowNumber: number, expected: RowIdentity): number | null {
+    const holds = (at: QueueRow) => at.eventId === expected.eventId && String(at.status) === String(expected.status);
+    const here = this.rows.find((at) => at.rowNumber === rowNumber);
+    if (expected.eventId !== '' && here && holds(here)) return rowNumber;
+    const elsewhere = this.rows.filter((at) => at.eventId === expected.eventId && at.rowNumber !== rowNumber);
+    return elsewhere.length === 1 && holds(elsewhere[0]) ? elsewhere[0].rowNumber : null;
+  }
+
+  /** Staff sort the sheet, or insert or delete rows above: every row gets the number of its new position. */
+  reorder(order: (rows: QueueRow[]) => QueueRow[]): void {
+    this.rows = order([...this.rows]).map((row, i) => Object.assign(row, { rowNumber: i + 2 }));
+  }
+
   readAll(): QueueRow[] {
     this.fail('readAll');
     return this.rows.map(clone);
@@ -92,17 +109,26 @@ export class MemoryQueue implements QueueStore {
     this.beforeReadRows?.(rowNumbers, this);
     return this.rows.filter((row) => rowNumbers.includes(row.rowNumber)).map(clone);
   }
-  writeRows(rows: readonly QueueRow[]): void {
+  writeRows(rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[] {
     this.fail('writeRows');
-    this.writes.push(rows.map(clone));
-    for (const row of rows) Object.assign(this.row(row.rowNumber), clone(row));
+    this.beforeWriteRows?.(rows, this);
+    const placed = rows.map((row, i) => {
+      const at = this.place(row.rowNumber, expected[i]);
+      return at === null ? null : { ...clone(row), rowNumber: at };
+    });
+    const written = placed.filter((row): row is QueueRow => row !== null);
+    this.writes.push(written.map(clone));
+    for (const row of written) Object.assign(this.row(row.rowNumber), clone(row));
+    return placed;
   }
   appendRows(rows: QueueRow[]): void {
     for (const row of rows) this.rows.push({ ...row, rowNumber: this.rows.length + 2 });
   }
-  archiveRows(rows: readonly QueueRow[]): void {
-    const numbers = rows.map((row) => row.rowNumber);
-    this.rows = this.rows.filter((row) => !numbers.includes(row.rowNumber));
+  archiveRows(rows: readonly QueueRow[]): QueueRow[] {
+    const placed = rows.map((row) => this.place(row.rowNumber, row)).filter((at): at is number => at !== null);
+    const archived = this.rows.filter((row) => placed.includes(row.rowNumber)).map(clone);
+    this.rows = this.rows.filter((row) => !placed.includes(row.rowNumber)).map((row, i) => Object.assign(row, { rowNumber: i + 2 }));
+    return archived;
   }
   archivedKeys(): Set<string> {
     this.fail('archivedKeys');
@@ -175,6 +201,9 @@ export class MemoryAudit implements AuditLog {
   }
   get entries(): LogEntry[] {
     return this.batches.flat();
+  }
+  historyOf(eventId: string): LogEntry[] {
+    return this.entries.filter((entry) => entry.eventId === eventId);
   }
 }
 

@@ -72,14 +72,14 @@ describe('stale sweep', () => {
     expect(w.mailer.outbox).toHaveLength(0);
   });
 
-  it('a stale SENDING row is never resent, and NEEDS_REVIEW_ROWS names it', () => {
+  it('a stale SENDING row is never resent, and its error says so', () => {
     const w = world([pendingRow({ status: 'SENDING', claimedAt: T0 - 20 * MINUTE, result: 'r', mailRef: 'FQ-AAAAAA' })]);
     runProcessing(w.deps, start);
     w.clock.advance(60 * MINUTE);
     runProcessing(w.deps, start);
     expect(w.mailer.outbox).toHaveLength(0);
     expect(w.queue.row(2).error).toMatch(/^STALE_SENDING: sending started 20 min ago/);
-    expect(w.incidents.raised[0]).toMatchObject({ code: 'NEEDS_REVIEW_ROWS', rows: [2] });
+    expect(w.queue.row(2).status).toBe('NEEDS_REVIEW');
   });
 
   it('a claim still in flight sets nextDueAt to when it turns stale', () => {
@@ -165,10 +165,10 @@ describe('errors end the run cleanly', () => {
     expect(w.queue.writes).toHaveLength(0);
   });
 
-  it('a successful read clears SHEETS_UNAVAILABLE, and no NEEDS_REVIEW row clears NEEDS_REVIEW_ROWS', () => {
+  it('a successful read clears SHEETS_UNAVAILABLE', () => {
     const w = world([]);
     runProcessing(w.deps, start);
-    expect(w.incidents.cleared).toEqual(expect.arrayContaining(['SHEETS_UNAVAILABLE', 'NEEDS_REVIEW_ROWS']));
+    expect(w.incidents.cleared).toEqual(expect.arrayContaining(['SHEETS_UNAVAILABLE']));
   });
 });
 

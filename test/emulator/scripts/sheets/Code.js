@@ -86,7 +86,7 @@ function trimColumns(name) {
   return { row: sh.getRange(1, 1, 1, 3).getValues()[0], maxCols: before, lastCol: sh.getLastColumn(), errors: errors };
 }
 function notEmulated() {
-  try { SpreadsheetApp.openById('local-spreadsheet').getSheets()[0].getRange('A1').sort(1); return 'no error'; } catch (e) { return e.message; }
+  try { SpreadsheetApp.openById('local-spreadsheet').getSheets()[0].getRange('A1').copyTo(SpreadsheetApp.openById('local-spreadsheet').getSheets()[0].getRange('B1')); return 'no error'; } catch (e) { return e.message; }
 }
 function menu() {
   SpreadsheetApp.getUi().createMenu('formqueue').addItem('Retry row', 'retryRow').addSeparator().addItem('Health', 'health').addToUi();

@@ -1,0 +1,120 @@
+// What a person does to a sheet in the Sheets UI (type, paste, clear, sort, insert or delete rows) and what Google
+// tells installable triggers about it.
+//
+// Which triggers fire, and with what:
+// - on-edit fires when a person changes values: typing, pasting, clearing; e.range is the edited block; e.value and
+//   e.oldValue exist "only if the edited range is a single cell" (developers.google.com/apps-script/guides/triggers/
+//   events#edit). A pasted cell arrives with neither, and a cleared cell with oldValue but no value (tanaikech/
+//   GetEditType, GetEditType.js: PUT_VALUE vs OTHER vs REMOVE_VALUE, from the event objects Sheets sends).
+// - on-change fires for every change with e.changeType one of EDIT, INSERT_ROW, INSERT_COLUMN, REMOVE_ROW,
+//   REMOVE_COLUMN, INSERT_GRID, REMOVE_GRID, FORMAT, OTHER, and has no range (same page, #change). Editing a value fires
+//   both on-edit and on-change; inserting or deleting rows fires on-change only (theappsscriptlab.com "onEdit vs
+//   onChange in Google Sheets", table of actions).
+// - A sort moves values like a paste of the whole block: on-edit with the sorted range and no value, and on-change
+//   with OTHER. UNVERIFIED: no Google page names the changeType of a sort; OTHER is what structural changes that
+//   are not row/column/grid inserts or removals report.
+import { a1Of, interpretInput, parseA1, storeEntered } from './spreadsheet-model.mjs';
+import { deleteRowsAt, insertRowsAt, sortRowsAt } from './sheet-rows.mjs';
+
+
+/** A staff action Sheets itself would refuse (an out-of-range row, a value outside a dropdown): the caller's mistake. */
+export class EditRefused extends Error {}
+
+const asText = (x) => (typeof x === 'boolean' ? (x ? 'TRUE' : 'FALSE') : x instanceof Date ? x.toISOString() : String(x));
+const isInt = (n, min) => Number.isInteger(n) && n >= min;
+
+function validationRule(sh, r, c) {
+  for (let k = sh.validations.length - 1; k >= 0; k--) {
+    const { rect, rule } = sh.validations[k];
+    if (r >= rect.r && r < rect.r + rect.nr && c >= rect.c && c < rect.c + rect.nc) return rule;
+  }
+  return null;
+}
+
+/** A dropdown set to "Reject the input" refuses any other value; clearing a cell is always allowed. */
+function checkAllowed(sh, r, c, value) {
+  if (value === '' || value === null || value === undefined) return;
+  const rule = validationRule(sh, r, c);
+  if (rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
+    throw new EditRefused(`The data you entered in cell ${a1Of({ r, c, nr: 1, nc: 1 })} violates the data validation rules set on this cell.`);
+  }
+}
+
+function rangeOf(sh, a1) {
+  try { return parseA1(String(a1 ?? ''), sh); } catch { throw new EditRefused(`"a1" must be a cell or range like "A2" or "A2:C4", got ${JSON.stringify(a1)}`); }
+}
+
+/**
+ * Applies one staff action to the sheet. Returns what the triggers are told: `edit` (the on-edit event's range
+ * and, for one cell, value/oldValue) or null when on-edit does not fire, and the on-change `changeType`.
+ * @param {any} sh the SheetModel @param {Record<string, any>} req {op, …} @param {{ tz: string, now: number }} ctx
+ */
+export function applyStaffEdit(sh, req, { tz, now }) {
+  const op = req.op ?? 'set';
+  const apply = OPS[op];
+  if (!Object.hasOwn(OPS, op)) throw new EditRefused(`unknown op ${JSON.stringify(op)}; one of ${STAFF_OPS.join(', ')}`);
+  const enter = (r, c, input) => storeEntered(sh, r, c, interpretInput(input, sh.format(r, c), tz, now));
+  return apply(sh, req, enter);
+}
+
+const OPS = {
+  set(sh, req, enter) {
+    const h = rangeOf(sh, req.a1);
+    if (h.nr !== 1 || h.nc !== 1) throw new EditRefused(`"set" types into one cell; use "paste" for ${req.a1}`);
+    if (req.value === undefined) throw new EditRefused('"value" is missing (use "" or op "clear" to clear the cell)');
+    const old = sh.value(h.r, h.c);
+    checkAllowed(sh, h.r, h.c, req.value);
+    enter(h.r, h.c, req.value);
+    const edit = { range: cell(h), oldValue: old === '' ? undefined : asText(old) };
+    // Typing a value gives e.value; emptying the cell is a clear (no e.value), as Delete is.
+    if (req.value !== '' && req.value !== null) edit.value = asText(sh.value(h.r, h.c));
+    return { edit, changeType: 'EDIT' };
+  },
+  paste(sh, req, enter) {
+    const values = req.values ?? (req.value !== undefined ? [[req.value]] : undefined);
+    if (!isBlock(values)) throw new EditRefused('"paste" needs "values": a non-empty rectangular array of rows, e.g. [["READY"]]');
+    const top = rangeOf(sh, req.a1);
+    const h = { sid: sh.id, r: top.r, c: top.c, nr: values.length, nc: values[0].length };
+    sh.grow(h.r + h.nr - 1, h.c + h.nc - 1); // a paste past the last row or column adds them, as Sheets does
+    values.forEach((row, i) => row.forEach((v, j) => checkAllowed(sh, h.r + i, h.c + j, v)));
+    values.forEach((row, i) => row.forEach((v, j) => enter(h.r + i, h.c + j, v)));
+    return { edit: { range: h }, changeType: 'EDIT' };
+  },
+  clear(sh, req) {
+    const h = rangeOf(sh, req.a1);
+    const single = h.nr === 1 && h.nc === 1;
+    const old = single ? sh.value(h.r, h.c) : '';
+    for (let r = h.r; r < h.r + h.nr; r++) for (let c = h.c; c < h.c + h.nc; c++) { sh.put('v', r, c, undefined); sh.put('f', r, c, undefined); }
+    return { edit: { range: { sid: sh.id, r: h.r, c: h.c, nr: h.nr, nc: h.nc }, oldValue: old !== '' ? asText(old) : undefined }, changeType: 'EDIT' };
+  },
+  sort(sh, req) {
+    // "Sort sheet" sorts every row below the frozen ones; formqueue's sheets freeze their header row.
+    const header = Math.max(sh.frozenRows, 1);
+    const names = Array.from({ length: sh.lastColumn() }, (_, j) => String(sh.value(1, j + 1)));
+    const column = names.indexOf(String(req.column)) + 1;
+    if (column === 0) throw new EditRefused(`no column headed ${JSON.stringify(req.column)}; headers: ${names.filter(Boolean).join(', ')}`);
+    const r1 = header + 1, r2 = sh.lastRow();
+    if (r2 < r1) return { edit: null, changeType: 'OTHER' };
+    sortRowsAt(sh, { r1, r2, c1: 1, c2: sh.maxCols, keys: [{ column, ascending: req.ascending !== false }] });
+    return { edit: { range: { sid: sh.id, r: r1, c: 1, nr: r2 - r1 + 1, nc: Math.max(sh.lastColumn(), 1) } }, changeType: 'OTHER' };
+  },
+  insertRows(sh, req) {
+    const before = Number(req.before), count = Number(req.count ?? 1);
+    if (!isInt(before, 1) || before > sh.maxRows + 1 || !isInt(count, 1)) throw new EditRefused(`"insertRows" needs "before" (1–${sh.maxRows + 1}) and "count" (≥ 1)`);
+    insertRowsAt(sh, before, count);
+    return { edit: null, changeType: 'INSERT_ROW' };
+  },
+  deleteRows(sh, req) {
+    const row = Number(req.row), count = Number(req.count ?? 1);
+    if (!isInt(row, 1) || !isInt(count, 1) || row + count - 1 > sh.maxRows) throw new EditRefused('Those rows are out of bounds.');
+    if (count >= sh.maxRows - sh.frozenRows && row > sh.frozenRows) throw new EditRefused('Sorry, it is not possible to delete all non-frozen rows.');
+    deleteRowsAt(sh, row, count);
+    return { edit: null, changeType: 'REMOVE_ROW' };
+  },
+};
+
+const isBlock = (values) => Array.isArray(values) && values.length > 0 && values.every((row) => Array.isArray(row) && row.length > 0 && row.length === values[0].length);
+
+function cell(h) { return { sid: h.sid, r: h.r, c: h.c, nr: 1, nc: 1 }; }
+
+export const STAFF_OPS = Object.keys(OPS);

@@ -1,0 +1,234 @@
+// One processQueue run once the script lock is held: settings, processing, archive, health, side conditions, triage mail.
+import { messageOf } from './errors';
+import { failureIncident } from './failure';
+import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
+import { rejectedThisHour } from './intake/rejections';
+import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random } from './ports';
+import { runProcessing, type ProcessingSummary } from './processing/process-run';
+import type { QueueRow } from './queue-row';
+import { missingSettings, readSettings, type Settings } from './settings';
+import { rowsToArchive } from './staff/archive';
+import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from './tick-gate';
+import { computeHealth, healthWhenUnreadable, type QueueHealth } from './triage/health';
+import { holdsRowsBack } from './triage/incident-catalog';
+import { IncidentBook } from './triage/incidents';
+import { planDailySummary } from './triage/daily-summary';
+import { knownSecretsOf, nextTriageMailAt, planTriageMails } from './triage/triage-mail';
+import { redact } from './redact';
+
+/** Rejections in one hour that make an incident (a token rotation gone wrong looks like this). */
+export const REJECTED_INCIDENT_THRESHOLD = 10;
+/** How long archiving waits for the intake lock before leaving the rows for the next run. */
+const ARCHIVE_LOCK_WAIT_MS = 10000;
+
+/** The spreadsheet side of a run, opened once the settings are known. */
+export interface Workspace {
+  queue: QueueStore;
+  config: ConfigStore;
+  gemini: GeminiClient;
+  audit: AuditLog;
+  /** Moves spilled deliveries into Queue (intake's drain). */
+  drainSpill(): void;
+  /** The row's full payload JSON when `payload` points into the Payloads sheet. */
+  readPayload(row: QueueRow): string;
+  /** doPost's lock: archiving deletes rows, which moves the ones below, so no append may run meanwhile. */
+  intakeLock: Lock;
+  /** For the row links in triage mail; read after processing, like every other Sheets call. */
+  spreadsheetUrl(): string;
+  queueSheetId(): number | null;
+  /** Measures the spreadsheet's grid against the cell limit and raises or clears GRID_NEARLY_FULL (at most hourly). */
+  watchCapacity(incidents: IncidentSink, now: number): void;
+}
+
+export interface TickPorts {
+  props: PropertyStore;
+  clock: Clock;
+  random: Random;
+  mailer: Mailer;
+  /** Deliveries waiting in Script Properties: counted and sized without decoding them. */
+  spill: { size(): number; count(): number };
+  /** Opens the spreadsheet and its sheets; throws CONFIG_MISSING (no spreadsheet) or a Sheets outage. */
+  openWorkspace(settings: Settings): Workspace;
+  /** The calendar day of `now` in the script's time zone ("2026-12-01"): the daily summary goes once per day. */
+  dateKey(now: number): string;
+  /** The execution log, for what could not be done and is retried later (a triage mail not sent). */
+  warn(message: string): void;
+}
+
+/** What one run did, and when the next one is due. */
+export interface TickReport {
+  summary?: ProcessingSummary;
+  nextDueAt: number | null;
+}
+
+/** Never throws for anything processing or Sheets does; the caller still guards the property reads and writes around it. */
+export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>, startedAt: number): TickReport {
+  const { settings, problems } = readSettings(snapshot);
+  const secrets = knownSecretsOf(settings);
+  const book = new IncidentBook(ports.props, ports.clock, { knownSecrets: secrets, properties: snapshot });
+  if (problems.length > 0) book.raise('CONFIG_INVALID', problems.join(' '));
+  else book.clear('CONFIG_INVALID');
+  const missing = missingSettings(settings);
+  if (missing.length > 0) book.raise('CONFIG_MISSING', missing.join(' '));
+
+  const outcome = processAndMeasure(ports, settings, book, startedAt);
+  // Cleared only after the run: a missing sheet or column found by processing is the same incident.
+  if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
+  watchSideConditions(book, ports, outcome.health, snapshot, startedAt);
+  sendTriage(book, ports, outcome.health, settings);
+  book.commit();
+  // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
+  const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
+  ports.props.setMany({ [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt) });
+  return { summary: outcome.summary, nextDueAt };
+}
+
+interface RunOutcome {
+  summary?: ProcessingSummary;
+  health: QueueHealth;
+  nextDueAt: number | null;
+  sheetsConfigured: boolean;
+}
+
+function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentBook, startedAt: number): RunOutcome {
+  const unreadable = () => healthWhenUnreadable(ports.clock.now(), book.lastKnownHealth(), { spilled: safeSpillCount(ports) });
+  try {
+    const workspace = ports.openWorkspace(settings);
+    const summary = runProcessing(
+      {
+        queue: workspace.queue,
+        config: workspace.config,
+        gemini: workspace.gemini,
+        mailer: ports.mailer,
+        audit: workspace.audit,
+        incidents: book,
+        clock: ports.clock,
+        random: ports.random,
+        settings,
+        drainSpill: () => workspace.drainSpill(),
+        readPayload: (row) => workspace.readPayload(row),
+      },
+      { startedAt },
+    );
+    const sheetsConfigured = summary.stoppedBecause !== 'config-missing';
+    if (summary.stoppedBecause === 'sheets-unavailable' || summary.stoppedBecause === 'code-bug' || !sheetsConfigured) {
+      return { summary, health: unreadable(), nextDueAt: summary.nextDueAt, sheetsConfigured };
+    }
+    book.clear('SHEETS_UNAVAILABLE');
+    addCaughtUp(book, summary);
+    const health = archiveAndMeasure(workspace, settings, ports);
+    book.rememberHealth(health);
+    workspace.watchCapacity(book, ports.clock.now());
+    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured };
+  } catch (error) {
+    const incident = failureIncident(error, knownSecretsOf(settings));
+    book.raise(incident.code, incident.detail);
+    // As runProcessing does for a failure inside it: the next tick comes back, to see the outage end or report the bug again.
+    return { health: unreadable(), nextDueAt: ports.clock.now(), sheetsConfigured: incident.code !== 'CONFIG_MISSING' };
+  }
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
+/**
+ * What this run did for rows an incident had held back, added up in each incident awaiting its recovery mail.
+ * Replies sent only: a delivery drained from the spill and then answered would otherwise count twice in the subject.
+ */
+function addCaughtUp(book: IncidentBook, summary: ProcessingSummary): void {
+  const caughtUp = { 'replies sent': summary.sent };
+  for (const incident of book.all()) {
+    if (incident.state === 'cleared' && holdsRowsBack(incident.code)) book.clear(incident.code, caughtUp);
+  }
+}
+
+function archiveAndMeasure(workspace: Workspace, settings: Settings, ports: TickPorts): QueueHealth {
+  const now = ports.clock.now();
+  let rows = workspace.queue.readAll();
+  const finished = rowsToArchive(rows, now, settings.archiveAfterDays);
+  if (finished.length > 0 && workspace.intakeLock.tryLock(ARCHIVE_LOCK_WAIT_MS)) {
+    try {
+      workspace.queue.archiveRows(finished);
+      rows = workspace.queue.readAll();
+    } finally {
+      workspace.intakeLock.release();
+    }
+  }
+  return computeHealth(rows, now, workspace.spreadsheetUrl(), workspace.queueSheetId(), { spilled: ports.spill.count() });
+}
+
+function safeSpillCount(ports: TickPorts): number {
+  try {
+    return ports.spill.count();
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Conditions read from the whole picture after the run: the spill filling up, a burst of rejected deliveries,
+ * and rows waiting for review. NEEDS_REVIEW_ROWS is raised here only, from the Queue as measured.
+ */
+function watchSideConditions(book: IncidentBook, ports: TickPorts, health: QueueHealth, snapshot: Record<string, string>, now: number): void {
+  const spillChars = ports.spill.size();
+  if (spillChars > SPILL_WARN_CHARS) {
+    book.raise('SPILL_BACKLOG', `${health.spilled} deliveries wait in Script Properties (${spillChars} characters of ${SPILL_LIMIT_CHARS.toLocaleString('en-US')})`);
+  } else {
+    book.clear('SPILL_BACKLOG');
+  }
+  const rejected = rejectedThisHour(snapshot, now);
+  if (rejected.total >= REJECTED_INCIDENT_THRESHOLD) {
+    book.raise('REJECTED_DELIVERIES', `${rejected.total} deliveries were rejected this hour (${rejected.dropped} without their body); see the Rejected sheet`);
+  } else {
+    book.clear('REJECTED_DELIVERIES');
+  }
+  if (!health.readable) return;
+  const review = health.needsPerson.filter((row) => row.status === 'NEEDS_REVIEW');
+  if (review.length > 0) {
+    book.raise('NEEDS_REVIEW_ROWS', `${review.length} row(s) may or may not have been mailed and need a person to check`, review.map((row) => row.rowNumber));
+  } else {
+    book.clear('NEEDS_REVIEW_ROWS');
+  }
+}
+
+function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings): void {
+  let quota = 0;
+  try {
+    quota = ports.mailer.remainingDailyQuota();
+  } catch (error) {
+    ports.warn(`mail quota unknown, triage mail waits: ${messageOf(error)}`);
+    return;
+  }
+  const now = ports.clock.now();
+  const plan = planTriageMails(book.all(), health, now, settings, { remainingMailQuota: quota });
+  for (const planned of plan.mails) {
+    try {
+      ports.mailer.send(planned.mail);
+      book.markMailed(planned.code, planned.kind);
+      // Committed after each mail, so a later failure in this run cannot resend it. Staff mail is at-least-once:
+      // only a run killed between the send and this commit (milliseconds) would send it again next run.
+      book.commit();
+    } catch (error) {
+      ports.warn(`triage mail for ${planned.code} not sent, it stays planned: ${redact(messageOf(error), knownSecretsOf(settings))}`);
+    }
+  }
+  const dateKey = ports.dateKey(now);
+  const summary = planDailySummary({
+    dateKey,
+    lastSentDateKey: book.lastDailySummaryDate(),
+    health,
+    incidents: book.all(),
+    history: book.recentHistory(),
+    now,
+    settings,
+    remainingMailQuota: quota - plan.mails.length * settings.staffEmails.length,
+  });
+  if (!summary) return;
+  try {
+    ports.mailer.send(summary);
+    book.markDailySummarySent(dateKey);
+  } catch (error) {
+    ports.warn(`daily summary not sent: ${messageOf(error)}`);
+  }
+}

@@ -1,0 +1,74 @@
+// A row is its event_id: every write lands on the submission it is for, wherever staff sorted, inserted or deleted rows.
+import { describe, expect, it } from 'vitest';
+import { runProcessing } from '../../../src/core/processing/process-run';
+import type { QueueRow } from '../../../src/core/queue-row';
+import { pendingRow, T0, world } from './memory-ports';
+
+const start = { startedAt: T0 };
+const ready = (eventId: string, recipient: string, patch: Partial<QueueRow> = {}) =>
+  pendingRow({ eventId, responseToken: `tok-${eventId}`, recipient, status: 'READY', result: `Reply for ${eventId}`, mailRef: `FQ-${eventId.toUpperCase()}`, ...patch });
+const reversed = (rows: QueueRow[]) => rows.reverse();
+
+describe('writes are compare-and-set by event_id', () => {
+  it('a sort between the re-read and the SENDING claim: the claim lands on the same submission where it moved, never on another', () => {
+    const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com')]);
+    let sorted = false;
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      if (!sorted) queue.reorder(reversed);
+      sorted = true;
+    };
+    runProcessing(w.deps, start);
+    const byEvent = (id: string) => w.queue.rows.find((row) => row.eventId === id) as QueueRow;
+    expect(byEvent('aaaaaa')).toMatchObject({ rowNumber: 3, status: 'SENT', recipient: 'a@example.com' });
+    // B was never written with A's cells; it waits for the next run as it was.
+    expect(byEvent('bbbbbb')).toMatchObject({ rowNumber: 2, status: 'READY', recipient: 'b@example.com', result: 'Reply for bbbbbb' });
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['a@example.com']);
+    expect(w.queue.writes.flat().filter((row) => row.eventId === 'bbbbbb')).toEqual([]);
+  });
+
+  it('every mail still goes exactly once across runs after a sort', () => {
+    const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com'), ready('cccccc', 'c@example.com')]);
+    let writes = 0;
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      if (++writes % 2 === 1) queue.reorder(reversed);
+    };
+    for (let run = 0; run < 4; run++) runProcessing(w.deps, start);
+    expect(w.mailer.outbox.map((mail) => mail.to).sort()).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+    for (const row of w.queue.rows) expect(row.result).toBe(`Reply for ${row.eventId}`);
+  });
+
+  it('a sort while Gemini writes: the reply is written to its own submission', () => {
+    const sent = pendingRow({ eventId: 'sent01', responseToken: 'tok-sent01', status: 'SENT', sentAt: T0 - 60_000, result: 'Old reply', recipient: 's@example.com' });
+    const w = world([pendingRow({ eventId: 'new001', responseToken: 'tok-new001' }), sent]);
+    w.gemini.onCall = () => w.queue.reorder(reversed);
+    runProcessing(w.deps, start);
+    expect(w.queue.row(2)).toMatchObject({ eventId: 'sent01', status: 'SENT', result: 'Old reply' });
+    expect(w.queue.row(3)).toMatchObject({ eventId: 'new001', status: 'SENT' });
+    expect(w.mailer.outbox).toHaveLength(1);
+  });
+
+  it('a row deleted by staff before the claim is written is not claimed, and nothing else is written in its place', () => {
+    const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com')]);
+    let deleted = false;
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      if (!deleted) queue.reorder((rows) => rows.filter((row) => row.eventId !== 'aaaaaa'));
+      deleted = true;
+    };
+    runProcessing(w.deps, start);
+    expect(w.queue.rows.map((row) => row.eventId)).toEqual(['bbbbbb']);
+    expect(w.mailer.outbox.map((mail) => mail.to)).not.toContain('a@example.com');
+    expect(w.audit.entries.filter((entry) => entry.eventId === 'aaaaaa')).toEqual([]);
+  });
+
+  it('a status staff change between the run reading a row and writing it is never overwritten', () => {
+    const w = world([ready('aaaaaa', 'a@example.com')]);
+    let skipped = false;
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      if (!skipped) queue.edit(2, { status: 'SKIPPED' });
+      skipped = true;
+    };
+    runProcessing(w.deps, start);
+    expect(w.queue.row(2).status).toBe('SKIPPED');
+    expect(w.mailer.outbox).toHaveLength(0);
+  });
+});

@@ -1,0 +1,160 @@
+// Core's processQueue tick with in-memory ports: settings, failures, side conditions and triage, decided in one place.
+import { describe, expect, it } from 'vitest';
+import { codedError } from '../../src/core/errors';
+import { REJECTED_COUNT_PROPERTY } from '../../src/core/intake/rejections';
+import type { Lock } from '../../src/core/ports';
+import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
+import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
+import { incidentKey } from '../../src/core/triage/incidents';
+import { HOUR_MS } from '../../src/core/time';
+import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, pendingRow, T0 } from './processing/memory-ports';
+import { MemoryProperties } from './triage/fakes';
+
+const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
+
+const freeLock = (): Lock => ({ tryLock: () => true, release: () => undefined });
+
+interface TickWorld {
+  ports: TickPorts;
+  props: MemoryProperties;
+  queue: MemoryQueue;
+  mailer: MemoryMailer;
+  clock: FakeClock;
+  warnings: string[];
+  spill: { chars: number; count: number };
+  openWorkspace: () => Workspace;
+}
+
+function tickWorld(props: Record<string, string> = SETTINGS, rows = [pendingRow()]): TickWorld {
+  const w = {
+    props: new MemoryProperties(),
+    queue: new MemoryQueue(rows),
+    mailer: new MemoryMailer(),
+    clock: new FakeClock(),
+    warnings: [] as string[],
+    spill: { chars: 0, count: 0 },
+  } as TickWorld;
+  w.props.values = { ...props };
+  w.openWorkspace = () => ({
+    queue: w.queue,
+    config: new MemoryConfig([formConfig()]),
+    gemini: new MemoryGemini(),
+    audit: new MemoryAudit(),
+    drainSpill: () => undefined,
+    readPayload: (row) => row.payload,
+    intakeLock: freeLock(),
+    spreadsheetUrl: () => 'https://docs.google.com/spreadsheets/d/abc/edit',
+    queueSheetId: () => 0,
+    watchCapacity: () => undefined,
+  });
+  w.ports = {
+    props: w.props,
+    clock: w.clock,
+    random: fixedRandom(0.5),
+    mailer: w.mailer,
+    spill: { size: () => w.spill.chars, count: () => w.spill.count },
+    openWorkspace: () => w.openWorkspace(),
+    dateKey: () => '2026-11-20',
+    warn: (message) => void w.warnings.push(message),
+  };
+  return w;
+}
+
+function tick(w: TickWorld) {
+  return runQueueTick(w.ports, w.props.getAll(), w.clock.now());
+}
+
+function incident(w: TickWorld, code: Parameters<typeof incidentKey>[0]): { state: string; detail: string; rows: number[] } | undefined {
+  const stored = w.props.values[incidentKey(code)];
+  return stored === undefined ? undefined : JSON.parse(stored);
+}
+
+describe('the processQueue tick', () => {
+  it('generates and mails a pending row, then records when the next run is due', () => {
+    const w = tickWorld();
+    const report = tick(w);
+    expect(report.summary).toMatchObject({ generated: 1, sent: 1 });
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['mina.okafor@example.com']);
+    expect(w.props.values[NEXT_DUE_PROPERTY]).toBe('');
+  });
+
+  it.each(['GEMINI_API_KEY', 'STAFF_EMAILS', 'WEBHOOK_TOKEN'])('a missing %s raises CONFIG_MISSING naming it, and setting it clears it', (key) => {
+    const w = tickWorld({ ...SETTINGS, [key]: '' });
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open' });
+    expect(incident(w, 'CONFIG_MISSING')?.detail).toContain(`Script Property ${key} is not set`);
+    w.props.values[key] = (SETTINGS as Record<string, string>)[key];
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'cleared' });
+  });
+
+  it.each<[string, Error, string]>([
+    ['a Sheets outage', new Error('Exception: Service Spreadsheets failed while accessing document with id x.'), 'SHEETS_UNAVAILABLE'],
+    ['no spreadsheet', codedError('CONFIG_MISSING', 'Script Property SPREADSHEET_ID is not set'), 'CONFIG_MISSING'],
+    ['an unexpected error', new TypeError('Cannot read properties of undefined'), 'CODE_BUG'],
+  ])('%s while opening the spreadsheet raises %s and brings the next tick back at once', (_name, error, code) => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw error;
+    };
+    const report = tick(w);
+    expect(incident(w, code as 'CODE_BUG')).toMatchObject({ state: 'open' });
+    expect(report.nextDueAt).toBe(T0);
+  });
+
+  it('the same failure inside processing is classified the same way', () => {
+    const w = tickWorld();
+    w.queue.failOn = { method: 'readAll', error: new Error('Exception: Service Spreadsheets failed while accessing document with id x.') };
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    expect(incident(w, 'CODE_BUG')).toBeUndefined();
+  });
+
+  it('SPILL_BACKLOG opens past the warning size and clears below it', () => {
+    const w = tickWorld();
+    w.spill = { chars: 250_000, count: 12 };
+    tick(w);
+    expect(incident(w, 'SPILL_BACKLOG')?.detail).toBe('12 deliveries wait in Script Properties (250000 characters of 400,000)');
+    w.spill = { chars: 0, count: 0 };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SPILL_BACKLOG')).toMatchObject({ state: 'cleared' });
+  });
+
+  it(`REJECTED_DELIVERIES opens at ${REJECTED_INCIDENT_THRESHOLD} rejections this hour, counted by intake's own reader`, () => {
+    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ hour: Math.floor(T0 / HOUR_MS), kept: 8, dropped: 2 }) });
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe('10 deliveries were rejected this hour (2 without their body); see the Rejected sheet');
+  });
+
+  it('rejections counted in an earlier hour do not open it', () => {
+    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ hour: Math.floor(T0 / HOUR_MS) - 1, kept: 50, dropped: 50 }) });
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')).toBeUndefined();
+  });
+
+  it('NEEDS_REVIEW_ROWS names every NEEDS_REVIEW row in the Queue, even one a staff edit parked while paused', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow(), pendingRow({ eventId: 'e2', responseToken: 't2', status: 'NEEDS_REVIEW' })]);
+    tick(w);
+    expect(incident(w, 'NEEDS_REVIEW_ROWS')).toMatchObject({ state: 'open', rows: [3] });
+  });
+
+  it('a send with an unknown outcome is named under NEEDS_REVIEW_ROWS once, by the tick', () => {
+    const w = tickWorld(SETTINGS, [pendingRow({ status: 'READY', result: 'r', mailRef: 'FQ-AAAAAA' })]);
+    w.mailer.failWith = (mail) => (mail.to === 'mina.okafor@example.com' ? 'Exception: something odd' : undefined);
+    tick(w);
+    expect(w.queue.row(2).status).toBe('NEEDS_REVIEW');
+    expect(incident(w, 'NEEDS_REVIEW_ROWS')).toMatchObject({ state: 'open', rows: [2] });
+  });
+
+  it('a triage mail goes out once, and is recorded before the next one', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
+    tick(w);
+    const staffMails = () => w.mailer.outbox.filter((mail) => mail.to.includes('duty@example.org'));
+    expect(staffMails()).toHaveLength(1);
+    w.clock.advance(60_000);
+    tick(w);
+    expect(staffMails()).toHaveLength(1);
+  });
+});
