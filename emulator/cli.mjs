@@ -255,7 +255,7 @@ formqueue: dist/Code.js is running as a local Apps Script web app.
 
   console   ${url}/   (open it in a browser: the sheets, the formqueue menu, outbox, executions, faults)
   webhook   ${url}/exec?token=${token}
-            (give this URL to Typeform, or: curl -L -H 'Content-Type: application/json' -d @payload.json '<URL>')
+            (give this URL to Typeform, or: curl -sL -H 'Content-Type: application/json' -d @payload.json '<URL>')
   health    ${url}/exec?token=${healthToken}   (doGet, for an uptime checker: its own token)
   queue     GET  ${url}/api/sheets/Queue          outbox  GET ${url}/api/outbox
   run       POST ${url}/api/run/processQueue      also: /api/executions /api/triggers /api/edit /api/faults /api/clock /api/health

@@ -21,6 +21,7 @@ import { cellsOf, createLatency } from './latency.mjs';
 import { statSync } from 'node:fs';
 import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
+import { deniedCalls, grantedScopes } from './scopes.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -49,6 +50,8 @@ export class GasHost extends EventEmitter {
     if (given.activeUserEmail !== undefined && given.ownerEmail === undefined) given.ownerEmail = given.activeUserEmail;
     this.opts = { ...DEFAULTS, ...given };
     this.opts.bundleDir = resolvePath(this.opts.bundleDir);
+    // What the bundle's appsscript.json does not grant fails in every execution, as on Google.
+    this.deniedCalls = deniedCalls(grantedScopes(this.opts.bundleDir));
     this.ss = SpreadsheetModel.fresh(this.opts.spreadsheetId, this.opts.timeZone);
     this.properties = new PropertyStore(this.opts.scriptProperties);
     this.documentProperties = new PropertyStore();
@@ -135,7 +138,7 @@ export class GasHost extends EventEmitter {
     if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    const info = { kind, activeUser, effectiveUser, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
     info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();

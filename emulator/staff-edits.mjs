@@ -10,9 +10,10 @@
 //   REMOVE_COLUMN, INSERT_GRID, REMOVE_GRID, FORMAT, OTHER, and has no range (same page, #change). Editing a value fires
 //   both on-edit and on-change; inserting or deleting rows fires on-change only (theappsscriptlab.com "onEdit vs
 //   onChange in Google Sheets", table of actions).
-// - A sort moves values like a paste of the whole block: on-edit with the sorted range and no value, and on-change
-//   with OTHER. UNVERIFIED: no Google page names the changeType of a sort; OTHER is what structural changes that
-//   are not row/column/grid inserts or removals report.
+// - A sort moves rows with their data, which fires both on-edit and on-change (theappsscriptlab.com's table: "Move a
+//   column or row with data" ✔ ✔): on-edit with the sorted range and no value, like a paste of the block. UNVERIFIED
+//   with Google: no Google page covers sorting; the changeType is taken as OTHER (what changes that are not a value
+//   edit, a format or a row/column/grid insert or removal report).
 import { a1Of, interpretInput, parseA1, storeEntered } from './spreadsheet-model.mjs';
 import { deleteRowsAt, insertRowsAt, sortRowsAt } from './sheet-rows.mjs';
 

@@ -27,12 +27,7 @@ export async function handleConsole(req, res, url, host) {
     const view = sheetView(host, name, { offset: url.searchParams.get('offset') ?? undefined, limit: Number(url.searchParams.get('limit')) || undefined });
     return view ? sendJson(res, 200, view) : sendJson(res, 404, { error: `no sheet named "${name}"` });
   }
-  if (path === '/api/ui') {
-    // Menus and dialogs are recorded by the runtime (it has no screen); the console shows an execution's own.
-    const id = url.searchParams.get('execution') ?? '';
-    const mine = (/** @type {any} */ d) => d.executionId === id;
-    return sendJson(res, 200, { dialogs: host.ui.dialogs.filter(mine), toasts: host.ui.toasts.filter(mine) });
-  }
+  if (path === '/api/ui') return sendJson(res, 200, uiOf(host, url.searchParams.get('execution') ?? ''));
   if (path === '/api/events') return streamEvents(req, res, host);
   if (path === '/api/console/info') {
     // The URL this page was served from is the runtime's own, whatever port it was given.
@@ -57,6 +52,24 @@ export async function handleConsole(req, res, url, host) {
     return true;
   }
   return false;
+}
+
+/**
+ * What one execution showed (the runtime has no screen: it records alerts, prompts, dialogs and toasts), as
+ * `{dialogs: [{kind, title, prompt, content?}], toasts: [{message}]}`: the host-wide record keeps a dialog's HTML;
+ * an execution's own `ui` list (text only) answers when the host-wide one has nothing for it.
+ * @param {any} host @param {string} id
+ */
+function uiOf(host, id) {
+  const mine = (/** @type {any} */ d) => d.executionId === id;
+  const dialogs = (host.ui?.dialogs ?? []).filter(mine);
+  const toasts = (host.ui?.toasts ?? []).filter(mine);
+  const exec = host.executions.find((/** @type {any} */ x) => x.id === id);
+  if (dialogs.length + toasts.length > 0 || !exec || !Array.isArray(exec.ui)) return { dialogs, toasts };
+  return {
+    dialogs: exec.ui.filter((/** @type {any} */ u) => u.kind !== 'toast').map((/** @type {any} */ u) => ({ kind: u.kind, title: u.title ?? '', prompt: String(u.text ?? '') })),
+    toasts: exec.ui.filter((/** @type {any} */ u) => u.kind === 'toast').map((/** @type {any} */ u) => ({ message: String(u.text ?? ''), title: u.title ?? '' })),
+  };
 }
 
 /** The web app's own health view (doGet with its HEALTH_TOKEN), as a monitor would see it. @param {any} res @param {any} host */

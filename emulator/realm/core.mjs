@@ -17,6 +17,17 @@ export function realmCore(rt) {
   rt.protos = {};
   rt.traps = {};
 
+  /**
+   * A method the manifest's oauthScopes do not cover fails before it runs, with Google's text; the host computes
+   * which (emulator/scopes.mjs) and hands them over as info.denied: 'Class.method' or 'Class.*' → required scopes.
+   */
+  const denied = (rt.info && rt.info.denied) || {};
+  function guarded(cls, m, fn) {
+    const required = Object.prototype.hasOwnProperty.call(denied, cls + '.' + m) ? denied[cls + '.' + m] : denied[cls + '.*'];
+    if (!required) return fn;
+    return function refused() { throw rt.err('Exception', 'You do not have permission to call ' + cls + '.' + m + '. Required permissions: ' + required); };
+  }
+
   function trap(cls) {
     if (!rt.traps[cls]) {
       rt.traps[cls] = {
@@ -44,6 +55,7 @@ export function realmCore(rt) {
     }
     const local = spec.local || {};
     for (const m of Object.keys(local)) proto[m] = local[m];
+    for (const m of Object.keys(proto)) proto[m] = guarded(cls, m, proto[m]);
     proto.toString = function () { return spec.label || cls; };
     rt.protos[cls] = proto;
   };
@@ -59,6 +71,7 @@ export function realmCore(rt) {
 
   /** A service global (SpreadsheetApp, …): unknown members throw "not emulated: Service.member" when called. */
   rt.service = function service(name, members) {
+    for (const m of Object.keys(members)) if (typeof members[m] === 'function') members[m] = guarded(name, m, members[m]);
     members.toString = function () { return name; };
     return new Proxy(members, trap(name));
   };

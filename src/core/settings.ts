@@ -9,6 +9,8 @@ export interface Settings {
   geminiApiKey: string;
   geminiModel: string;
   geminiBaseUrl: string;
+  /** Optional Typeform personal access token: only the self-test uses it (deliveries are authenticated by WEBHOOK_TOKEN). */
+  typeformToken: string;
   spreadsheetId: string;
   staffEmails: string[];
   geminiConcurrency: number;
@@ -60,6 +62,7 @@ export const SETTING_KEYS = [
   'GEMINI_BASE_URL',
   'SPREADSHEET_ID',
   'STAFF_EMAILS',
+  'TYPEFORM_TOKEN',
   ...NUMBER_KNOBS.map((knob) => knob.key),
   'PAUSED',
   'DAILY_SUMMARY',
@@ -86,6 +89,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     geminiModel: text('GEMINI_MODEL') || DEFAULT_GEMINI_MODEL,
     geminiBaseUrl: (text('GEMINI_BASE_URL') || DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
     spreadsheetId: text('SPREADSHEET_ID'),
+    typeformToken: text('TYPEFORM_TOKEN'),
     staffEmails: text('STAFF_EMAILS')
       .split(/[,;\s]+/)
       .filter((address) => address !== ''),
@@ -167,7 +171,7 @@ export function geminiBaseUrlProblem(url: string): string | null {
 
 /** Every secret value a text leaving the system must not carry. */
 export function secretValues(settings: Settings): string[] {
-  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious, settings.healthToken].filter((value) => value !== '');
+  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious, settings.healthToken, settings.typeformToken].filter((value) => value !== '');
 }
 
 /** The message for a required setting that is missing: names it and says how to set it. */
@@ -178,7 +182,7 @@ export function missingSettingMessage(key: string, why: string): string {
 export type SettingAssignment = { ok: true; key: string; value: string } | { ok: false; message: string };
 
 /** Secrets are set but never shown back (not in the alert, not in the execution log). */
-export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN', 'GEMINI_API_KEY'];
+export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN', 'GEMINI_API_KEY', 'TYPEFORM_TOKEN'];
 
 /**
  * Reads `KEY=VALUE` as typed into the menu's prompt: the key must be one formqueue reads, and a knob's

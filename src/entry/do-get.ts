@@ -6,6 +6,7 @@ import { readSettings, secretValues } from '../core/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
 import { createScriptPropertyStore } from '../gas/script-properties';
+import { effectiveUserEmail } from '../gas/self-test-probes';
 import { openSpreadsheet } from '../gas/spreadsheet';
 import { systemClock } from '../gas/system-clock';
 
@@ -30,6 +31,8 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     // Its own token: an uptime checker holding the URL can read the health, never post a delivery.
     const verdict = checkWebhookToken(e && e.parameter ? e.parameter.token : undefined, settings.healthToken, '');
     if (verdict !== 'current') return json({ ok: false, error: verdict === 'not_configured' || verdict === 'weak' ? 'not_configured' : 'unauthorized' });
+    // The self-test asks who the web app runs as: only the web app itself can tell (docs/self-test.md#identity).
+    if (e.parameter.view === 'identity') return json({ ok: true, runsAs: effectiveUserEmail() });
     const now = systemClock.now();
     const book = new IncidentBook(props, systemClock, { properties: snapshot });
     let health;

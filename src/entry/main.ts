@@ -2,6 +2,7 @@
 export { doPost } from './do-post';
 export { doGet } from './do-get';
 export { processQueue } from './process-queue';
+export { selfTest } from './self-test';
 export {
   setup,
   onOpen,

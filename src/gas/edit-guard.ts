@@ -1,12 +1,14 @@
 // The installable on-edit handler's body: checks staff edits of the Queue's status and result cells, puts back what may not stand.
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import type { AuditLog, LogEntry, PropertyStore } from '../core/ports';
-import { indexColumns, rowFromValues, rowToValues, type ColumnIndex } from '../core/queue-row';
+import { indexColumns, rowFromValues, rowToValues, type ColumnIndex, type QueueHeader } from '../core/queue-row';
 import { SHEETS } from '../core/sheet-names';
 import {
   decideResultEdit,
   decideStatusEdit,
+  decideSystemColumnEdit,
   lastLoggedStatus,
+  SYSTEM_MEMORY_COLUMNS,
   decideUncheckedResultEdit,
   decideUncheckedStatusEdit,
   type EditDecision,
@@ -97,7 +99,8 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
   const touches = (at: number) => at >= 0 && at + 1 >= firstCol && at + 1 <= lastCol;
   const statusTouched = touches(index.status);
   const resultTouched = touches(index.result);
-  if (!statusTouched && !resultTouched) return outcome;
+  const systemTouched = SYSTEM_MEMORY_COLUMNS.filter((header) => touches(index[header]));
+  if (!statusTouched && !resultTouched && systemTouched.length === 0) return outcome;
 
   const top = Math.max(firstRow, 2);
   const before = sheet.getRange(top, 1, lastRow - top + 1, width).getValues();
@@ -105,6 +108,11 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
   const context: StaffContext = { user: editorEmail(e), now: deps.now };
   const log: LogEntry[] = [];
   const single = firstRow === lastRow && firstCol === lastCol;
+  const scope: EditScope = { e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context };
+  // One system cell changed by hand. A multi-cell edit (a sort may report itself as one) is left to the status
+  // rules below: its old values are unknown, and the Log check before any send keeps a pasted row from mailing twice.
+  if (single && systemTouched.length > 0) return guardSystemColumns(scope, systemTouched[0]);
+  if (!statusTouched && !resultTouched) return outcome;
 
   if (single) {
     const row = rowFromValues(index, before[0], top);
@@ -120,7 +128,7 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
     }
     const logged = pasted && statusTouched ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
     // A pasted result, or a paste over a row the Log knows nothing of, has no previous value to judge from.
-    if (pasted && (!statusTouched || logged === null)) return guardUnchecked({ e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context });
+    if (pasted && (!statusTouched || logged === null)) return guardUnchecked(scope);
     const from = logged ?? cellText(e.oldValue);
     const decision: EditDecision = statusTouched
       ? decideStatusEdit({ from, to, row, ...context })
@@ -147,10 +155,10 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
     // A note from an earlier refusal would mislead once a move stands; a refusal says why on the cell itself.
     if (decision.kind !== 'unchanged') range.setNote(decision.kind === 'refused' ? decision.note : '');
   } else {
-    return guardUnchecked({ e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context });
+    return guardUnchecked(scope);
   }
 
-  return finish({ e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context }, after, log, outcome);
+  return finish(scope, after, log, outcome);
 }
 
 /** Logs what the guard decided, marks the queue dirty when a status changed, and tells staff. */
@@ -222,5 +230,39 @@ function guardUnchecked(scope: EditScope): GuardOutcome {
   if (statusTouched) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
   if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
   outcome.refused += outcome.notes.length;
+  return finish(scope, after, log, outcome);
+}
+
+/**
+ * A person changed one event_id, sent_at, mail_ref or claimed_at cell. A typed edit or a clear (Sheets gives the
+ * old value) is put back with a note; a paste (no old value) parks an unfinished row in NEEDS_REVIEW with a note
+ * instead, so nothing is generated or mailed for it until a person looks.
+ */
+function guardSystemColumns(scope: EditScope, header: QueueHeader): GuardOutcome {
+  const { e, sheet, index, top, width, before, context } = scope;
+  const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
+  const after = before.map((cells) => cells.slice());
+  const log: LogEntry[] = [];
+  const known = e.value !== undefined || e.oldValue !== undefined;
+  const oldValue = known ? cellText(e.oldValue) : null;
+  if (known && oldValue === cellText(e.value)) return outcome;
+  const notes = before.map((cells, i) => {
+    let row = rowFromValues(index, cells, top + i);
+    // The Log line names the submission the row was: for an event_id edit, the value put back.
+    if (header === 'event_id' && oldValue !== null) row = { ...row, eventId: oldValue };
+    if (row.eventId === '') return [''];
+    const decision = decideSystemColumnEdit(header, oldValue, row, context);
+    if (decision.kind === 'put-back') after[i][index[header]] = decision.value;
+    else after[i] = rowToValues(index, decision.row, width, cells);
+    log.push(decision.log);
+    outcome.refused++;
+    outcome.notes.push(decision.note);
+    return [decision.note];
+  });
+  if (!writeChanges(sheet, top, before, after)) {
+    outcome.notes = [SUPERSEDED];
+    return outcome;
+  }
+  sheet.getRange(top, index[header] + 1, notes.length, 1).setNotes(notes);
   return finish(scope, after, log, outcome);
 }

@@ -3,6 +3,7 @@ import { formConfigsFromValues } from '../core/form-config';
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
 import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
 import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
+import { submissionKeys } from '../core/submission-keys';
 import { codedError } from '../core/errors';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
@@ -53,8 +54,10 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
       const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
       if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
       for (const place of places) {
-        const row = findInColumn(place.sheet, place.index.event_id, eventId) ?? findInColumn(place.sheet, place.index.response_token, responseToken);
-        if (row !== null) return { sheet: place.name, rowNumber: row };
+        for (const key of submissionKeys({ eventId, responseToken })) {
+          const row = findInColumn(place.sheet, place.index[key.column], key.value);
+          if (row !== null) return { sheet: place.name, rowNumber: row };
+        }
       }
       return null;
     },

@@ -31,6 +31,7 @@ export const MENU_ITEMS: readonly (readonly [string, string] | null)[] = [
   ['Resume', 'menuResume'],
   ['Set a Script Property…', 'menuSetProperty'],
   ['Set up / repair', 'setup'],
+  ['Self-test', 'selfTest'],
 ];
 
 export function addFormqueueMenu(ui: GoogleAppsScript.Base.Ui): void {

@@ -3,6 +3,7 @@ import { codedError } from '../core/errors';
 import type { QueueStore, RowIdentity } from '../core/ports';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
+import { SUBMISSION_KEY_COLUMNS } from '../core/submission-keys';
 import { requireSheet } from './spreadsheet';
 import { appendRows } from './sheet-append';
 
@@ -136,7 +137,10 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       const values = archive.getRange(1, 1, archive.getLastRow(), archiveWidth).getValues();
       const archiveIndex = indexColumns(values[0]);
       for (const cells of values.slice(1)) {
-        for (const at of [archiveIndex.event_id, archiveIndex.response_token]) if (at >= 0 && cells[at] !== '') keys.add(String(cells[at]));
+        for (const column of SUBMISSION_KEY_COLUMNS) {
+          const at = archiveIndex[column];
+          if (at >= 0 && cells[at] !== '') keys.add(String(cells[at]));
+        }
       }
       return keys;
     },

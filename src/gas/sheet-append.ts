@@ -18,22 +18,31 @@ const GROW_ROWS = 1000;
  */
 export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unknown[][], formats: string[]): void {
   if (rows.length === 0) return;
-  keepHeadroom(sheet, rows.length, formats);
+  prepareRows(sheet, rows.length, formats);
   const width = formats.length;
   for (const row of rows) sheet.appendRow(row.slice(0, width));
 }
 
 /**
- * Grows the grid before the data reaches its end. Two executions may both grow it (a spare block of rows, no
- * harm); an append never lands past the formatted rows, since the grid grows while hundreds are still free.
+ * Grows the grid before the data reaches its end, and checks that the next row is plain text where it must be
+ * (a sheet formqueue recreated, rows a person inserted or reformatted): if not, the next rows get `formats`.
+ * Two executions may both grow it (a spare block of rows, no harm); an append never lands past the formatted
+ * rows, since the grid grows while hundreds are still free.
  */
-function keepHeadroom(sheet: GoogleAppsScript.Spreadsheet.Sheet, adding: number, formats: string[]): void {
+function prepareRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, adding: number, formats: string[]): void {
   const maxRows = sheet.getMaxRows();
-  const free = maxRows - sheet.getLastRow();
-  if (free >= adding + HEADROOM_ROWS) return;
-  const grow = Math.max(GROW_ROWS, adding + HEADROOM_ROWS);
-  sheet.insertRowsAfter(maxRows, grow);
-  sheet.getRange(maxRows + 1, 1, grow, formats.length).setNumberFormats(Array.from({ length: grow }, () => formats));
+  const last = sheet.getLastRow();
+  if (maxRows - last < adding + HEADROOM_ROWS) {
+    const grow = Math.max(GROW_ROWS, adding + HEADROOM_ROWS);
+    sheet.insertRowsAfter(maxRows, grow);
+    setFormats(sheet, maxRows + 1, grow, formats);
+  }
+  const next = sheet.getRange(last + 1, 1, 1, formats.length).getNumberFormats()[0];
+  if (formats.some((format, i) => format === '@' && next[i] !== '@')) setFormats(sheet, last + 1, adding + HEADROOM_ROWS, formats);
+}
+
+function setFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, first: number, count: number, formats: string[]): void {
+  sheet.getRange(first, 1, count, formats.length).setNumberFormats(Array.from({ length: count }, () => formats));
 }
 
 export function plainTextFormats(width: number): string[] {

@@ -66,9 +66,17 @@ describe('console', () => {
     await expect(page.getByRole('columnheader', { name: 'status', exact: true }).count()).resolves.toBe(1);
     await expect(page.getByRole('columnheader', { name: 'error', exact: true }).count()).resolves.toBe(1);
     for (const name of ['Process now', 'Approve selected', 'Retry selected', 'Skip selected', 'Mark selected as sent',
-      'Accept rejected delivery', 'Queue health', 'Pause', 'Resume', 'Set up / repair', '+1 min', '+15 min', '+1 h']) {
+      'Accept rejected delivery', 'Queue health', 'Pause', 'Resume', 'Set up / repair', 'Self-test', '+1 min', '+15 min', '+1 h']) {
       await expect(page.getByRole('button', { name, exact: true }).count()).resolves.toBe(1);
     }
+  });
+
+  it('+15 min moves the runtime clock forward by 15 minutes and says so', async () => {
+    const clock = async () => Date.parse(((await (await fetch(`${rt.url}/api/clock`)).json()) as { now: string }).now);
+    const before = await clock();
+    await page.getByRole('button', { name: '+15 min', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'clock +15 min' }).textContent()).toContain('runtime time is now');
+    expect((await clock()) - before).toBeGreaterThanOrEqual(15 * 60 * 1000);
   });
 
   it('a delivered sample turns SENT after Process now, in the sheet colour, and its mail shows as HTML, text and .eml', async () => {
@@ -91,6 +99,11 @@ describe('console', () => {
     const eml = await (await fetch(`${rt.url}${href}`)).text();
     expect(eml).toMatch(/^To: mina\.okafor@example\.com$/m);
     expect(eml).toMatch(/^Subject: /m);
+
+    await page.getByRole('tab', { name: 'Executions' }).click();
+    const run = page.getByRole('row').filter({ hasText: 'menuProcessNow' }).first();
+    await run.waitFor();
+    expect(await run.innerText()).toMatch(/menuProcessNow\s+api\s+staff@example\.com[\s\S]*ok[\s\S]*\d+ calls/);
   });
 
   it('setting a SENT row back to PENDING is a person\'s edit: the on-edit trigger puts SENT back and says why in a note', async () => {

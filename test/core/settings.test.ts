@@ -59,9 +59,9 @@ describe('readSettings', () => {
     expect(problems.join('\n')).not.toMatch(/hunter2|old-pass|ping"/);
   });
 
-  it('secretValues names every secret, HEALTH_TOKEN included', () => {
-    const { settings } = readSettings({ WEBHOOK_TOKEN: 'w', WEBHOOK_TOKEN_PREVIOUS: 'p', HEALTH_TOKEN: 'h', GEMINI_API_KEY: 'k' });
-    expect(secretValues(settings).sort()).toEqual(['h', 'k', 'p', 'w']);
+  it('secretValues names every secret, HEALTH_TOKEN and TYPEFORM_TOKEN included', () => {
+    const { settings } = readSettings({ WEBHOOK_TOKEN: 'w', WEBHOOK_TOKEN_PREVIOUS: 'p', HEALTH_TOKEN: 'h', GEMINI_API_KEY: 'k', TYPEFORM_TOKEN: 't' });
+    expect(secretValues(settings).sort()).toEqual(['h', 'k', 'p', 't', 'w']);
   });
 });
 

@@ -70,4 +70,13 @@ describe('appending to a sheet whose grid is full', () => {
     expect((await rt.run('processQueue')).status).toBe('ok');
     expect(JSON.parse(rt.host.properties.get('FQ_INCIDENT_GRID_NEARLY_FULL')).detail).toMatch(/rate of the last 7 day\(s\) \(100,\d{3} cells a day\) it is full in about 1\d day\(s\)/);
   });
+
+  it('keeps a formula-looking answer as text after a person cleared the Queue sheet\'s formatting', async () => {
+    // Format → Clear formatting: the plain-text columns Set up made are gone until the next repair.
+    Object.assign(rt.host.ss.byName('Queue'), { nf: [], colFormats: {} });
+    const body = submission(23, (b) => void (b.form_response.token = '=HYPERLINK("http://evil.example","x")'));
+    expect(await rt.deliver(body)).toMatchObject({ queued: true });
+    expect(rt.sheet('Queue').formulas.flat().every((cell) => cell === '')).toBe(true);
+    expect(rt.queue()[0].response_token).toBe('=HYPERLINK("http://evil.example","x")');
+  });
 });

@@ -104,6 +104,23 @@ describe('staff console in the runtime', () => {
       expect(status(2)).toBe('SENT');
     });
 
+    it('a person clearing sent_at of a SENT row: it is put back, with a note and a Log line, and nothing is mailed', async () => {
+      const [run] = await host.edit({ sheet: 'Queue', a1: 'M2', value: '', user: ANA });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      expect(Math.floor(new Date(column(2, 'sent_at') as string).getTime() / 1000)).toBe(Math.floor(T / 1000));
+      expect(host.ss.byName('Queue')!.note(2, 13)).toMatch(/^formqueue put back sent_at .*ana@example\.org.*memory of this row/);
+      expect(logRows().at(-1)!.slice(1, 5)).toEqual(['ev-2', 'SENT', 'SENT', ANA]);
+      await host.tick();
+      expect(host.outbox).toHaveLength(0);
+    });
+
+    it('a person typing another event_id over a row: the row keeps its own, so it stays one submission', async () => {
+      const [run] = await host.edit({ sheet: 'Queue', a1: 'B5', value: 'ev-2', user: ANA });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      expect(column(5, 'event_id')).toBe('ev-5');
+      expect(logRows().at(-1)!.slice(1, 5)).toEqual(['ev-5', 'NEEDS_REVIEW', 'NEEDS_REVIEW', ANA]);
+    });
+
     it('an approval the system acted on before the guard ran is left alone: a SENDING claim is never put back', async () => {
       // Staff approve row 3; before the on-edit execution reads the sheet, processing claims the row for sending.
       const editing = host.edit({ sheet: 'Queue', a1: 'A3', value: 'APPROVED', user: ANA });
@@ -318,7 +335,9 @@ describe('staff console with intake and processing', () => {
 
     // Rows 2 and 4 (not adjacent) finished 40 days ago: received_at, sent_at and updated_at back-dated.
     const old = new Date(Date.now() - 40 * DAY_MS).toISOString().slice(0, 10);
-    for (const row of [2, 4]) for (const column of ['C', 'M', 'P']) await rt.host.edit({ sheet: 'Queue', a1: `${column}${row}`, value: `${old} 09:00`, user: ANA });
+    // Written as a script would (no on-edit trigger): sent_at is formqueue's memory, and a person's edit is put back.
+    const queueSheet = (rt.host as any).ss.byName('Queue');
+    for (const row of [2, 4]) for (const column of [3, 13, 16]) queueSheet.enter(row, column, `${old} 09:00`, (rt.host as any).ss.timeZone, Date.now());
     expect(rt.sheet('Archive').rows).toHaveLength(0);
 
     const run = await menu('menuProcessNow'); // Process now is processQueue after marking the queue dirty

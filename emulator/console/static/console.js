@@ -238,9 +238,10 @@ function showDialogs(dialogs) {
   if (dialogs.length === 0) return;
   const html = dialogs.find((d) => d.kind === 'modal' || d.kind === 'modeless' || d.kind === 'sidebar');
   $('alert-title').textContent = html ? html.title : dialogs[0].title || 'formqueue';
-  $('alert-text').textContent = dialogs.filter((d) => d.kind === 'alert' || d.kind === 'prompt').map((d) => d.prompt).join('\n\n');
-  $('alert-html').hidden = !html;
-  if (html) $('alert-html').srcdoc = html.content;
+  const withHtml = html && typeof html.content === 'string';
+  $('alert-text').textContent = dialogs.filter((d) => !withHtml || d !== html).map((d) => d.prompt).join('\n\n');
+  $('alert-html').hidden = !withHtml;
+  if (withHtml) $('alert-html').srcdoc = html.content;
   const dialog = $('alert');
   if (!dialog.open) dialog.showModal();
 }
@@ -291,9 +292,10 @@ async function drawExecutions() {
   const list = await api('/api/executions?limit=100');
   table('executions', ['Started', 'Function', 'Kind', 'User', 'Wall', 'Modeled', 'Outcome', 'Service calls', 'Logs'], list.slice().reverse().map((x) => {
     const calls = Object.entries(x.calls ?? {}).sort((a, b) => b[1] - a[1]);
-    const modeled = x.modeledMs ?? x.modeledDurationMs ?? x.modeled?.durationMs;
+    const modeled = x.modeledMs; // with --latency: what the run would have taken on Google
     return el('tr', {},
-      el('td', { text: x.startedAt ?? '' }), el('td', { text: x.functionName }), el('td', { text: x.kind }), el('td', { text: x.user ?? x.activeUser ?? '' }),
+      el('td', { text: x.startedAt ?? '' }), el('td', { text: x.functionName }), el('td', { text: x.kind }),
+      el('td', { text: [x.activeUser ?? x.user, x.effectiveUser && x.effectiveUser !== (x.activeUser ?? x.user) ? `as ${x.effectiveUser}` : ''].filter(Boolean).join(' ') }),
       el('td', { text: ms(x.durationMs) }), el('td', { text: ms(modeled) }),
       el('td', { class: x.status === 'ok' ? 'status-ok' : 'status-bad', text: x.error ? `${x.status}: ${x.error}` : x.status }),
       el('td', {}, calls.length ? el('details', {}, el('summary', { text: `${x.serviceCalls ?? 0} calls` }), el('pre', { text: calls.map(([k, n]) => `${k} ×${n}`).join('\n') })) : '0'),
@@ -343,8 +345,8 @@ async function drawClock() {
 async function advance(msToAdd, label) {
   try {
     const result = await api('/api/clock', { json: { advanceMs: msToAdd } });
-    const fired = result && Array.isArray(result.executions) ? `; ${result.executions.length} trigger run(s)` : '';
-    say(`clock ${label}${fired}`);
+    const due = Array.isArray(result?.dueOnNextTick) ? result.dueOnNextTick.length : 0;
+    say(`clock ${label}: runtime time is now ${String(result?.now ?? '').replace('T', ' ').slice(0, 19)} UTC${due ? `; ${due} clock trigger(s) fire at the next tick` : ''}`);
   } catch (err) {
     say(`clock ${label}: ${err.message}`);
   }

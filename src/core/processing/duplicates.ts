@@ -1,6 +1,7 @@
 // The processing side's dedupe layer: rows whose submission is already answered elsewhere become DUPLICATE.
 import { hasBeenMailed } from '../mail-guard';
 import type { QueueRow } from '../queue-row';
+import { keyStrings, submissionKeys } from '../submission-keys';
 import { COLLAPSIBLE_STATUSES } from './transitions';
 
 export interface DuplicateFinding {
@@ -9,8 +10,11 @@ export interface DuplicateFinding {
   original: string;
 }
 
-function keysOf(row: QueueRow): string[] {
-  return [row.eventId.trim(), row.responseToken.trim()].filter((key) => key !== '');
+const keysOf = keyStrings;
+
+/** The Archive's keys are bare values (QueueStore.archivedKeys): looked up by value. */
+function archivedValuesOf(row: QueueRow): string[] {
+  return submissionKeys(row).map((key) => key.value);
 }
 
 function isCollapsible(row: QueueRow): boolean {
@@ -40,7 +44,7 @@ export function findDuplicates(rows: readonly QueueRow[], archivedKeys: () => Re
       findings.push({ row, original: `row ${owner.rowNumber} (event ${owner.eventId || owner.responseToken})` });
       continue;
     }
-    if (keys.some((key) => archived.has(key))) {
+    if (archivedValuesOf(row).some((key) => archived.has(key))) {
       findings.push({ row, original: 'the Archive sheet' });
       continue;
     }

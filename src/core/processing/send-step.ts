@@ -79,7 +79,7 @@ export function runSendStep(run: Run): void {
 function sendRows(run: Run, step: SendStep): void {
   for (const row of run.rows.filter(isMailedButUnsent)) {
     // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
-    const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; clear sent_at by hand to resend`);
+    const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; set PENDING to write and send a new reply`);
     write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
   }

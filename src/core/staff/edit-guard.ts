@@ -1,7 +1,8 @@
 // The on-edit guard's decisions: which staff edits of the Queue stand, and what is put back (with a note) when not.
 import type { LogEntry } from '../ports';
-import type { QueueHeader, QueueRow } from '../queue-row';
-import type { Status } from '../statuses';
+import { TIME_HEADERS, type QueueHeader, type QueueRow } from '../queue-row';
+import { FINISHED_STATUSES, type Status } from '../statuses';
+import { DAY_MS } from '../time';
 import { formatTime } from '../triage/text';
 import { UNCHECKED_KEEPS } from '../processing/transitions';
 import { decideStaffMove, parseStatus, staffName, type StaffContext } from './staff-moves';
@@ -137,5 +138,58 @@ export function decideUncheckedResultEdit(row: QueueRow, context: StaffContext):
     row: parked ? { ...row, status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
     log: { ...base, to: parked ? 'NEEDS_REVIEW' : status, detail },
     note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}.`,
+  };
+}
+
+/**
+ * Columns that carry the system's memory: who the row is (`event_id`), that it was mailed (`sent_at`, `mail_ref`)
+ * and that a step is in flight (`claimed_at`). A person's change to one is put back, with a note.
+ */
+export const SYSTEM_MEMORY_COLUMNS: readonly QueueHeader[] = ['event_id', 'sent_at', 'mail_ref', 'claimed_at'];
+
+const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/** An edit event's old value of a time cell as a Date: Sheets gives a day serial ("45625.41") or a date text. */
+function timeOf(oldValue: string): Date | string {
+  const serial = Number(oldValue);
+  if (oldValue.trim() !== '' && Number.isFinite(serial)) return new Date(SERIAL_EPOCH_MS + serial * DAY_MS);
+  const parsed = Date.parse(oldValue);
+  return Number.isFinite(parsed) ? new Date(parsed) : oldValue;
+}
+
+export type SystemColumnDecision =
+  /** Write `value` back into the cell and `note` on it. */
+  | { kind: 'put-back'; value: unknown; note: string; log: LogEntry }
+  /** The old value is unknown (a paste or a multi-cell edit): `row` is what the row must hold now. */
+  | { kind: 'park'; row: QueueRow; note: string; log: LogEntry };
+
+/**
+ * A person changed a system-memory cell. With the old value known (typed or cleared) it is put back. Without it
+ * (a paste, a multi-cell edit) nothing can be put back: an unfinished row is parked in NEEDS_REVIEW, so nothing
+ * is generated or mailed for it until a person looks; a finished row only gets the note.
+ */
+export function decideSystemColumnEdit(header: QueueHeader, oldValue: string | null, row: QueueRow, context: StaffContext): SystemColumnDecision {
+  const by = staffName(context.user);
+  const status = String(row.status);
+  const base = { at: context.now, eventId: row.eventId, from: status, by };
+  if (oldValue !== null) {
+    const value = (TIME_HEADERS as readonly string[]).includes(header) && oldValue !== '' ? timeOf(oldValue) : oldValue;
+    const reason = `${header} is formqueue's memory of this row (it is how a reply is never mailed twice); set the status instead`;
+    return {
+      kind: 'put-back',
+      value,
+      note: refusalNote(`${header}`, reason, context),
+      log: { ...base, to: status, detail: `refused ${header} edit: ${reason}` },
+    };
+  }
+  const park = !(FINISHED_STATUSES as readonly string[]).includes(status) && status !== 'NEEDS_REVIEW' && status !== '';
+  const detail =
+    `${header} was changed by a paste or a multi-cell edit and could not be put back (Sheets gives no previous value)` +
+    (park ? '; parked in NEEDS_REVIEW so nothing is sent until a person looks' : '');
+  return {
+    kind: 'park',
+    row: park ? { ...row, status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
+    note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}.`,
+    log: { ...base, to: park ? 'NEEDS_REVIEW' : status, detail },
   };
 }

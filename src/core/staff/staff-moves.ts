@@ -36,15 +36,6 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
   }
   const refusal = staffMoveRefusal(from, target);
   if (refusal !== null) return { ok: false, reason: refusal };
-  // sent_at is the guard that cannot lie: a row with it is never mailed again, so a retry would only strand it.
-  if (target === 'PENDING' && hasBeenMailed(row)) {
-    return {
-      ok: false,
-      reason:
-        'this row already has sent_at, so formqueue will never mail it again and a retry would do nothing; ' +
-        'if it really was not sent, clear sent_at by hand first',
-    };
-  }
   if (target === 'APPROVED' && row.result.trim() === '') {
     return { ok: false, reason: 'result is empty: there is no reply to approve' };
   }
@@ -56,6 +47,10 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
     next.nextAttemptAt = null;
     next.claimedAt = null;
     next.error = '';
+    // A retry is the person's explicit decision to write and mail a new reply, even after one went out: sent_at
+    // is cleared with it, and this Log line settles the earlier send claim (mail-guard.ts, standingSendClaim).
+    next.sentAt = null;
+    if (hasBeenMailed(row)) detail += `; a reply was already mailed at ${new Date(row.sentAt as number).toISOString()}, and a new one will be`;
     if (row.error !== '') detail += `; last error was: ${row.error}`;
   }
   if (target === 'SENT') {

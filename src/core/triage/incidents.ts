@@ -97,7 +97,8 @@ export class IncidentBook implements IncidentSink {
       });
     } else {
       const rows = mergeRows(current.rows, rowNumbers);
-      const reported = new Set(rowNumbers).size;
+      // Only real row numbers count: rowCount is a lower bound, never an overcount.
+      const reported = mergeRows([], rowNumbers).length;
       // A cleared incident that comes back before its recovery mail is the same incident, still open.
       this.incidents.set(code, {
         ...current,

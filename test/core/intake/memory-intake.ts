@@ -3,6 +3,7 @@ import { blankFormConfig } from '../../../src/core/form-config';
 import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
 import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
+import { isSameSubmission } from '../../../src/core/submission-keys';
 import { readSettings } from '../../../src/core/settings';
 
 export const TOKEN = 'current-token-0123456789abcdef-7Qz';
@@ -53,7 +54,7 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     readForms: () => state.forms,
     findDuplicate(eventId, token) {
       for (const [name, rows] of [['Queue', state.queue], ['Archive', state.archive]] as const) {
-        const row = rows.find((r) => r.eventId === eventId || (token !== '' && r.responseToken === token));
+        const row = rows.find((r) => isSameSubmission(r, { eventId, responseToken: token }));
         if (row) return { sheet: name, rowNumber: row.rowNumber };
       }
       return null;

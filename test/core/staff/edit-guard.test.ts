@@ -1,6 +1,6 @@
 // The on-edit guard's decisions: every staff move of docs/states.md, result edits, and multi-cell edits.
 import { describe, expect, it } from 'vitest';
-import { decideResultEdit, decideStatusEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit } from '../../../src/core/staff/edit-guard';
+import { decideResultEdit, decideStatusEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit, decideSystemColumnEdit, SYSTEM_MEMORY_COLUMNS } from '../../../src/core/staff/edit-guard';
 import { STATUSES } from '../../../src/core/statuses';
 import { row, STAFF, T0 } from './rows';
 
@@ -71,9 +71,10 @@ describe('decideStatusEdit: every staff move of docs/states.md', () => {
     expect(decision.log.detail).toContain('GEMINI_BLOCKED: SAFETY');
   });
 
-  it('a retry of a row with sent_at is refused: it could never be mailed again', () => {
+  it('a retry of a row with sent_at is the person deciding a new reply goes out: sent_at is cleared, and the Log says a reply was mailed', () => {
     const decision = decideStatusEdit({ from: 'NEEDS_REVIEW', to: 'PENDING', row: row('PENDING', { sentAt: T0 - 60_000 }), ...STAFF });
-    expect(decision).toMatchObject({ kind: 'refused', putBack: 'NEEDS_REVIEW' });
+    expect(decision).toMatchObject({ kind: 'allowed', row: { status: 'PENDING', sentAt: null } });
+    if (decision.kind === 'allowed') expect(decision.log.detail).toContain('a reply was already mailed at');
   });
 
   it('marking sent by hand fills sent_at with now, or keeps a recorded send time', () => {
@@ -143,5 +144,29 @@ describe('multi-cell edits (Sheets gives no previous values)', () => {
     expect(ready.row.status).toBe('READY');
     expect(ready.note).toBeNull();
     expect(decideUncheckedResultEdit(row('SENT'), STAFF).row.status).toBe('SENT');
+  });
+});
+
+describe('decideSystemColumnEdit: the columns that carry the system memory', () => {
+  it.each(SYSTEM_MEMORY_COLUMNS)('a typed edit of %s is put back, with a note and a Log line', (header) => {
+    const decision = decideSystemColumnEdit(header, 'FQ-7K2M9Q', row('SENT'), STAFF);
+    expect(decision.kind).toBe('put-back');
+    if (decision.kind !== 'put-back') return;
+    expect(decision.note).toMatch(new RegExp(`^formqueue put back ${header} .*memory of this row`));
+    expect(decision.log).toMatchObject({ from: 'SENT', to: 'SENT', by: 'ana@example.org' });
+  });
+
+  it('a time cell is put back as a time: Sheets gives its old value as a day serial', () => {
+    const decision = decideSystemColumnEdit('sent_at', '45000.5', row('SENT'), STAFF);
+    expect(decision.kind === 'put-back' && decision.value).toEqual(new Date(Date.UTC(2023, 2, 15, 12)));
+    const iso = decideSystemColumnEdit('sent_at', '2026-11-30T10:00:00.000Z', row('SENT'), STAFF);
+    expect(iso.kind === 'put-back' && iso.value).toEqual(new Date('2026-11-30T10:00:00.000Z'));
+  });
+
+  it('a paste (no old value) parks an unfinished row in NEEDS_REVIEW and only notes a finished one', () => {
+    const parked = decideSystemColumnEdit('event_id', null, row('READY'), STAFF);
+    expect(parked).toMatchObject({ kind: 'park', row: { status: 'NEEDS_REVIEW' }, log: { from: 'READY', to: 'NEEDS_REVIEW' } });
+    const finished = decideSystemColumnEdit('sent_at', null, row('SENT'), STAFF);
+    expect(finished).toMatchObject({ kind: 'park', row: { status: 'SENT' }, log: { to: 'SENT' } });
   });
 });

@@ -44,3 +44,52 @@ describe('the Queue health dialog', () => {
     expect(html).toContain('No open incidents.');
   });
 });
+
+describe('the Queue health dialog, exactly', () => {
+  const base = computeHealth([], T0);
+  const health = {
+    ...base,
+    counts: { ...base.counts, PENDING: 2, FAILED: 1 },
+    unknownStatus: 1,
+    spilled: 3,
+    oldestPendingAt: T0 - 90 * 60_000,
+    needsPersonCount: 4,
+    needsPerson: [
+      { rowNumber: 7, status: 'FAILED', link: 'https://example.com/s#gid=0&range=A7' },
+      { rowNumber: 9, status: '', link: null },
+    ],
+    userImpact: { affected: true, statement: 'Respondents wait <longer>.' },
+  };
+
+  it('lists each non-zero status in table order, the mistyped ones, spill, oldest PENDING, rows for a person and incidents', () => {
+    const html = healthDialogHtml(health, [incident({ count: 2, detail: 'a & b' })], T0, false);
+    expect(html.split('\n')).toEqual([
+      '<div style="font-family:Arial,sans-serif;font-size:13px">',
+      '<table style="border-collapse:collapse">',
+      '<tr><td style="background:#fff2cc;padding:2px 8px">PENDING</td><td style="padding:2px 8px;text-align:right">2</td></tr>',
+      '<tr><td style="background:#ea9999;padding:2px 8px">FAILED</td><td style="padding:2px 8px;text-align:right">1</td></tr>',
+      '<tr><td style="padding:2px 8px">not a status</td><td style="padding:2px 8px;text-align:right">1</td></tr>',
+      '</table>',
+      '<p>3 deliveries wait outside the sheet (kept while Sheets was unavailable).</p>',
+      '<p>Oldest PENDING: received 2025-06-01 08:30 UTC, 1 h 30 min ago.</p>',
+      '<p><b>4 rows need a person:</b> <a href="https://example.com/s#gid=0&amp;range=A7" target="_top">row 7 (FAILED)</a>, row 9 (empty), and 2 more.</p>',
+      '<p><b>Open incidents</b></p><ul>',
+      expect.stringMatching(/^<li><b>Gemini daily quota used up<\/b> since 2025-06-01 09:00 UTC \(2×\): a &amp; b<br><i>Next step:<\/i> .+<\/li>$/),
+      '</ul>',
+      '<p style="color:#666">Respondents wait &lt;longer&gt;.</p></div>',
+    ]);
+  });
+
+  it('one row for a person "needs", and no "more" when all are listed', () => {
+    const html = healthDialogHtml({ ...health, needsPersonCount: 1, needsPerson: [health.needsPerson[1]] }, [], T0, false);
+    expect(html).toContain('<p><b>1 row needs a person:</b> row 9 (empty).</p>');
+  });
+
+  it('a queue with only mistyped rows is not called empty, and no spill line without a spill', () => {
+    const html = healthDialogHtml({ ...base, unknownStatus: 2 }, [], T0, false);
+    expect(html).not.toContain('The Queue is empty.');
+    expect(html).not.toContain('deliveries wait outside');
+    expect(html).not.toContain('need a person');
+    expect(html).toContain('<p>No PENDING rows.</p>');
+  });
+});

@@ -32,11 +32,10 @@ describe('menu actions on a mixed selection', () => {
     expect(outcome.message).toMatch(/next run/);
   });
 
-  it('retry leaves a row that already has sent_at, and says why', () => {
+  it('retry of a row that already has sent_at clears it: the person asked for a new reply, and the Log says one was mailed', () => {
     const outcome = applyMenuAction('retry', [row('NEEDS_REVIEW', { sentAt: T0 - 1 })], STAFF);
-    expect(outcome.changed).toHaveLength(0);
-    expect(outcome.refused[0].reason).toMatch(/sent_at/);
-    expect(outcome.message).toMatch(/row 2: .*sent_at/);
+    expect(outcome.changed[0]).toMatchObject({ status: 'PENDING', sentAt: null });
+    expect(outcome.log[0].detail).toMatch(/a reply was already mailed at .*, and a new one will be/);
   });
 
   it('mark sent closes a NEEDS_REVIEW row with sent_at = now and a "marked sent by" Log line', () => {

@@ -3,6 +3,7 @@ import { planDailySummary } from '../../../src/core/triage/daily-summary';
 import type { DailySummaryInput } from '../../../src/core/triage/daily-summary';
 import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
+import type { Incident } from '../../../src/core/triage/incident-record';
 import { API_KEY, MINUTE, MemoryProperties, SPREADSHEET_URL, T0, fixedClock, row, runOnce, testSettings } from './fakes';
 
 function input(overrides: Partial<DailySummaryInput> = {}): DailySummaryInput {
@@ -62,5 +63,69 @@ describe('daily summary', () => {
       book.commit();
     }
     expect(sent).toEqual(['2025-06-01', '2025-06-02']);
+  });
+});
+
+describe('daily summary, exactly', () => {
+  const DAY = 24 * 60 * MINUTE;
+  const incident = (patch: Partial<Incident>): Incident => ({
+    code: 'GEMINI_DAILY_QUOTA', firstSeen: T0 - 3 * 60 * MINUTE, lastSeen: T0 - 60 * MINUTE, count: 2, runs: 2, rows: [], rowCount: 0,
+    detail: '', lastMailedAt: null, mailsSent: 0, state: 'open', clearedAt: null, ...patch,
+  });
+
+  it('the whole mail: counts, rows for a person with and without links, and each kind of incident line', () => {
+    const health = { ...computeHealth([row(4, 'FAILED'), row(5, '')], T0, SPREADSHEET_URL, 0) };
+    health.needsPerson = [{ rowNumber: 4, status: 'FAILED', link: `${SPREADSHEET_URL}#gid=0&range=A4` }, { rowNumber: 5, status: '', link: null }];
+    const mail = planDailySummary(input({
+      health,
+      incidents: [
+        incident({}),
+        incident({ code: 'SHEETS_UNAVAILABLE', state: 'cleared', clearedAt: T0 - 30 * MINUTE, count: 1 }),
+        incident({ code: 'MAIL_QUOTA_EXHAUSTED', state: 'cleared', lastSeen: T0 - DAY - MINUTE, clearedAt: T0 - DAY }), // a day old: left out
+        incident({ code: 'GEMINI_KEY_INVALID', lastSeen: T0 - 2 * DAY }), // old but still open: listed
+      ],
+      history: [
+        { code: 'GEMINI_RATE_LIMITED', firstSeen: T0 - DAY, clearedAt: T0 - DAY + 90 * MINUTE, count: 3 }, // exactly a day ago: listed
+        { code: 'CODE_BUG', firstSeen: T0 - 2 * DAY, clearedAt: T0 - DAY - 1, count: 1 }, // over a day ago: left out
+      ],
+    }));
+    expect(mail?.name).toBe('formqueue');
+    expect(mail?.subject).toBe('[formqueue] Daily summary 2025-06-01 — 0 waiting, 2 need a person, 4 incidents');
+    expect(mail?.body.split('\n')).toEqual([
+      'Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0',
+      'Waiting for a reply: 0',
+      'Rows that need a person: 2',
+      `  row 4 (FAILED): ${SPREADSHEET_URL}#gid=0&range=A4`,
+      '  row 5 (no status)',
+      '',
+      'Incidents of the last 24 hours',
+      '------------------------------',
+      'Gemini daily quota used up (GEMINI_DAILY_QUOTA): open since 2025-06-01 07:00 UTC, seen 2 times',
+      'Sheets unavailable (SHEETS_UNAVAILABLE): cleared 2025-06-01 09:30 UTC, seen 1 time',
+      'Gemini API key invalid (GEMINI_KEY_INVALID): open since 2025-06-01 07:00 UTC, seen 2 times',
+      'Gemini rate limit persists (GEMINI_RATE_LIMITED): resolved 2025-05-31 11:30 UTC after 1 h 30 min, seen 3 times',
+      '',
+    ]);
+  });
+
+  it('a quiet day says None; an unreadable queue says so, with the time of the last figures when there are some', () => {
+    const never = planDailySummary(input({ health: { ...computeHealth([], T0), readable: false, countedAt: null } }));
+    expect(never?.body).toContain('\nThe queue could not be read.\n');
+    expect(never?.body).toContain('------------------------------\nNone.\n');
+    const earlier = planDailySummary(input({ health: { ...computeHealth([], T0), readable: false, countedAt: T0 - 60 * MINUTE } }));
+    expect(earlier?.body).toContain('The queue could not be read; figures as last read 2025-06-01 09:00 UTC.');
+    const readable = planDailySummary(input({ health: computeHealth([], T0) }));
+    expect(readable?.body).not.toContain('could not be read');
+  });
+
+  it('is sent when the quota covers exactly every staff address, and not for an empty date key', () => {
+    expect(planDailySummary(input({ remainingMailQuota: 2 }))).not.toBeNull();
+    expect(planDailySummary(input({ dateKey: '' }))).toBeNull();
+  });
+
+  it('redacts a secret from the body and subject but keeps the spreadsheet link', () => {
+    const mail = planDailySummary(input({ incidents: [incident({ code: 'GEMINI_KEY_INVALID', detail: API_KEY })], dateKey: `2025-06-01 ${API_KEY}` }));
+    expect(mail?.subject).not.toContain(API_KEY);
+    expect(mail?.body).toContain(`${SPREADSHEET_URL}#gid=0&range=A4`);
   });
 });

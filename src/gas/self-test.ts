@@ -1,0 +1,28 @@
+// Self-test: runs every probe, judges it in core, writes one Log line per check and returns the report.
+import { judgeGemini, judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, type CheckResult } from '../core/self-test/checks';
+import { selfTestLogEntries, selfTestReport } from '../core/self-test/report';
+import type { Settings } from '../core/settings';
+import { createAuditLog } from './audit-log';
+import { probeGemini, probeIdentity, probeMailQuota, probeSheets, probeTriggers, probeTypeform, probeWebApp } from './self-test-probes';
+
+export function runSelfTest(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, settings: Settings, now: number): string {
+  const sheets = probeSheets(spreadsheet, now);
+  const identity = judgeIdentity(probeIdentity(settings));
+  const results: CheckResult[] = [
+    judgePlainText(sheets.plainText),
+    judgeTextFinder(sheets.textFinder),
+    identity,
+    judgeTriggers(probeTriggers(), identity),
+    judgeMailQuota(probeMailQuota()),
+    judgeGemini(probeGemini(settings)),
+    judgeTypeform(probeTypeform(settings.typeformToken)),
+    judgeWebApp(probeWebApp(settings)),
+  ];
+  const report = selfTestReport(results, now);
+  try {
+    createAuditLog(spreadsheet).append(selfTestLogEntries(results, Session.getActiveUser().getEmail() || 'unknown', now));
+  } catch (error) {
+    return `${report}\n\n(The Log sheet could not be written: ${String((error as Error)?.message ?? error)}; run Set up / repair.)`;
+  }
+  return report;
+}

@@ -1,0 +1,162 @@
+// The health figures and their words: what counts as waiting, the oldest ages, the rows for a person, the stored snapshot.
+import { describe, expect, it } from 'vitest';
+import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
+import {
+  assessUserImpact,
+  computeHealth,
+  healthSnapshotFromJson,
+  healthSnapshotToJson,
+  healthWhenUnreadable,
+  MAX_NEEDS_PERSON_LISTED,
+  oldestPendingMinutes,
+  rowLink,
+} from '../../../src/core/triage/health';
+import { utf8Length } from '../../../src/core/triage/text';
+import { MINUTE, SPREADSHEET_URL, T0 } from './fakes';
+
+const at = (status: string, rowNumber: number, receivedAt: number | null, extra: Partial<QueueRow> = {}): QueueRow => ({
+  ...emptyRow(), rowNumber, status, eventId: `ev-${rowNumber}`, receivedAt, ...extra,
+});
+
+describe('rowLink', () => {
+  it('opens the spreadsheet on the row, replacing any fragment, sheet 0 when unknown', () => {
+    expect(rowLink('https://x.test/s/edit#gid=9', 3, 12)).toBe('https://x.test/s/edit#gid=3&range=A12');
+    expect(rowLink('https://x.test/s/edit', null, 2)).toBe('https://x.test/s/edit#gid=0&range=A2');
+    expect(rowLink('', 3, 2)).toBeNull();
+  });
+});
+
+describe('computeHealth', () => {
+  it('skips blank rows, trims statuses, counts a row with an event but no status as mistyped', () => {
+    const health = computeHealth([{ ...emptyRow(), rowNumber: 2, status: '' }, at(' SENT ', 3, T0), at('', 4, T0), at('sent', 5, T0)], T0);
+    expect(health.counts.SENT).toBe(1);
+    expect(health.unknownStatus).toBe(2);
+    expect(health.needsPersonCount).toBe(2);
+    expect(health.needsPerson.map((r) => [r.rowNumber, r.status])).toEqual([[4, ''], [5, 'sent']]);
+  });
+
+  it('the oldest PENDING and oldest waiting are the earliest, whatever the row order; updated_at stands in for received_at', () => {
+    const health = computeHealth([
+      at('READY', 2, T0 - 10 * MINUTE),
+      at('PENDING', 3, T0 - 20 * MINUTE),
+      at('PENDING', 4, T0 - 30 * MINUTE),
+      at('PENDING', 5, T0 - 25 * MINUTE),
+      at('APPROVED', 6, null, { updatedAt: T0 - 40 * MINUTE }),
+      at('SENT', 7, T0 - 99 * MINUTE),
+      at('PENDING', 8, null),
+    ], T0);
+    expect(health.oldestPendingAt).toBe(T0 - 30 * MINUTE);
+    expect(health.oldestWaitingAt).toBe(T0 - 40 * MINUTE);
+    expect(oldestPendingMinutes(health, T0)).toBe(30);
+    expect(health.waiting).toBe(6);
+  });
+
+  it('a lone waiting row without any time sets no age', () => {
+    const health = computeHealth([at('PENDING', 2, null)], T0);
+    expect(health.oldestPendingAt).toBeNull();
+    expect(health.oldestWaitingAt).toBeNull();
+    expect(oldestPendingMinutes(health, T0)).toBeNull();
+  });
+
+  it('lists at most MAX_NEEDS_PERSON_LISTED rows by name, with links, but counts them all', () => {
+    const rows = Array.from({ length: MAX_NEEDS_PERSON_LISTED + 5 }, (_, i) => at('FAILED', i + 2, T0));
+    const health = computeHealth(rows, T0, SPREADSHEET_URL, 7);
+    expect(health.needsPersonCount).toBe(MAX_NEEDS_PERSON_LISTED + 5);
+    expect(health.needsPerson).toHaveLength(MAX_NEEDS_PERSON_LISTED);
+    expect(health.needsPerson[0]).toEqual({ rowNumber: 2, status: 'FAILED', link: `${SPREADSHEET_URL}#gid=7&range=A2` });
+  });
+
+  it('spilled deliveries wait too; a negative spill count is none', () => {
+    expect(computeHealth([at('PENDING', 2, T0)], T0, '', null, { spilled: 3 }).waiting).toBe(4);
+    expect(computeHealth([], T0, '', null, { spilled: -2 }).spilled).toBe(0);
+  });
+});
+
+describe('assessUserImpact, in words', () => {
+  const pending = computeHealth([at('PENDING', 2, T0 - 12 * MINUTE), at('READY', 3, T0 - 5 * MINUTE)], T0);
+
+  it.each<[string, boolean, string]>([
+    ['nothing waits', false, 'No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.'],
+    ['nothing waits, during a Google error', true, 'A Google error with no PENDING rows means no user impact: 0 PENDING, nothing else waiting.'],
+  ])('%s', (_what, google, statement) => {
+    expect(assessUserImpact(computeHealth([], T0), T0, google)).toEqual({ affected: false, statement });
+  });
+
+  it('rows wait: who, how many of each, and the oldest', () => {
+    expect(assessUserImpact(pending, T0)).toEqual({
+      affected: true,
+      statement: '2 respondents are waiting for a reply (PENDING 1, READY 1; the oldest has waited 12 min); they get it once this clears.',
+    });
+    expect(assessUserImpact(pending, T0, true).statement).toMatch(/^A Google error with PENDING rows delays replies: 2 respondents are/);
+  });
+
+  it('a Google error with only non-PENDING rows waiting still affects them', () => {
+    const ready = computeHealth([at('READY', 3, T0 - 5 * MINUTE)], T0, '', null, { spilled: 1 });
+    expect(assessUserImpact(ready, T0, true).statement).toBe(
+      'A Google error with no PENDING rows would mean no user impact, but other rows are waiting: 2 respondents are waiting for a reply (READY 1, spilled 1; the oldest has waited 5 min); they get it once this clears.',
+    );
+  });
+});
+
+describe('healthWhenUnreadable', () => {
+  it('with nothing known: impact unknown, unless deliveries wait in the spill', () => {
+    const blind = healthWhenUnreadable(T0, null);
+    expect(blind).toMatchObject({ readable: false, countedAt: null, checkedAt: T0, waiting: 0 });
+    expect(blind.userImpact).toEqual({ affected: null, statement: 'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown.' });
+    expect(healthWhenUnreadable(T0, null, { spilled: 1 }).userImpact).toEqual({
+      affected: true,
+      statement: 'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown; at least 1 delivery wait in the spill.',
+    });
+  });
+
+  it('with the last figures: kept, said to be old, and the spill counted afresh', () => {
+    const last = computeHealth([at('PENDING', 2, T0 - 30 * MINUTE)], T0 - 20 * MINUTE, '', null, { spilled: 5 });
+    const now = healthWhenUnreadable(T0, last, { spilled: 2 });
+    expect(now).toMatchObject({ readable: false, countedAt: T0 - 20 * MINUTE, checkedAt: T0, spilled: 2, waiting: 3 });
+    expect(now.userImpact.statement).toBe(
+      '3 respondents are waiting for a reply (PENDING 1, spilled 2; the oldest has waited 30 min) (the queue could not be read; figures as last read 20 min ago); they get it once this clears.',
+    );
+    const empty = healthWhenUnreadable(T0, computeHealth([], T0 - 20 * MINUTE));
+    expect(empty.userImpact.statement).toBe('No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting (the queue could not be read; figures as last read 20 min ago).');
+  });
+});
+
+describe('the stored snapshot', () => {
+  const health = computeHealth([at('PENDING', 2, T0 - 30 * MINUTE), at('APPROVED', 3, T0 - 40 * MINUTE), at('FAILED', 4, T0), at('oops', 5, T0)], T0, SPREADSHEET_URL, 4);
+
+  it('round-trips the figures and rebuilds the links', () => {
+    const back = healthSnapshotFromJson(healthSnapshotToJson(health), T0 + MINUTE);
+    expect(back).toEqual({ ...health, checkedAt: T0 + MINUTE, userImpact: assessUserImpact({ ...health, checkedAt: T0 + MINUTE }, T0 + MINUTE) });
+  });
+
+  it('keeps only the non-zero counts', () => {
+    expect(JSON.parse(healthSnapshotToJson(health)).c).toEqual({ PENDING: 1, APPROVED: 1, FAILED: 1 });
+  });
+
+  it('halves the listed rows until it fits one property, never the counts', () => {
+    const long = 'S'.repeat(40);
+    const many = { ...health, needsPerson: Array.from({ length: 400 }, (_, i) => ({ rowNumber: i + 2, status: `${long}-extra`, link: null })) };
+    const json = healthSnapshotToJson(many);
+    expect(utf8Length(json)).toBeLessThanOrEqual(8000);
+    const back = JSON.parse(json);
+    expect(back.r.length).toBe(100); // 400 → 200 (about 10 KB) → 100
+    expect(back.r[0]).toEqual([2, long]);
+    expect(back.n).toBe(health.needsPersonCount);
+  });
+
+  it.each<[string, string | null | undefined]>([
+    ['nothing stored', null],
+    ['an empty value', ''],
+    ['undefined', undefined],
+    ['not JSON', '{oops'],
+    ['another version', JSON.stringify({ v: 2 })],
+    ['JSON null', 'null'],
+  ])('%s reads as no snapshot', (_what, json) => expect(healthSnapshotFromJson(json, T0)).toBeNull());
+
+  it('a snapshot missing its fields reads as zeros and nulls', () => {
+    expect(healthSnapshotFromJson(JSON.stringify({ v: 1 }), T0)).toMatchObject({
+      readable: true, countedAt: null, unknownStatus: 0, waiting: 0, oldestPendingAt: null, oldestWaitingAt: null,
+      needsPersonCount: 0, needsPerson: [], spreadsheetUrl: '', sheetId: null, spilled: 0,
+    });
+  });
+});

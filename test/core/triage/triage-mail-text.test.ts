@@ -1,0 +1,192 @@
+// The words of each kind of triage mail, in full: what a person on duty reads first, then the queue, then details.
+import { describe, expect, it } from 'vitest';
+import type { IncidentCode } from '../../../src/core/codes';
+import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
+import type { Incident } from '../../../src/core/triage/incidents';
+import { planTriageMails } from '../../../src/core/triage/triage-mail';
+import { API_KEY, MINUTE, SPREADSHEET_URL, T0, row, testSettings } from './fakes';
+
+const HOUR = 60 * MINUTE;
+
+function incident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
+  return {
+    code, firstSeen: T0 - 2 * HOUR, lastSeen: T0 - 5 * MINUTE, count: 4, runs: 3, rows: [5, 6], rowCount: 2,
+    detail: `Exception: quota exceeded\n  at generate (Code:1:2) key ${API_KEY}`, lastMailedAt: null, mailsSent: 0,
+    state: 'open', clearedAt: null, ...overrides,
+  };
+}
+
+/** Two PENDING rows (one received 3 h ago), one FAILED row with a link, one mistyped status, two spilled deliveries. */
+function busyHealth(): QueueHealth {
+  const rows = [
+    row(2, 'PENDING', T0 - 3 * HOUR),
+    row(3, 'PENDING', T0 - HOUR),
+    row(4, 'FAILED', T0 - HOUR),
+    row(5, 'SENTT', T0 - HOUR),
+  ];
+  return computeHealth(rows, T0, SPREADSHEET_URL, 0, { spilled: 2 });
+}
+
+function mailFor(entry: Incident, health: QueueHealth, settings = testSettings()) {
+  const plan = planTriageMails([entry], health, T0, settings, { remainingMailQuota: 100 });
+  expect(plan.mails).toHaveLength(1);
+  return plan.mails[0].mail;
+}
+
+describe('a first triage mail', () => {
+  const mail = mailFor(incident('GEMINI_DAILY_QUOTA'), busyHealth());
+
+  it('subject: the incident, then how many wait and for how long', () => {
+    expect(mail.subject).toBe('[formqueue] Gemini daily quota used up — 4 waiting, oldest 3 h');
+  });
+
+  it('body, line by line', () => {
+    expect(mail.body.split('\n')).toMatchInlineSnapshot(`
+      [
+        "What happened: Gemini's daily quota or spend cap is used up (429): generation is paused until it resets. (Exception: quota exceeded)",
+        "Class: quota",
+        "Respondents affected: Yes. 4 respondents are waiting for a reply (PENDING 2, spilled 2; the oldest has waited 180 min); they get it once this clears.",
+        "Queue: PENDING 2, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0, unknown status 1, in the spill 2",
+        "Oldest PENDING: 3 h (received 2025-06-01 07:00 UTC)",
+        "Rows that need a person: 2",
+        "  row 4 (FAILED): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
+        "  row 5 (SENTT): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
+        "Next step: Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
+        "Repeats fold into this incident: at most one reminder every 1 h, and one mail when it clears.",
+        "",
+        "Details",
+        "-------",
+        "Code: GEMINI_DAILY_QUOTA",
+        "First seen: 2025-06-01 08:00 UTC",
+        "Last seen: 2025-06-01 09:55 UTC (5 min ago)",
+        "Seen: 4 times in 3 runs",
+        "Affected rows: 5, 6",
+        "Last error:",
+        "Exception: quota exceeded",
+        "  at generate (Code:1:2) key [redacted]",
+        "",
+      ]
+    `);
+  });
+
+  it('never contains the API key, in text or HTML', () => {
+    expect(mail.body).not.toContain(API_KEY);
+    expect(mail.htmlBody).not.toContain(API_KEY);
+    expect(mail.name).toBe('formqueue');
+  });
+});
+
+describe('a reminder', () => {
+  const mail = mailFor(incident('GEMINI_DAILY_QUOTA', { lastMailedAt: T0 - 90 * MINUTE, mailsSent: 1, detail: '' }), computeHealth([], T0, SPREADSHEET_URL, 0));
+
+  it('subject says it is still going, for how long and how often', () => {
+    expect(mail.subject).toBe('[formqueue] Still: Gemini daily quota used up (for 2 h, 4 times) — 0 waiting, no user impact');
+  });
+
+  it('body, line by line', () => {
+    expect(mail.body.split('\n')).toMatchInlineSnapshot(`
+      [
+        "What happened: Gemini's daily quota or spend cap is used up (429): generation is paused until it resets. Still going after 2 h: seen 4 times since 2025-06-01 08:00 UTC.",
+        "Class: quota",
+        "Respondents affected: No. No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.",
+        "Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 0, SKIPPED 0, DUPLICATE 0, TEST 0",
+        "Oldest PENDING: none",
+        "Rows that need a person: 0",
+        "Next step: Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
+        "",
+        "Details",
+        "-------",
+        "Code: GEMINI_DAILY_QUOTA",
+        "First seen: 2025-06-01 08:00 UTC",
+        "Last seen: 2025-06-01 09:55 UTC (5 min ago)",
+        "Seen: 4 times in 3 runs",
+        "Affected rows: 5, 6",
+        "",
+      ]
+    `);
+  });
+});
+
+describe('a recovery mail', () => {
+  const cleared = incident('SHEETS_UNAVAILABLE', { state: 'cleared', clearedAt: T0 - 30 * MINUTE, caughtUp: { 'spilled deliveries queued': 3, 'rows generated': 2 }, detail: '' });
+  const mail = mailFor(cleared, busyHealth());
+
+  it('subject: resolved, how long it lasted and what was caught up', () => {
+    expect(mail.subject).toBe('[formqueue] Resolved: Sheets unavailable (lasted 1 h 30 min) — 5 caught up');
+  });
+
+  it('body, line by line', () => {
+    expect(mail.body.split('\n')).toMatchInlineSnapshot(`
+      [
+        "What happened: Sheets unavailable is over. It lasted 1 h 30 min (first seen 2025-06-01 08:00 UTC, cleared 2025-06-01 09:30 UTC), seen 4 times.",
+        "Class: Google platform outage",
+        "Caught up: 3 spilled deliveries queued, 2 rows generated",
+        "Respondents affected: Yes. A Google error with PENDING rows delays replies: 4 respondents are waiting for a reply (PENDING 2, spilled 2; the oldest has waited 180 min); they get it once this clears.",
+        "Queue: PENDING 2, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0, unknown status 1, in the spill 2",
+        "Oldest PENDING: 3 h (received 2025-06-01 07:00 UTC)",
+        "Rows that need a person: 2",
+        "  row 4 (FAILED): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
+        "  row 5 (SENTT): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
+        "Next step: Nothing for this incident; 2 rows still need a person (linked above).",
+        "No mail went out while it lasted (mail quota or no staff address); this is the first word of it.",
+        "",
+        "Details",
+        "-------",
+        "Code: SHEETS_UNAVAILABLE",
+        "First seen: 2025-06-01 08:00 UTC",
+        "Last seen: 2025-06-01 09:55 UTC (5 min ago)",
+        "Seen: 4 times in 3 runs",
+        "Affected rows: 5, 6",
+        "",
+      ]
+    `);
+  });
+
+  it('with nothing caught up, nobody waiting for a person and no mail sent before, it says so', () => {
+    const quiet = mailFor({ ...cleared, caughtUp: undefined }, computeHealth([], T0, SPREADSHEET_URL, 0));
+    expect(quiet.subject).toBe('[formqueue] Resolved: Sheets unavailable (lasted 1 h 30 min)');
+    expect(quiet.body).toContain('Caught up: nothing was reported as caught up\n');
+    expect(quiet.body).toContain('Next step: Nothing: this incident is over.\n');
+    expect(quiet.body).toContain('No mail went out while it lasted (mail quota or no staff address); this is the first word of it.\n');
+    const told = mailFor({ ...cleared, mailsSent: 1 }, computeHealth([], T0, SPREADSHEET_URL, 0));
+    expect(told.body).not.toContain('No mail went out while it lasted');
+  });
+});
+
+describe('details that depend on the figures', () => {
+  it('NEEDS_REVIEW_ROWS: the subject and the impact count the rows waiting for a person', () => {
+    const mail = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), busyHealth());
+    expect(mail.subject).toBe('[formqueue] Rows need a person — 2 rows need a person');
+    expect(mail.body).toContain('Respondents affected: Yes. 2 rows wait for a person: those respondents get no reply until someone acts.\n');
+    const one = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), computeHealth([row(4, 'FAILED')], T0, SPREADSHEET_URL, 0));
+    expect(one.subject).toBe('[formqueue] Rows need a person — 1 row needs a person');
+  });
+
+  it('an unreadable queue: impact unknown, and the figures said to be old or missing', () => {
+    const never: QueueHealth = { ...computeHealth([], T0), readable: false, countedAt: null };
+    const mail = mailFor(incident('GEMINI_DAILY_QUOTA', { detail: '' }), never);
+    expect(mail.subject).toBe('[formqueue] Gemini daily quota used up — queue unreadable, impact unknown');
+    expect(mail.body).toMatch(/\nQueue: PENDING 0,[^\n]*TEST 0 \(could not be read; no earlier figures\)\n/);
+    expect(mail.body).toContain('Respondents affected: Unknown.');
+    const earlier: QueueHealth = { ...computeHealth([], T0), readable: false, countedAt: T0 - HOUR };
+    expect(mailFor(incident('GEMINI_DAILY_QUOTA', { detail: '' }), earlier).body).toContain('(could not be read; as last read 2025-06-01 09:00 UTC)\n');
+  });
+
+  it('more affected rows than are shown: the first 30, then the total', () => {
+    const rows = Array.from({ length: 35 }, (_, i) => i + 2);
+    const mail = mailFor(incident('GEMINI_DAILY_QUOTA', { rows, rowCount: 40, detail: '' }), busyHealth());
+    expect(mail.body).toContain(`Affected rows: ${rows.slice(0, 30).join(', ')} … (40 in all)\n`);
+  });
+
+  it('more rows needing a person than are listed: the rest are counted', () => {
+    const health: QueueHealth = { ...busyHealth(), needsPersonCount: 5 };
+    expect(mailFor(incident('GEMINI_DAILY_QUOTA', { detail: '' }), health).body).toContain('  … and 3 more (filter the status column).\n');
+  });
+
+  it('the first line of the error goes in What happened, at most 200 characters', () => {
+    const long = `${'x'.repeat(250)}\nsecond line`;
+    const mail = mailFor(incident('GEMINI_DAILY_QUOTA', { detail: long }), busyHealth());
+    expect(mail.body).toContain(` (${'x'.repeat(200)})\n`);
+    expect(mail.body).not.toContain(` (${'x'.repeat(201)}`);
+  });
+});
