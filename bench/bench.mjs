@@ -85,7 +85,7 @@ async function main() {
     'not Google\'s: compare them side by side, not with production. Service calls and cells are what the targets are about.',
     '',
     'Each size is loaded straight into the host (GasHost.loadSheet), so the grid is exactly full: the first formqueue',
-    'delivery after a load adds 1,000 grid rows (one more call, `insertRowsAfter`), which the median leaves out.',
+    'delivery after a load adds 1,000 grid rows and formats them (two more calls, `insertRowsAfter` and `setNumberFormats`), which the median leaves out.',
     '',
     '## Machine',
     ...machineLines(m),

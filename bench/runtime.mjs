@@ -46,31 +46,38 @@ export function submission(n, patch = () => undefined) {
 }
 
 /**
- * Starts a fresh runtime. `props` are Script Properties on top of the defaults; `host` are GasHost options.
- * Returns helpers around the host; `close()` disposes of everything it started.
+ * The harness bench, chaos and the e2e tests share: the built bundle in a GasHost with the offline Gemini,
+ * after Set up. `props` go on top of the Script Properties every runtime starts with; `host` are GasHost options.
  */
-export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null } = {}) {
-  const gemini = sharedGemini ?? (await startOfflineGemini({ port: 0 }));
+export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey = GEMINI_KEY, props = {}, host: hostOptions = {}, gemini = null } = {}) {
+  const offline = gemini ?? (await startOfflineGemini({ port: 0 }));
   const host = new GasHost({
-    bundleDir: DIST_DIR,
+    bundleDir,
     dataDir: null,
     executionTimeoutMs: 60000,
-    mailDailyQuota: 100000,
     scriptProperties: {
-      WEBHOOK_TOKEN: TOKEN,
-      GEMINI_API_KEY: GEMINI_KEY,
-      GEMINI_BASE_URL: gemini.baseUrl,
+      WEBHOOK_TOKEN: token,
+      GEMINI_API_KEY: geminiKey,
+      GEMINI_BASE_URL: offline.baseUrl,
       STAFF_EMAILS: 'staff@example.com',
       SPREADSHEET_ID: 'local-spreadsheet',
       ...props,
     },
     spreadsheetId: 'local-spreadsheet',
-    ...runtimeDefaults,
     ...hostOptions,
   });
   await host.load();
   const setup = await host.run('setup', [], { kind: 'menu' });
   if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
+  return { host, gemini: offline };
+}
+
+/**
+ * Starts a fresh runtime for bench and chaos (mail quota out of the way, the latency chosen by --latency).
+ * Returns helpers around the host; `close()` disposes of everything it started.
+ */
+export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null } = {}) {
+  const { host, gemini } = await startHost({ props, host: { mailDailyQuota: 100000, ...runtimeDefaults, ...hostOptions }, gemini: sharedGemini });
   return {
     host,
     gemini,

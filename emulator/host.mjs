@@ -60,7 +60,7 @@ export class GasHost extends EventEmitter {
     this.locks = new LockTable();
     this.outbox = [];
     this.triggers = [];
-    this.mail = { day: null, used: 0, quota: this.opts.mailDailyQuota };
+    this.mail = { quota: this.opts.mailDailyQuota, users: {} }; // users: email → { day, used } (services/mail.mjs)
     this.faults = new Faults(this);
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
@@ -357,8 +357,10 @@ export class GasHost extends EventEmitter {
   stopClock() { this.time.stop(); }
 
   setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
-  resetDay() { this.mail.used = 0; this.mail.day = new Date(this.now()).toISOString().slice(0, 10); this.markDirty(); }
-  remainingMailQuota() { return remainingQuota(this); }
+  /** A new quota day for every user. */
+  resetDay() { this.mail.users = {}; this.markDirty(); }
+  /** Recipients `user` (default the owner) may still mail today. */
+  remainingMailQuota(user = this.owner) { return remainingQuota(this, user); }
 
   async dispose() {
     this.stopClock();

@@ -42,7 +42,7 @@ export function saveState(host) {
   });
   writeJson(dir, 'triggers.json', host.triggers);
   writeJson(dir, 'outbox.json', host.outbox);
-  writeJson(dir, 'mail-quota.json', { day: host.mail.day, used: host.mail.used });
+  writeJson(dir, 'mail-quota.json', { users: host.mail.users });
   // time moved by POST /api/clock stays moved, so timestamps in the sheet are never in the future after a restart
   writeJson(dir, 'clock.json', host.time.toJSON());
 }
@@ -72,7 +72,8 @@ export function loadState(host) {
   host.triggers = readJson(dir, 'triggers.json') ?? host.triggers;
   host.outbox.push(...(readJson(dir, 'outbox.json') ?? []));
   const m = readJson(dir, 'mail-quota.json');
-  if (m) Object.assign(host.mail, { day: m.day, used: m.used });
+  // A file from before quotas were per user holds the deployer's day.
+  if (m) host.mail.users = m.users ?? (m.day ? { [host.owner]: { day: m.day, used: m.used } } : {});
   const c = readJson(dir, 'clock.json');
   if (c) host.time.restore(c);
 }

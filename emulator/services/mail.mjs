@@ -7,11 +7,21 @@ const RECIPIENTS_PER_MESSAGE = 50; // [GAS-QUOTA]
 
 const split = (s) => (s ? String(s).split(',').map((a) => a.trim()).filter(Boolean) : []);
 
-/** Recipients left today, counted as to+cc+bcc addresses [GAS-MAIL]; a mail fault can force the value. */
-export function remainingQuota(host) {
-  const m = host.mail, today = new Date(host.now()).toISOString().slice(0, 10);
-  if (m.day !== today) { m.day = today; m.used = 0; }
-  const real = Math.max(0, m.quota - m.used);
+/**
+ * One user's recipient count for today. Quotas are per user ("Email recipients per day", counted against the account
+ * the script runs as: https://developers.google.com/apps-script/guides/services/quotas), so a staff member's menu run
+ * spends their own quota and the web app and the deployer's triggers spend the deployer's.
+ */
+export function mailDay(host, user) {
+  const today = new Date(host.now()).toISOString().slice(0, 10);
+  const day = (host.mail.users[user] ??= { day: today, used: 0 });
+  if (day.day !== today) { day.day = today; day.used = 0; }
+  return day;
+}
+
+/** Recipients left today for `user`, counted as to+cc+bcc addresses [GAS-MAIL]; a mail fault can force the value. */
+export function remainingQuota(host, user = host.owner) {
+  const real = Math.max(0, host.mail.quota - mailDay(host, user).used);
   const forced = host.faults.mailQuota();
   return forced === null ? real : Math.min(real, forced);
 }
@@ -29,14 +39,14 @@ function send(x, via, msg) {
   if (all.length > RECIPIENTS_PER_MESSAGE) throw new GasError('Limit Exceeded: Email Recipients Per Message.');
   if (String(msg.subject ?? '').length > 250) throw new GasError('Argument too large: subject');
   if (Buffer.byteLength(String(msg.body ?? '')) + Buffer.byteLength(String(msg.htmlBody ?? '')) > BODY_MAX_BYTES) throw new GasError('Limit Exceeded: Email Body Size.');
-  if (remainingQuota(host) < all.length) throw new GasError('Service invoked too many times for one day: email.');
+  if (remainingQuota(host, x.st.userEmail) < all.length) throw new GasError('Service invoked too many times for one day: email.');
   const entry = {
     to: to.join(', '), cc: cc.join(', '), bcc: bcc.join(', '), replyTo: msg.replyTo ? String(msg.replyTo) : '', name: msg.name ? String(msg.name) : '',
     from: x.st.userEmail, subject: String(msg.subject ?? ''), body: String(msg.body ?? ''), htmlBody: msg.htmlBody ? String(msg.htmlBody) : '',
     attachments: (msg.attachments || []).filter((b) => b && b.__ref === 'Blob').map((b) => ({ name: b.h.name, contentType: b.h.contentType, data: Buffer.from(b.h.bytes.map((n) => n & 255)).toString('base64') })),
     noReply: !!msg.noReply, sentAt: new Date(host.now()).toISOString(), executionId: x.exec.id, via, id: `msg-${host.outbox.length + 1}`,
   };
-  host.mail.used += all.length;
+  mailDay(host, x.st.userEmail).used += all.length;
   host.outbox.push(entry);
   x.exec.mailsSent += 1;
   host.emit('mail', entry);
@@ -72,12 +82,13 @@ function matches(mail, query, now) {
 export const mailHandlers = {
   MailApp: {
     sendEmail: (x, h, [msg]) => send(x, 'MailApp', msg),
-    getRemainingDailyQuota: (x) => remainingQuota(x.host),
+    getRemainingDailyQuota: (x) => remainingQuota(x.host, x.st.userEmail),
   },
   GmailApp: {
     sendEmail: (x, h, [msg]) => send(x, 'GmailApp', msg),
     search: (x, h, [query, start = 0, max = 500]) => {
-      const found = x.host.outbox.filter((m) => matches(m, query, x.host.now())).reverse().slice(start, start + max);
+      // The effective user's mailbox: what that account sent.
+      const found = x.host.outbox.filter((m) => m.from === x.st.userEmail && matches(m, query, x.host.now())).reverse().slice(start, start + max);
       return found.map((m) => ({
         __ref: 'GmailThread',
         h: { id: `thread-${m.id}`, messages: [{ id: m.id, subject: m.subject, to: m.to, cc: m.cc, bcc: m.bcc, from: m.from, replyTo: m.replyTo, plainBody: m.body, htmlBody: m.htmlBody || m.body, date: new Date(Date.parse(m.sentAt)) }] },

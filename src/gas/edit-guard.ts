@@ -1,7 +1,7 @@
 // The installable on-edit handler's body: checks staff edits of the Queue's status and result cells, puts back what may not stand.
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import type { AuditLog, LogEntry, PropertyStore } from '../core/ports';
-import { indexColumns, rowFromValues, rowToValues, type ColumnIndex, type QueueHeader } from '../core/queue-row';
+import { indexColumns, rowFromValues, rowToValues, type ColumnIndex, type QueueHeader, type QueueRow } from '../core/queue-row';
 import { SHEETS } from '../core/sheet-names';
 import {
   decideResultEdit,
@@ -180,18 +180,27 @@ function finish(scope: EditScope, after: unknown[][], log: LogEntry[], outcome: 
  * records is judged like any edit (from that status); the others go through the unchecked rules.
  */
 function guardUnchecked(scope: EditScope): GuardOutcome {
-  const { deps, sheet, index, top, width, before, statusTouched, resultTouched, context } = scope;
+  const { e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context } = scope;
   const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
   const after = before.map((cells) => cells.slice());
   const log: LogEntry[] = [];
+  // A block of whole rows (a sort, or rows pasted whole) moves submissions with all their cells.
+  const wholeRows = e.range.getColumn() === 1 && e.range.getNumColumns() >= width;
+  let judged = 0;
   const statusNotes: string[][] = [];
   const resultNotes: string[][] = [];
   before.forEach((cells, i) => {
     let row = rowFromValues(index, cells, top + i);
     let statusNote = '';
     let resultNote = '';
+    const logged = row.eventId !== '' && (statusTouched || wholeRows) ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
+    if (wholeRows && isIntactRow(row, logged)) {
+      statusNotes.push(['']);
+      resultNotes.push(['']);
+      return;
+    }
+    judged++;
     if (row.eventId !== '') {
-      const logged = statusTouched ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
       if (statusTouched && logged !== null) {
         const decision = decideStatusEdit({ from: logged, to: cellText(cells[index.status]), row, ...context });
         if (decision.kind === 'allowed') {
@@ -227,7 +236,7 @@ function guardUnchecked(scope: EditScope): GuardOutcome {
     outcome.notes = [SUPERSEDED];
     return outcome;
   }
-  if (statusTouched) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
+  if (statusTouched && judged > 0) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
   if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
   outcome.refused += outcome.notes.length;
   return finish(scope, after, log, outcome);
@@ -265,4 +274,14 @@ function guardSystemColumns(scope: EditScope, header: QueueHeader): GuardOutcome
   }
   sheet.getRange(top, index[header] + 1, notes.length, 1).setNotes(notes);
   return finish(scope, after, log, outcome);
+}
+
+/**
+ * A row of a whole-row block that is the same submission as before: its status is the one the Log last recorded
+ * for its event_id, or PENDING with no Log line at all (every submission starts there, and intake logs nothing).
+ * A sort moves such rows with every cell; judging them as edits would park every row the guard cannot check.
+ */
+function isIntactRow(row: QueueRow, logged: string | null): boolean {
+  if (row.eventId === '') return true;
+  return logged === null ? row.status === 'PENDING' : row.status === logged;
 }

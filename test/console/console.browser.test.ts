@@ -136,6 +136,15 @@ describe('console', () => {
     await expect.poll(() => fault.count()).toBe(0);
   });
 
+  it('Set a Script Property… answers the menu\'s prompt with what was typed and shows the alert', async () => {
+    await page.getByLabel('KEY=VALUE').fill('MAX_ATTEMPTS=3');
+    await page.getByRole('button', { name: 'Set a Script Property…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('MAX_ATTEMPTS is set to 3');
+    expect(rt.host.properties.get('MAX_ATTEMPTS')).toBe('3');
+  });
+
   it('selected rows and Skip selected: the alert says what happened and the rows change', async () => {
     await rt.host.properties.set('PAUSED', 'true');
     await deliverSample('essay-submission.json');

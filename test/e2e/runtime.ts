@@ -1,7 +1,6 @@
-// One local runtime per test: the built bundle in GasHost, the offline Gemini, the HTTP front, after Set up.
+// One local runtime per test: bench/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front.
 import { readFileSync } from 'node:fs';
-import { GasHost } from '../../emulator/host.mjs';
-import { startOfflineGemini } from '../../emulator/offline-gemini.mjs';
+import { startHost } from '../../bench/runtime.mjs';
 import { startServer } from '../../emulator/server.mjs';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
 
@@ -38,26 +37,8 @@ export interface Runtime {
 }
 
 export async function startRuntime(options: { props?: Record<string, string>; host?: Record<string, unknown> } = {}): Promise<Runtime> {
-  const gemini = await startOfflineGemini({ port: 0 });
-  const host: any = new GasHost({
-    bundleDir: BUNDLE_DIR,
-    dataDir: null,
-    executionTimeoutMs: 60000,
-    scriptProperties: {
-      WEBHOOK_TOKEN: TOKEN,
-      HEALTH_TOKEN,
-      GEMINI_API_KEY: GEMINI_KEY,
-      GEMINI_BASE_URL: gemini.baseUrl,
-      STAFF_EMAILS: 'staff@example.com',
-      SPREADSHEET_ID: 'local-spreadsheet',
-      ...options.props,
-    },
-    spreadsheetId: 'local-spreadsheet',
-    ...options.host,
-  });
-  await host.load();
-  const setup = await host.run('setup', [], { kind: 'menu' });
-  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
+  const started: { host: any; gemini: Runtime['gemini'] } = await startHost({ bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: { HEALTH_TOKEN, ...options.props }, host: options.host });
+  const { host, gemini } = started;
   const server = await startServer({ host, port: 0 });
   const runtime: Runtime = {
     host,

@@ -63,9 +63,9 @@ describe('staff reshaping the Queue during runs', () => {
   };
 
   // Sorting fires the on-edit trigger with the sorted block and no e.value (staff-edits.mjs: a sort moves rows with
-  // their data, which fires on-edit like a paste). Product bug (next issue): the guard judges the block as a
-  // multi-cell status edit and parks every row it did not expect in NEEDS_REVIEW, so nothing queued is ever sent.
-  it.fails('sorting the Queue by recipient leaves every row as it was and the queue is still mailed', async () => {
+  // their data, which fires on-edit like a paste). The guard leaves a whole-row block's rows alone when each is the
+  // submission it was (its status is the one the Log last recorded, or PENDING with no Log line).
+  it('sorting the Queue by recipient leaves every row as it was and the queue is still mailed', async () => {
     const bodies = [delivery(58), delivery(59)];
     for (const body of bodies) await rt.deliver(body);
     await rt.host.edit({ op: 'sort', sheet: 'Queue', column: 'recipient', ascending: false, user: ANA });
@@ -74,8 +74,8 @@ describe('staff reshaping the Queue during runs', () => {
     expectEachRowMailedOnce(bodies);
   });
 
-  // Product bug (next issue): as above, and during a run the rows in flight are parked too.
-  it.fails('a sort of the Queue while a run is held inside Gemini: each reply lands on its own submission and is mailed once', async () => {
+  // The rows in flight keep their claims; the reply Gemini wrote is written where its submission moved to.
+  it('a sort of the Queue while a run is held inside Gemini: each reply lands on its own submission and is mailed once', async () => {
     const bodies = [delivery(60), delivery(61), delivery(62)];
     for (const body of bodies) await rt.deliver(body);
     await duringRun(() => rt.host.edit({ op: 'sort', sheet: 'Queue', column: 'recipient', ascending: false, user: ANA }));

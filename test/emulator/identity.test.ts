@@ -80,6 +80,20 @@ describe('who an execution runs as', () => {
     await ok('mail', { kind: 'webapp' });
     expect(host.outbox.map((m: any) => m.from)).toEqual([STAFF, OWNER]);
   });
+
+  // Quotas are per user: "Email recipients per day" is counted against the account the script runs as
+  // (https://developers.google.com/apps-script/guides/services/quotas); getRemainingDailyQuota answers for "you"
+  // (https://developers.google.com/apps-script/reference/mail/mail-app#getremainingdailyquota).
+  it('the mail quota is the effective user\'s: a staff member\'s run spends theirs, not the deployer\'s', async () => {
+    host = makeHost('identity', { mailDailyQuota: 1 });
+    await ok('mail', { kind: 'menu', user: STAFF });
+    expect(await ok('quotaLeft', { kind: 'menu', user: STAFF })).toBe(0);
+    expect(await ok('quotaLeft', { kind: 'webapp' })).toBe(1);
+    const refused = await host.run('mail', [], { kind: 'menu', user: STAFF });
+    expect(refused.error?.message).toBe('Service invoked too many times for one day: email.');
+    await ok('mail', { kind: 'webapp' });
+    expect([host.remainingMailQuota(), host.remainingMailQuota(STAFF)]).toEqual([0, 0]);
+  });
 });
 
 describe('installable edit triggers', () => {

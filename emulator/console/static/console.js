@@ -234,6 +234,16 @@ async function runMenu(button) {
   await refresh();
 }
 
+/** The menu's prompt, answered with what was typed here (the runtime answers dialogs from the request's `answers`). */
+async function setProperty() {
+  const line = $('property-line').value;
+  const result = await api('/api/run/menuSetProperty', { json: { user: EDIT_USER, answers: [line] } }).catch((err) => ({ ok: false, error: err.message }));
+  const ui = result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] };
+  const shown = (ui.dialogs ?? []).filter((d) => d.kind !== 'prompt');
+  showDialogs(shown.length ? shown : [{ kind: 'alert', title: 'Set a Script Property', prompt: result.ok ? 'Done (no message).' : `Failed: ${result.error ?? result.status}` }]);
+  $('property-line').value = '';
+}
+
 function showDialogs(dialogs) {
   if (dialogs.length === 0) return;
   const html = dialogs.find((d) => d.kind === 'modal' || d.kind === 'modeless' || d.kind === 'sidebar');
@@ -378,6 +388,7 @@ async function start() {
   for (const b of document.querySelectorAll('[data-fault]')) b.addEventListener('click', () => addFault(b.dataset.fault));
   for (const b of document.querySelectorAll('[data-advance]')) b.addEventListener('click', () => advance(Number(b.dataset.advance), b.textContent));
   $('fault-add').addEventListener('click', () => addFault($('fault-json').value));
+  $('set-property').addEventListener('click', () => setProperty());
   $('faults-clear').addEventListener('click', async () => { await api('/api/faults', { method: 'DELETE' }); say('all faults ended'); await refresh(); });
   $('cell-enter').addEventListener('click', () => { if (state.cell) editCell(`${colName(state.cell.col)}${state.cell.row}`, $('cell-value').value); });
   await loadTabs();

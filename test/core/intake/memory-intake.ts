@@ -5,6 +5,7 @@ import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { isSameSubmission } from '../../../src/core/submission-keys';
 import { readSettings } from '../../../src/core/settings';
+import { MemoryCache, MemoryProperties } from '../memory-ports';
 
 export const TOKEN = 'current-token-0123456789abcdef-7Qz';
 export const OLD_TOKEN = 'previous-token-0123456789abcdef-k4W';
@@ -43,7 +44,10 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     flushes: 0,
     deps: undefined as unknown as IntakeDeps,
   };
-  const cache = new Map<string, string>();
+  const cache = new MemoryCache();
+  const props = new MemoryProperties();
+  // The same object: tests read and seed state.props directly.
+  props.values = state.props;
   // Sheets refuses a cell over 50,000 characters, and the whole write with it.
   const fits = (cells: unknown[]) => {
     const over = cells.find((cell) => typeof cell === 'string' && cell.length > 50000);
@@ -80,13 +84,8 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
       tryLock: () => !state.lockHeld.value,
       release: () => undefined,
     },
-    cache: { get: (k) => cache.get(k) ?? null, put: (k, v) => void cache.set(k, v) },
-    props: {
-      getAll: () => ({ ...state.props }),
-      set: (k, v) => void (state.props[k] = v),
-      setMany: (values) => void Object.assign(state.props, values),
-      delete: (k) => void delete state.props[k],
-    },
+    cache,
+    props,
     spill: {
       save: (receivedAt, body) => void state.spilled.push({ id: `${receivedAt}-${++spillSeq}`, receivedAt, body }),
       list: () => [...state.spilled],

@@ -1,7 +1,7 @@
 // Back-off values with a fixed Random, and the one retry-or-give-up decision.
 import { describe, expect, it } from 'vitest';
 import { decideRetry, MAX_BACKOFF_SECONDS, nextAttemptAt } from '../../../src/core/processing/backoff';
-import { fixedRandom, T0 } from './memory-ports';
+import { fixedRandom, T0 } from '../memory-ports';
 
 const base = { retryBaseSeconds: 60 };
 const delaySeconds = (attempt: number, random: number, retryAfter?: number) =>

@@ -13,7 +13,7 @@ import {
   REPLY_TOKENS,
 } from '../../../src/core/processing/gemini';
 import { answerValuesByRef } from '../../../src/core/processing/answers';
-import { formConfig, geminiFixture, pendingRow, typeformFixture } from './memory-ports';
+import { formConfig, geminiFixture, pendingRow, typeformFixture } from '../memory-ports';
 
 const http = (status: number, body: string): GeminiOutcome => ({ kind: 'http', status, body });
 const fixture = (status: number, name: string) => http(status, geminiFixture(name));

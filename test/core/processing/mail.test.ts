@@ -7,7 +7,7 @@ import { newMailRef } from '../../../src/core/processing/mail-ref';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/processing/templates';
 import type { FormConfig } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { fixedRandom, formConfig, pendingRow, typeformFixture } from './memory-ports';
+import { fixedRandom, formConfig, pendingRow, typeformFixture } from '../memory-ports';
 
 const essay = answerValuesByRef(typeformFixture('essay-submission'));
 const readyRow = (patch: Partial<QueueRow> = {}) =>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { GeminiOutcome } from '../../../src/core/ports';
-import { fixtureOutcome, formConfig, okOutcome, pendingRow, T0, world } from './memory-ports';
+import { fixtureOutcome, formConfig, okOutcome, pendingRow, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const rowsOf = (n: number) => Array.from({ length: n }, (_v, i) => pendingRow({ eventId: `evt-${i}`, responseToken: `tok-${i}` }));

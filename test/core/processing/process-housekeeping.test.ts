@@ -5,7 +5,7 @@ import { findDuplicates } from '../../../src/core/processing/duplicates';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { isStale, staleDeadline } from '../../../src/core/processing/stale-sweep';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { pendingRow, T0, world } from './memory-ports';
+import { pendingRow, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const MINUTE = 60_000;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { formConfig, pendingRow, T0, world } from './memory-ports';
+import { formConfig, pendingRow, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { pendingRow, T0, world } from './memory-ports';
+import { pendingRow, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const ready = (eventId: string, recipient: string, patch: Partial<QueueRow> = {}) =>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { standingSendClaim } from '../../../src/core/mail-guard';
 import type { LogEntry } from '../../../src/core/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
-import { pendingRow, T0, world } from './memory-ports';
+import { pendingRow, T0, world } from '../memory-ports';
 
 const MINUTE = 60_000;
 const line = (minutesAgo: number, from: string, to: string, by = 'system'): LogEntry => ({

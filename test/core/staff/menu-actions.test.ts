@@ -70,3 +70,48 @@ describe('menu actions on a mixed selection', () => {
     expect(given[0].status).toBe('FAILED');
   });
 });
+
+describe('what staff read after a menu action, exactly', () => {
+  it('one row moved: singular, with its number, and no refusals', () => {
+    expect(applyMenuAction('approve', [row('AWAITING_APPROVAL', {}, 7)], STAFF).message).toBe('Approved: 1 row (7).');
+  });
+
+  it('several moved and several refused, each refusal with its reason', () => {
+    const outcome = applyMenuAction('approve', [row('AWAITING_APPROVAL', {}, 2), row('AWAITING_APPROVAL', {}, 3), row('APPROVED', {}, 4), row('', {}, 5)], STAFF);
+    expect(outcome.message).toBe(
+      [
+        'Approved: 2 rows (2, 3).',
+        'Left as they were: 2 rows.',
+        '• row 4: already APPROVED',
+        '• row 5: is (empty); this item acts only on AWAITING_APPROVAL rows',
+      ].join('\n'),
+    );
+  });
+
+  it('nothing moved: says so; one refusal is singular', () => {
+    expect(applyMenuAction('markSent', [row('SENT', {}, 9)], STAFF).message).toBe('Marked as sent: no rows.\nLeft as they were: 1 row.\n• row 9: already SENT');
+  });
+
+  it('more than eight refusals: eight are spelled out, the rest counted', () => {
+    const rows = Array.from({ length: 10 }, (_, i) => row('SENT', {}, i + 2));
+    const lines = applyMenuAction('skip', rows, STAFF).message.split('\n');
+    expect(lines).toHaveLength(2 + 8 + 1);
+    expect(lines.at(-1)).toBe('• … and 2 more.');
+    const eight = applyMenuAction('skip', rows.slice(0, 8), STAFF).message.split('\n');
+    expect(eight.at(-1)).toMatch(/^• row 9: /);
+  });
+
+  it('only a retry that moved rows promises the next run', () => {
+    expect(applyMenuAction('retry', [row('SENT')], STAFF).message).not.toContain('next run');
+    expect(applyMenuAction('skip', [row('FAILED')], STAFF).message).not.toContain('next run');
+    expect(applyMenuAction('retry', [row('FAILED', {}, 4)], STAFF).message).toBe('Queued for a new try: 1 row (4).\nThey will be generated and mailed on the next run.');
+  });
+
+  it('skip acts on any unfinished row and leaves the refusal of finished ones to the move itself', () => {
+    const outcome = applyMenuAction('skip', [row('GENERATING', {}, 2), row('DUPLICATE', {}, 3)], STAFF);
+    expect(outcome.changed.map((r) => r.rowNumber)).toEqual([2]);
+    expect(outcome.refused).toHaveLength(1);
+    expect(outcome.refused[0].rowNumber).toBe(3);
+    expect(outcome.refused[0].reason).not.toMatch(/this item acts only on/);
+  });
+});

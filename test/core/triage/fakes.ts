@@ -1,5 +1,8 @@
 // In-memory ports and a "run" helper for triage tests: each run is one execution, as processQueue would wire it.
-import type { PropertyStore, Clock } from '../../../src/core/ports';
+import type { Clock } from '../../../src/core/ports';
+import { MemoryProperties } from '../memory-ports';
+
+export { MemoryProperties };
 import type { QueueRow } from '../../../src/core/queue-row';
 import { emptyRow } from '../../../src/core/queue-row';
 import { readSettings } from '../../../src/core/settings';
@@ -15,26 +18,6 @@ export const SPREADSHEET_URL = 'https://docs.google.com/spreadsheets/d/1AbCdEfGh
 export const T0 = Date.UTC(2025, 5, 1, 10, 0, 0);
 export const MINUTE = 60_000;
 
-export class MemoryProperties implements PropertyStore {
-  values: Record<string, string> = {};
-  calls = { getAll: 0, set: 0, setMany: 0, delete: 0 };
-  getAll(): Record<string, string> {
-    this.calls.getAll++;
-    return { ...this.values };
-  }
-  set(key: string, value: string): void {
-    this.calls.set++;
-    this.values[key] = value;
-  }
-  setMany(values: Record<string, string>): void {
-    this.calls.setMany++;
-    Object.assign(this.values, values);
-  }
-  delete(key: string): void {
-    this.calls.delete++;
-    delete this.values[key];
-  }
-}
 
 export function fixedClock(at: number): Clock {
   return { now: () => at };

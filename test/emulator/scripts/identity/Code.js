@@ -52,3 +52,4 @@ function mail() {
   MailApp.sendEmail('someone@example.net', 'who sends', 'body');
   return whoAmI();
 }
+function quotaLeft() { return MailApp.getRemainingDailyQuota(); }

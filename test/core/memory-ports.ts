@@ -1,7 +1,8 @@
-// In-memory ports for processing tests: a Queue with hooks between calls, a scripted Gemini, a mailer with an outbox.
+// The in-memory ports every core test plugs in: a Queue with hooks between calls, a scripted Gemini, a mailer with an outbox, properties, a cache.
 import { readFileSync } from 'node:fs';
 import type {
   AuditLog,
+  Cache,
   Clock,
   ConfigStore,
   FormConfig,
@@ -12,17 +13,18 @@ import type {
   LogEntry,
   Mailer,
   OutgoingMail,
+  PropertyStore,
   QueueStore,
   Random,
   RowIdentity,
-} from '../../../src/core/ports';
-import type { IncidentCode } from '../../../src/core/codes';
-import { blankFormConfig } from '../../../src/core/form-config';
-import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
-import { readSettings, type Settings } from '../../../src/core/settings';
-import type { ProcessingDeps } from '../../../src/core/processing/run-context';
+} from '../../src/core/ports';
+import type { IncidentCode } from '../../src/core/codes';
+import { blankFormConfig } from '../../src/core/form-config';
+import { emptyRow, type QueueRow } from '../../src/core/queue-row';
+import { readSettings, type Settings } from '../../src/core/settings';
+import type { ProcessingDeps } from '../../src/core/processing/run-context';
 
-const FIXTURES = new URL('../../fixtures/', import.meta.url);
+const FIXTURES = new URL('../fixtures/', import.meta.url);
 
 export function geminiFixture(name: string): string {
   return readFileSync(new URL(`gemini/${name}.json`, FIXTURES), 'utf8');
@@ -286,4 +288,36 @@ export function world(rows: QueueRow[], props: Record<string, string> = {}, form
     },
   };
   return w;
+}
+
+export class MemoryProperties implements PropertyStore {
+  values: Record<string, string> = {};
+  calls = { getAll: 0, set: 0, setMany: 0, delete: 0 };
+  getAll(): Record<string, string> {
+    this.calls.getAll++;
+    return { ...this.values };
+  }
+  set(key: string, value: string): void {
+    this.calls.set++;
+    this.values[key] = value;
+  }
+  setMany(values: Record<string, string>): void {
+    this.calls.setMany++;
+    Object.assign(this.values, values);
+  }
+  delete(key: string): void {
+    this.calls.delete++;
+    delete this.values[key];
+  }
+}
+
+/** The script cache: a map, with no expiry (tests that need one advance nothing and assert on the key). */
+export class MemoryCache implements Cache {
+  values = new Map<string, string>();
+  get(key: string): string | null {
+    return this.values.get(key) ?? null;
+  }
+  put(key: string, value: string): void {
+    this.values.set(key, value);
+  }
 }
