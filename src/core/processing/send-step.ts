@@ -114,7 +114,7 @@ function sendRows(run: Run, step: SendStep): void {
  * later line settles (a paste over status, a cleared sent_at) parks the row in NEEDS_REVIEW instead.
  */
 function hasStandingClaim(run: Run, row: QueueRow): boolean {
-  const standing = standingSendClaim(run.deps.audit.historyOf(row.eventId));
+  const standing = standingSendClaim(run.deps.audit.historiesOf([row.eventId]).get(row.eventId) ?? []);
   if (standing === null) return false;
   const error = errorSummary(
     'ALREADY_CLAIMED',
