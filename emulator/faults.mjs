@@ -1,9 +1,9 @@
-// Injected faults (Sheets outages, Gemini errors/timeouts/latency/pauses, mail quota and crash-after-send), each use recorded.
+// Injected faults (Sheets outages, Gemini errors/timeouts/latency/pauses, mail quota and crashes, Gmail API lag/errors), each use recorded.
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError } from './errors.mjs';
 
-const TARGETS = ['sheets', 'gemini', 'mail'];
+const TARGETS = ['sheets', 'gemini', 'mail', 'gmail'];
 const LOCAL_DIR = new URL('./gemini-bodies/', import.meta.url);
 
 /** Gemini's real error bodies, as shipped with the emulator (emulator/gemini-bodies). */
@@ -37,7 +37,9 @@ export class Faults {
   add(fault) {
     if (!fault || !TARGETS.includes(fault.target)) throw new Error(`fault target must be one of ${TARGETS.join(', ')}`);
     const item = { ...fault, id: ++this.seq, addedAt: this.host.now() };
-    if (item.target === 'mail' && item.crashAfterSend !== undefined && item.count === undefined) item.count = Number(item.crashAfterSend) || 1;
+    for (const crash of ['crashAfterSend', 'crashBeforeSend']) {
+      if (item.target === 'mail' && item[crash] !== undefined && item.count === undefined) item.count = Number(item[crash]) || 1;
+    }
     this.items.push(item);
     return { ...item };
   }
@@ -75,6 +77,31 @@ export class Faults {
     if (!f) return false;
     this.use(f, 'crashAfterSend', exec);
     return true;
+  }
+
+  /** The mail fault that kills the execution inside the send call, before the message reaches the outbox. */
+  takeCrashBeforeSend(exec) {
+    const f = this.active('mail').find((g) => g.crashBeforeSend !== undefined);
+    if (!f) return false;
+    this.use(f, 'crashBeforeSend', exec);
+    return true;
+  }
+
+  /**
+   * Gmail search index lag: with `{"target":"gmail","lagMs":N}` active, a sent copy is invisible to
+   * Gmail.Users.Messages.list for N ms after it was sent (get by id still finds it). Not used up by a query.
+   */
+  gmailLagMs() {
+    const f = this.active('gmail').find((g) => g.lagMs !== undefined);
+    return f ? Number(f.lagMs) : 0;
+  }
+
+  /** `{"target":"gmail","error":"Backend Error"}` (optionally `method`: list|get): the call fails with the API's wording. */
+  gmailError(method, exec) {
+    const f = this.active('gmail').find((g) => g.error !== undefined && (g.method === undefined || g.method === method));
+    if (!f) return;
+    this.use(f, `error ${method}`, exec);
+    throw new GasError(`API call to gmail.users.messages.${method} failed with error: ${f.error}`, 'GoogleJsonResponseException');
   }
 
   /** Resolves when n Gemini fetches are being held by a pause fault (for deterministic race tests). */

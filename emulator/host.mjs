@@ -14,6 +14,7 @@ import { rangeHandlers } from './services/range.mjs';
 import { spreadsheetHandlers } from './services/spreadsheet.mjs';
 import { fetchHandlers } from './services/fetch.mjs';
 import { mailHandlers, remainingQuota } from './services/mail.mjs';
+import { gmailApiHandlers } from './services/gmail-api.mjs';
 import { uiHandlers } from './services/ui.mjs';
 import { scriptHandlers } from './services/script.mjs';
 import { lockHandlers } from './services/lock.mjs';
@@ -21,7 +22,7 @@ import { cellsOf, createLatency } from './latency.mjs';
 import { statSync } from 'node:fs';
 import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
-import { deniedCalls, grantedScopes } from './scopes.mjs';
+import { advancedServices, deniedCalls, grantedScopes } from './scopes.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -51,7 +52,10 @@ export class GasHost extends EventEmitter {
     this.opts = { ...DEFAULTS, ...given };
     this.opts.bundleDir = resolvePath(this.opts.bundleDir);
     // What the bundle's appsscript.json does not grant fails in every execution, as on Google.
-    this.deniedCalls = deniedCalls(grantedScopes(this.opts.bundleDir));
+    this.grantedScopes = grantedScopes(this.opts.bundleDir);
+    this.deniedCalls = deniedCalls(this.grantedScopes);
+    // Advanced services exist in a script only when its manifest enables them (dependencies.enabledAdvancedServices).
+    this.advancedServices = advancedServices(this.opts.bundleDir);
     this.ss = SpreadsheetModel.fresh(this.opts.spreadsheetId, this.opts.timeZone);
     this.properties = new PropertyStore(this.opts.scriptProperties);
     this.documentProperties = new PropertyStore();
@@ -65,7 +69,7 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
-    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...scriptHandlers, ...uiHandlers };
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...gmailApiHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
     this.seq = 0;
     this.time = new RuntimeClock();
@@ -138,7 +142,7 @@ export class GasHost extends EventEmitter {
     if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
+    const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, advancedServices: this.advancedServices, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
     info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
@@ -355,6 +359,18 @@ export class GasHost extends EventEmitter {
   /** Each interval is one "minute": a trigger every N minutes fires every N ticks; runs overlap on purpose. */
   startClock(intervalSeconds = 60) { this.time.start(intervalSeconds, () => { this.tick(false).catch(() => {}); }); }
   stopClock() { this.time.stop(); }
+
+  /**
+   * A person deletes a sent message from the Sent folder: the mail still went (the outbox keeps it), but Gmail search
+   * and get no longer find it. Answers the outbox entry, or null for an unknown id.
+   */
+  deleteSentCopy(id) {
+    const m = this.outbox.find((n) => n.id === id);
+    if (!m) return null;
+    m.deletedFromSent = true;
+    this.markDirty();
+    return m;
+  }
 
   setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
   /** A new quota day for every user. */

@@ -40,6 +40,8 @@ export const SCOPE_TABLE = [
   ['GmailApp.*', ['https://mail.google.com/'], `${REF}gmail/gmail-app`],
   ['GmailMessage.*', ['https://mail.google.com/'], `${REF}gmail/gmail-message`],
   ['GmailThread.*', ['https://mail.google.com/'], `${REF}gmail/gmail-thread`],
+  // The Gmail advanced service checks its scopes itself and answers with the API's error (services/gmail-api.mjs).
+  ['GmailUsersMessages.*', [], 'https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages/list'],
   ['ScriptApp.*', [], `${REF}script/script-app`],
   ...['newTrigger', 'getProjectTriggers', 'getUserTriggers', 'deleteTrigger']
     .map((m) => [`ScriptApp.${m}`, [`${AUTH}script.scriptapp`], `${REF}script/script-app#${m.toLowerCase()}`]),
@@ -92,4 +94,15 @@ export function deniedCalls(granted) {
     if (!pattern.endsWith('.*') && !(pattern in denied) && `${pattern.split('.')[0]}.*` in denied) denied[pattern] = null;
   }
   return denied;
+}
+
+/**
+ * The advanced services the bundle's manifest enables: [{ userSymbol, serviceId, version }] from
+ * dependencies.enabledAdvancedServices (https://developers.google.com/apps-script/manifest/dependencies).
+ */
+export function advancedServices(bundleDir) {
+  const file = join(bundleDir, 'appsscript.json');
+  if (!existsSync(file)) return [];
+  const listed = JSON.parse(readFileSync(file, 'utf8')).dependencies?.enabledAdvancedServices;
+  return Array.isArray(listed) ? listed.map((s) => ({ userSymbol: String(s.userSymbol), serviceId: String(s.serviceId), version: String(s.version) })) : [];
 }

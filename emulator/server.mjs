@@ -11,13 +11,13 @@ const MAX_EXEC_BODY_BYTES = 50 * 1024 * 1024; // Apps Script's POST size limit [
 const MAX_API_BODY_BYTES = 1024 * 1024;
 const ECHO_TTL_MS = 5 * 60 * 1000; // an unfetched echo must not pile up in memory
 const NOT_FOUND_TEXT = 'Sorry, the file you have requested does not exist.';
-const FAULT_TARGETS = ['sheets', 'gemini', 'mail'];
+const FAULT_TARGETS = ['sheets', 'gemini', 'mail', 'gmail'];
 // ContentService.MimeType names → what Google serves [GAS-CONTENT].
 const MIME_TYPES = {
   ATOM: 'application/atom+xml', CSV: 'text/csv', ICAL: 'text/calendar', JAVASCRIPT: 'application/javascript',
   JSON: 'application/json', RSS: 'application/rss+xml', TEXT: 'text/plain', VCARD: 'text/vcard', XML: 'text/xml',
 };
-const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'POST /api/run/FUNCTION',
+const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'DELETE /api/sent/ID', 'POST /api/run/FUNCTION',
   'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock'];
 
 /** An error that becomes a JSON answer with its HTTP status. */
@@ -113,6 +113,13 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1' })
       case 'outbox':
         allow('GET');
         return sendJson(res, 200, host.outbox);
+      case 'sent': {
+        // A person deletes a message from the Sent folder: it stays in the outbox (it went), Gmail no longer finds it.
+        allow('DELETE');
+        const deleted = parts[1] ? host.deleteSentCopy(decodeURIComponent(parts[1])) : null;
+        if (!deleted) throw new HttpError(404, `no sent message "${parts[1] ?? ''}"; ids are in GET /api/outbox`);
+        return sendJson(res, 200, { ok: true, id: deleted.id });
+      }
       case 'run': {
         allow('POST');
         const fn = parts[1] ?? '';

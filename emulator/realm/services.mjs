@@ -84,6 +84,16 @@ export function realmServices(rt) {
   });
   G.GmailApp = gmail;
 
+  // The Gmail advanced service, under the manifest's userSymbol (usually "Gmail"), only when the manifest enables it.
+  const gmailApi = (info.advancedServices || []).filter(function (s) { return s.serviceId === 'gmail'; })[0];
+  if (gmailApi) {
+    const messages = rt.service('GmailUsersMessages', {
+      list: function (userId, optionalArgs) { return rt.call('GmailUsersMessages', 'list', null, [userId, optionalArgs || {}]); },
+      get: function (userId, id, optionalArgs) { return rt.call('GmailUsersMessages', 'get', null, [userId, id, optionalArgs || {}]); },
+    });
+    G[gmailApi.userSymbol] = { Users: { Messages: messages } };
+  }
+
   rt.defineClass('User', {
     local: { getEmail: function () { return this.__h.email; }, toString: function () { return this.__h.email; } },
   });

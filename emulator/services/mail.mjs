@@ -1,5 +1,6 @@
 // Host handlers for MailApp and GmailApp: recipient quota per day, Apps Script's send errors, the outbox, GmailApp.search.
 import { GasError, KillExecution } from '../errors.mjs';
+import { matchesQuery } from './mail-query.mjs';
 
 const EMAIL_RE = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 const BODY_MAX_BYTES = 200 * 1024; // [GAS-QUOTA] consumer: 200 KB per message
@@ -40,6 +41,9 @@ function send(x, via, msg) {
   if (String(msg.subject ?? '').length > 250) throw new GasError('Argument too large: subject');
   if (Buffer.byteLength(String(msg.body ?? '')) + Buffer.byteLength(String(msg.htmlBody ?? '')) > BODY_MAX_BYTES) throw new GasError('Limit Exceeded: Email Body Size.');
   if (remainingQuota(host, x.st.userEmail) < all.length) throw new GasError('Service invoked too many times for one day: email.');
+  if (host.faults.takeCrashBeforeSend(x.exec)) {
+    throw new KillExecution('crash', { name: 'Exception', message: 'Execution killed right before a send (injected fault mail.crashBeforeSend)' });
+  }
   const entry = {
     to: to.join(', '), cc: cc.join(', '), bcc: bcc.join(', '), replyTo: msg.replyTo ? String(msg.replyTo) : '', name: msg.name ? String(msg.name) : '',
     from: x.st.userEmail, subject: String(msg.subject ?? ''), body: String(msg.body ?? ''), htmlBody: msg.htmlBody ? String(msg.htmlBody) : '',
@@ -56,29 +60,6 @@ function send(x, via, msg) {
   }
 }
 
-/** A small subset of Gmail's query language over sent mail: words, "phrases", subject:, to:, from:, newer_than:, after:, before:, in:sent. */
-function matches(mail, query, now) {
-  const tokens = String(query).match(/(-?\w+:)?("[^"]*"|\S+)/g) || [];
-  return tokens.every((tk) => {
-    const m = /^(-?)(?:(\w+):)?(.*)$/.exec(tk);
-    const neg = m[1] === '-', op = m[2]?.toLowerCase(), val = m[3].replace(/^"|"$/g, '').toLowerCase();
-    let ok;
-    if (op === 'in' || op === 'is' || op === 'label') ok = true;
-    else if (op === 'subject') ok = mail.subject.toLowerCase().includes(val);
-    else if (op === 'to') ok = [mail.to, mail.cc, mail.bcc].join(',').toLowerCase().includes(val);
-    else if (op === 'from') ok = mail.from.toLowerCase().includes(val);
-    else if (op === 'newer_than' || op === 'older_than') {
-      const n = parseInt(val, 10), unit = { d: 864e5, h: 36e5, m: 30 * 864e5, y: 365 * 864e5 }[val.slice(-1)] || 864e5;
-      const newer = Date.parse(mail.sentAt) >= now - n * unit;
-      ok = op === 'newer_than' ? newer : !newer;
-    } else if (op === 'after' || op === 'before') {
-      const t = Date.parse(val.replace(/\//g, '-'));
-      ok = op === 'after' ? Date.parse(mail.sentAt) >= t : Date.parse(mail.sentAt) < t;
-    } else ok = `${mail.subject}\n${mail.body}\n${mail.htmlBody}`.toLowerCase().includes(val);
-    return neg ? !ok : ok;
-  });
-}
-
 export const mailHandlers = {
   MailApp: {
     sendEmail: (x, h, [msg]) => send(x, 'MailApp', msg),
@@ -88,7 +69,7 @@ export const mailHandlers = {
     sendEmail: (x, h, [msg]) => send(x, 'GmailApp', msg),
     search: (x, h, [query, start = 0, max = 500]) => {
       // The effective user's mailbox: what that account sent.
-      const found = x.host.outbox.filter((m) => m.from === x.st.userEmail && matches(m, query, x.host.now())).reverse().slice(start, start + max);
+      const found = x.host.outbox.filter((m) => m.from === x.st.userEmail && !m.deletedFromSent && matchesQuery(m, query, x.host.now())).reverse().slice(start, start + max);
       return found.map((m) => ({
         __ref: 'GmailThread',
         h: { id: `thread-${m.id}`, messages: [{ id: m.id, subject: m.subject, to: m.to, cc: m.cc, bcc: m.bcc, from: m.from, replyTo: m.replyTo, plainBody: m.body, htmlBody: m.htmlBody || m.body, date: new Date(Date.parse(m.sentAt)) }] },

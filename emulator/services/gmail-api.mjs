@@ -1,0 +1,98 @@
+// Host handlers for the Gmail advanced service (Gmail.Users.Messages.list/get) over the effective user's Sent mail.
+//
+// Facts emulated, from Google's reference:
+// - users.messages.list returns only { id, threadId } per message, `resultSizeEstimate`, and `nextPageToken` when more
+//   pages exist; maxResults defaults to 100, at most 500; `q` takes the Gmail search box's syntax and cannot be used
+//   with the gmail.metadata scope (https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages/list).
+// - after:/before: take a date (midnight PST) or seconds since the epoch
+//   (https://developers.google.com/workspace/gmail/api/guides/filtering).
+// - users.messages.get's `format` is minimal, full (default), raw or metadata; `metadataHeaders` narrows the headers of
+//   metadata (https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages/get).
+// - An advanced service's failure reaches the script as "GoogleJsonResponseException: API call to
+//   gmail.users.messages.list failed with error: <message>"
+//   (https://developers.google.com/apps-script/guides/services/advanced#how_advanced_services_work).
+import { GasError } from '../errors.mjs';
+import { matchesQuery } from './mail-query.mjs';
+
+const AUTH = 'https://www.googleapis.com/auth/';
+const LIST_SCOPES = ['https://mail.google.com/', `${AUTH}gmail.modify`, `${AUTH}gmail.readonly`];
+const GET_SCOPES = [...LIST_SCOPES, `${AUTH}gmail.metadata`];
+const FORMATS = ['minimal', 'full', 'metadata'];
+
+function apiError(method, message) {
+  return new GasError(`API call to gmail.users.messages.${method} failed with error: ${message}`, 'GoogleJsonResponseException');
+}
+
+/** The manifest's oauthScopes must carry one of the method's scopes (a manifest without oauthScopes grants all). */
+function checkScopes(x, method, scopes) {
+  const granted = x.host.grantedScopes;
+  if (granted && !scopes.some((s) => granted.includes(s))) throw apiError(method, 'Request had insufficient authentication scopes.');
+}
+
+function checkUser(x, method, userId) {
+  if (userId !== 'me' && String(userId).toLowerCase() !== String(x.st.userEmail).toLowerCase()) throw apiError(method, 'Delegation denied for ' + x.st.userEmail);
+}
+
+/** The effective user's Sent folder: what that account sent, less copies deleted from Sent. */
+function sentBy(x) {
+  return x.host.outbox.filter((m) => m.from === x.st.userEmail && !m.deletedFromSent);
+}
+
+const b64url = (s) => Buffer.from(s, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+function headersOf(m) {
+  const h = [
+    { name: 'From', value: m.name ? `${m.name} <${m.from}>` : m.from },
+    { name: 'To', value: m.to },
+    { name: 'Subject', value: m.subject },
+    { name: 'Date', value: new Date(Date.parse(m.sentAt)).toUTCString().replace('GMT', '+0000') },
+    { name: 'Message-ID', value: `<${m.id}@mail.example.com>` },
+  ];
+  if (m.cc) h.push({ name: 'Cc', value: m.cc });
+  if (m.replyTo) h.push({ name: 'Reply-To', value: m.replyTo });
+  return h;
+}
+
+function resource(m, format, metadataHeaders) {
+  const base = { id: m.id, threadId: `thread-${m.id}`, labelIds: ['SENT'], snippet: m.body.slice(0, 200), internalDate: String(Date.parse(m.sentAt)), sizeEstimate: Buffer.byteLength(m.body) };
+  if (format === 'minimal') return base;
+  let headers = headersOf(m);
+  if (format === 'metadata') {
+    const wanted = (metadataHeaders || []).map((n) => String(n).toLowerCase());
+    if (wanted.length) headers = headers.filter((h) => wanted.includes(h.name.toLowerCase()));
+    return { ...base, payload: { mimeType: 'text/plain', headers } };
+  }
+  return { ...base, payload: { mimeType: 'text/plain', headers, body: { size: Buffer.byteLength(m.body), data: b64url(m.body) } } };
+}
+
+export const gmailApiHandlers = {
+  GmailUsersMessages: {
+    list: (x, h, [userId, options = {}]) => {
+      checkScopes(x, 'list', LIST_SCOPES);
+      checkUser(x, 'list', userId);
+      x.host.faults.gmailError('list', x.exec);
+      const max = options.maxResults === undefined ? 100 : Number(options.maxResults);
+      if (!Number.isInteger(max) || max < 1 || max > 500) throw apiError('list', 'Invalid maxResults');
+      const now = x.host.now();
+      const lag = x.host.faults.gmailLagMs();
+      // Newest first, as Gmail lists; a copy still inside the index lag is not found yet.
+      const found = sentBy(x).filter((m) => now - Date.parse(m.sentAt) >= lag && (!options.q || matchesQuery(m, options.q, now))).reverse();
+      const start = options.pageToken ? Number(options.pageToken) : 0;
+      const page = found.slice(start, start + max);
+      const out = { resultSizeEstimate: found.length };
+      if (page.length) out.messages = page.map((m) => ({ id: m.id, threadId: `thread-${m.id}` }));
+      if (start + max < found.length) out.nextPageToken = String(start + max);
+      return out;
+    },
+    get: (x, h, [userId, id, options = {}]) => {
+      const format = String(options.format || 'full').toLowerCase();
+      checkScopes(x, 'get', format === 'metadata' || format === 'minimal' ? GET_SCOPES : LIST_SCOPES);
+      checkUser(x, 'get', userId);
+      if (!FORMATS.includes(format)) throw new GasError(`not emulated: Gmail.Users.Messages.get with format ${format}`, 'Error');
+      x.host.faults.gmailError('get', x.exec);
+      const m = sentBy(x).find((n) => n.id === id);
+      if (!m) throw apiError('get', 'Requested entity was not found.');
+      return resource(m, format, options.metadataHeaders);
+    },
+  },
+};
