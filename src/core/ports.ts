@@ -173,8 +173,11 @@ export interface LogEntry {
 
 export interface AuditLog {
   append(entries: readonly LogEntry[]): void;
-  /** Every Log line for this event_id, in sheet order: the record of its moves, independent of the row's cells. */
-  historyOf(eventId: string): LogEntry[];
+  /**
+   * Every Log line of each event_id, in sheet order: the record of its moves, independent of the row's cells.
+   * One call for a whole block of rows (a sort hands the guard every row of the Queue at once).
+   */
+  historiesOf(eventIds: readonly string[]): Map<string, LogEntry[]>;
 }
 
 /** Where processing and intake report conditions; the triage module folds, throttles and mails them. */

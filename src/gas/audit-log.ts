@@ -15,6 +15,22 @@ function cells(entry: LogEntry): unknown[] {
   return [new Date(entry.at), entry.eventId, entry.from, entry.to, entry.by, detail];
 }
 
+/** Up to this many submissions are looked up one by one (a TextFinder each); more, and the Log is read once. */
+const FIND_ONE_BY_ONE_MAX = 5;
+
+/** One submission's Log lines, found inside Sheets, so the cost does not grow with the Log (docs/platform.md#batching-and-lookups). */
+function findLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, eventId: string): LogEntry[] {
+  const rows = sheet
+    .getRange(1, EVENT_ID_COLUMN, sheet.getMaxRows(), 1)
+    .createTextFinder(eventId)
+    .matchEntireCell(true)
+    .matchCase(true)
+    .findAll()
+    .map((cell) => cell.getRow())
+    .filter((row) => row > 1);
+  return rows.map((row) => entryOf(sheet.getRange(row, 1, 1, LOG_FORMATS.length).getValues()[0]));
+}
+
 function entryOf(values: readonly unknown[]): LogEntry {
   const at = values[0];
   const time = Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() : Number(new Date(String(at)).getTime());
@@ -29,19 +45,20 @@ export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreads
       if (entries.length === 0) return;
       appendRows(requireSheet(spreadsheet, SHEETS.log), entries.map(cells), LOG_FORMATS);
     },
-    historyOf(eventId) {
-      if (eventId === '') return [];
+    historiesOf(eventIds) {
+      const wanted = new Set(eventIds.filter((id) => id !== ''));
+      const histories = new Map(Array.from(wanted, (id): [string, LogEntry[]] => [id, []]));
+      if (wanted.size === 0) return histories;
       const sheet = requireSheet(spreadsheet, SHEETS.log);
-      // Inside Sheets, so the cost does not grow with the Log (docs/platform.md#batching-and-lookups).
-      const found = sheet
-        .getRange(1, EVENT_ID_COLUMN, sheet.getMaxRows(), 1)
-        .createTextFinder(eventId)
-        .matchEntireCell(true)
-        .matchCase(true)
-        .findAll()
-        .map((cell) => cell.getRow())
-        .filter((row) => row > 1);
-      return found.map((row) => entryOf(sheet.getRange(row, 1, 1, LOG_FORMATS.length).getValues()[0]));
+      if (wanted.size <= FIND_ONE_BY_ONE_MAX) {
+        for (const id of wanted) histories.set(id, findLines(sheet, id));
+        return histories;
+      }
+      // A block of rows (a sort): one read of the Log's first five columns beats a lookup per row.
+      const lastRow = sheet.getLastRow();
+      if (lastRow < 2) return histories;
+      for (const cells of sheet.getRange(2, 1, lastRow - 1, 5).getValues()) histories.get(String(cells[1]))?.push(entryOf([...cells, '']));
+      return histories;
     },
   };
 }

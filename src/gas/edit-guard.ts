@@ -126,7 +126,7 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
       outcome.notes.push(SUPERSEDED);
       return outcome;
     }
-    const logged = pasted && statusTouched ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
+    const logged = pasted && statusTouched ? loggedStatusOf(deps, row.eventId) : null;
     // A pasted result, or a paste over a row the Log knows nothing of, has no previous value to judge from.
     if (pasted && (!statusTouched || logged === null)) return guardUnchecked(scope);
     const from = logged ?? cellText(e.oldValue);
@@ -186,6 +186,7 @@ function guardUnchecked(scope: EditScope): GuardOutcome {
   const log: LogEntry[] = [];
   // A block of whole rows (a sort, or rows pasted whole) moves submissions with all their cells.
   const wholeRows = e.range.getColumn() === 1 && e.range.getNumColumns() >= width;
+  const histories = statusTouched || wholeRows ? deps.audit.historiesOf(before.map((cells) => rowFromValues(index, cells, 0).eventId)) : new Map();
   let judged = 0;
   const statusNotes: string[][] = [];
   const resultNotes: string[][] = [];
@@ -193,7 +194,8 @@ function guardUnchecked(scope: EditScope): GuardOutcome {
     let row = rowFromValues(index, cells, top + i);
     let statusNote = '';
     let resultNote = '';
-    const logged = row.eventId !== '' && (statusTouched || wholeRows) ? lastLoggedStatus(deps.audit.historyOf(row.eventId)) : null;
+    const history = histories.get(row.eventId);
+    const logged = history === undefined ? null : lastLoggedStatus(history);
     if (wholeRows && isIntactRow(row, logged)) {
       statusNotes.push(['']);
       resultNotes.push(['']);
@@ -284,4 +286,9 @@ function guardSystemColumns(scope: EditScope, header: QueueHeader): GuardOutcome
 function isIntactRow(row: QueueRow, logged: string | null): boolean {
   if (row.eventId === '') return true;
   return logged === null ? row.status === 'PENDING' : row.status === logged;
+}
+
+/** The last status the Log recorded for one submission; null when it has no Log line. */
+function loggedStatusOf(deps: EditGuardDeps, eventId: string): string | null {
+  return lastLoggedStatus(deps.audit.historiesOf([eventId]).get(eventId) ?? []);
 }

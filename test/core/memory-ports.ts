@@ -204,8 +204,8 @@ export class MemoryAudit implements AuditLog {
   get entries(): LogEntry[] {
     return this.batches.flat();
   }
-  historyOf(eventId: string): LogEntry[] {
-    return this.entries.filter((entry) => entry.eventId === eventId);
+  historiesOf(eventIds: readonly string[]): Map<string, LogEntry[]> {
+    return new Map(eventIds.map((id) => [id, this.entries.filter((entry) => entry.eventId === id)]));
   }
 }
 

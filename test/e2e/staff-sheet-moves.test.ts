@@ -74,6 +74,20 @@ describe('staff reshaping the Queue during runs', () => {
     expectEachRowMailedOnce(bodies);
   });
 
+  it('sorting a Queue of more rows than the guard looks up one by one (the Log is read once) leaves every row as it was', async () => {
+    const sent = [70, 71, 72, 73, 74, 75].map(delivery);
+    for (const body of sent) await rt.deliver(body);
+    await settle();
+    const waiting = delivery(76);
+    await rt.deliver(waiting);
+    const before = new Map(rt.queue().map((r) => [String(r.event_id), r.status]));
+    const [guard] = await rt.host.edit({ op: 'sort', sheet: 'Queue', column: 'recipient', ascending: false, user: ANA });
+    expect(guard.status, JSON.stringify(guard.error)).toBe('ok');
+    expect(new Map(rt.queue().map((r) => [String(r.event_id), r.status]))).toEqual(before);
+    await settle();
+    expectEachRowMailedOnce([...sent, waiting]);
+  });
+
   // The rows in flight keep their claims; the reply Gemini wrote is written where its submission moved to.
   it('a sort of the Queue while a run is held inside Gemini: each reply lands on its own submission and is mailed once', async () => {
     const bodies = [delivery(60), delivery(61), delivery(62)];

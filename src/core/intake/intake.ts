@@ -5,7 +5,7 @@ import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, Spill
 import { emptyRow, type QueueRow } from '../queue-row';
 import { redact } from '../redact';
 import { DIRTY_PROPERTY } from '../tick-gate';
-import type { Settings } from '../settings';
+import { tokenProblem, type Settings } from '../settings';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
@@ -66,6 +66,12 @@ export interface IntakeRequest {
 export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): IntakeAnswer {
   const now = deps.clock.now();
   const verdict = checkWebhookToken(request.token, deps.settings.webhookToken, deps.settings.webhookTokenPrevious);
+  if (verdict === 'weak') {
+    const why = tokenProblem(deps.settings.webhookToken) ?? 'is too weak';
+    const reason = `not configured: Script Property WEBHOOK_TOKEN ${why}, so no delivery is accepted; clear it and run formqueue → Set up / repair to generate one, then update the Typeform webhook URL`;
+    rejectDelivery(deps, { at: now, reason, body: request.body });
+    return { ok: false, error: 'not_configured' };
+  }
   if (verdict === 'not_configured') {
     rejectDelivery(deps, { at: now, reason: 'not configured: Script Property WEBHOOK_TOKEN is not set, so no delivery can be authenticated', body: request.body });
     return { ok: false, error: 'not_configured' };

@@ -1,6 +1,7 @@
 // One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
 import { failureIncident } from '../failure';
 import { errorSummary } from '../redact';
+import { secretValues } from '../settings';
 import { isMailable } from '../mail-guard';
 import { MINUTE_MS } from '../time';
 import { findDuplicates } from './duplicates';
@@ -45,7 +46,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     summary: newSummary(),
     raised: new Set(),
     setAside: new Set(),
-    secrets: [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious].filter((secret) => secret !== ''),
+    secrets: secretValues(settings),
     gone: new Set(),
   };
   let ended = false;

@@ -159,7 +159,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     title: 'Setting invalid',
     whatHappened: 'A setting has a value formqueue cannot use.',
     nextStep: 'Fix the value named above (Project Settings → Script Properties, or the Config sheet); the safe default is used meanwhile.',
-    raisedBy: "processQueue, when a numeric Script Property is not a whole number in its range or `GEMINI_BASE_URL` does not start with http(s); the default is used meanwhile.",
+    raisedBy: "processQueue, when a numeric Script Property is not a whole number in its range, `GEMINI_BASE_URL` is not https:// (plain http:// only to localhost), or `WEBHOOK_TOKEN`, `WEBHOOK_TOKEN_PREVIOUS` or `HEALTH_TOKEN` is shorter than 32 random characters (such a token opens nothing); the default is used meanwhile.",
     mails: AT_ONCE,
     holdsRowsBack: false,
   },

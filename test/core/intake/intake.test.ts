@@ -107,6 +107,23 @@ describe('handleDelivery', () => {
     expect(m.queue[0].submission).toContain('hidden.user_id: abc123456');
   });
 
+  it('a rejected body too long for a cell is cut only after our secrets are removed: no first characters of a token survive the cut', () => {
+    const m = memoryIntake();
+    for (const offset of [5, 20, 44990]) {
+      const body = `{"pad":"${'x'.repeat(45000 - offset - 9)}","t":"${TOKEN}${'y'.repeat(10000)}"}`;
+      handleDelivery({ token: 'wrong', body }, m.deps);
+    }
+    for (const row of m.rejected) expect(row.body).not.toContain(TOKEN.slice(0, 8));
+  });
+
+  it('a WEBHOOK_TOKEN under 32 characters accepts nothing, not even itself: not_configured, with the reason in Rejected', () => {
+    const m = memoryIntake({ props: { WEBHOOK_TOKEN: 'short-secret-1' } });
+    expect(handleDelivery({ token: 'short-secret-1', body: essay }, m.deps)).toEqual({ ok: false, error: 'not_configured' });
+    expect(m.queue).toHaveLength(0);
+    expect(m.rejected[0].reason).toMatch(/^not configured: Script Property WEBHOOK_TOKEN is 14 characters long; it must be at least 32 random characters, so no delivery is accepted/);
+    expect(JSON.stringify(m.rejected)).not.toContain('short-secret-1');
+  });
+
   it('never stores the webhook token, even inside a rejected body', () => {
     const m = memoryIntake();
     handleDelivery({ token: 'wrong', body: `{"leak":"${TOKEN}"}` }, m.deps);
