@@ -14,8 +14,14 @@ export function runSentCheck(run: Run): void {
   const notes = new Map<number, string>();
   const failing: number[] = [];
   let failure = '';
-  for (const row of run.rows.filter(isUnknownOutcome)) {
-    const state = sentCheckState(row, run.deps.audit.historyOf(row.eventId));
+  // When a look is due depends on the row alone; the Log (one read for all due rows) adds where a resend goes and how many there were.
+  const dueRows = run.rows.filter((row) => {
+    const bare = isUnknownOutcome(row) ? sentCheckState(row, []) : null;
+    return bare !== null && lookDue(bare, now, run.settings).kind === 'look';
+  });
+  const histories = dueRows.length > 0 ? run.deps.audit.historiesOf(dueRows.map((row) => row.eventId)) : new Map<string, never[]>();
+  for (const row of dueRows) {
+    const state = sentCheckState(row, histories.get(row.eventId) ?? []);
     if (state === null) continue;
     const due = lookDue(state, now, run.settings);
     if (due.kind !== 'look') continue;
