@@ -26,6 +26,10 @@ export interface Settings {
   /** Emergency stop: no generation, no sending; intake keeps queuing. */
   paused: boolean;
   dailySummary: boolean;
+  /** Settle SENDING rows whose outcome was never recorded from the Sent folder (needs gmail.readonly: docs/oauth-scopes.md). */
+  reconcileSentMail: boolean;
+  /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
+  reconcileResend: boolean;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -66,6 +70,8 @@ export const SETTING_KEYS = [
   ...NUMBER_KNOBS.map((knob) => knob.key),
   'PAUSED',
   'DAILY_SUMMARY',
+  'RECONCILE_SENT_MAIL',
+  'RECONCILE_RESEND',
 ] as const;
 
 export interface SettingsReading {
@@ -105,6 +111,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     triageReminderMinutes: 60,
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
+    reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
+    reconcileResend: flag(props.RECONCILE_RESEND),
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {

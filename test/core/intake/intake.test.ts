@@ -37,6 +37,22 @@ describe('handleDelivery', () => {
     expect(m.queue).toHaveLength(1);
   });
 
+  it('leaves no seen mark for a first delivery (a cache put on every delivery costs more than the rare redelivery saves), and one for a redelivery found in the sheet', () => {
+    const m = memoryIntake();
+    const puts: string[] = [];
+    const put = m.deps.cache.put.bind(m.deps.cache);
+    m.deps.cache.put = (key, value, ttl) => { puts.push(key); put(key, value, ttl); };
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(puts).toEqual([]);
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
+    expect(puts).toEqual(['seen:01JQ8ZK4W6E2V1RZ5T3N8M0B7C']);
+    const lockTaken = m.deps.lock.tryLock.bind(m.deps.lock);
+    let locked = 0;
+    m.deps.lock.tryLock = (ms) => { locked += 1; return lockTaken(ms); };
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
+    expect(locked).toBe(0); // the third delivery is answered from the mark, without the lock or the sheet
+  });
+
   it('treats a new event_id carrying an already-queued response token as a duplicate', () => {
     const m = memoryIntake();
     handleDelivery({ token: TOKEN, body: essay }, m.deps);
