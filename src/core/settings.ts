@@ -31,6 +31,10 @@ export interface Settings {
   typeformToken: string;
   /** The US API by default; https://api.eu.typeform.com for EU accounts; the local runtime's /typeform. */
   typeformBaseUrl: string;
+  /** Settle SENDING rows whose outcome was never recorded from the Sent folder (needs gmail.readonly: docs/oauth-scopes.md). */
+  reconcileSentMail: boolean;
+  /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
+  reconcileResend: boolean;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -74,6 +78,8 @@ export const SETTING_KEYS = [
   'PAUSED',
   'DAILY_SUMMARY',
   'TYPEFORM_BASE_URL',
+  'RECONCILE_SENT_MAIL',
+  'RECONCILE_RESEND',
 ] as const;
 
 export interface SettingsReading {
@@ -114,6 +120,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
+    reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
+    reconcileResend: flag(props.RECONCILE_RESEND),
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {

@@ -190,6 +190,15 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     mails: AT_ONCE,
     holdsRowsBack: true,
   },
+  SENT_CHECK_FAILED: {
+    class: 'configuration',
+    title: 'Sent folder cannot be searched',
+    whatHappened: 'RECONCILE_SENT_MAIL is on, but searching the Sent folder for rows whose send outcome was never recorded keeps failing.',
+    nextStep: 'Check that appsscript.json enables the Gmail advanced service and grants gmail.readonly, then run formqueue → Set up / repair and accept the consent screen (docs/oauth-scopes.md); or set RECONCILE_SENT_MAIL off and check those rows by hand. The rows stay in SENDING and nothing is mailed meanwhile.',
+    raisedBy: `processQueue, when a Sent-folder look is due and Gmail.Users.Messages.list or get throws (scope missing, service not enabled, Gmail error). Staff hear of it only once it is seen in at least ${RATE_LIMIT_PERSIST_RUNS} runs spanning at least ${RATE_LIMIT_PERSIST_MINUTES} minutes. A run whose due looks all succeed clears it.`,
+    mails: { kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES },
+    holdsRowsBack: true,
+  },
   CODE_BUG: {
     class: 'code-bug',
     title: 'Unexpected error (code bug)',
