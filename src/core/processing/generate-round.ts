@@ -223,6 +223,26 @@ function judgeOutage(run: Run, verdicts: readonly GeminiVerdict[], asked: number
   return prior !== null && (prior.rowCount >= 2 || asked >= 2);
 }
 
+/**
+ * A row Gemini did not answer in an outage round is noted for GEMINI_UNAVAILABLE; in a lasting outage it is not the
+ * row's fault (as for a bad key), so the attempt is given back and generation pauses. True when the row was held.
+ */
+function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, systemic: SystemicFindings, lastingOutage: boolean): boolean {
+  const found = systemic.get('GEMINI_UNAVAILABLE') ?? { detail: reason, rows: [] };
+  found.rows.push(row.rowNumber);
+  systemic.set('GEMINI_UNAVAILABLE', found);
+  if (!lastingOutage) return false;
+  const error = errorSummary('GEMINI_UNAVAILABLE', reason, run.secrets);
+  moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
+    claimedAt: null,
+    attempts: Math.max(0, row.attempts - 1),
+    error,
+  });
+  run.summary.deferred++;
+  run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
+  return true;
+}
+
 function recordVerdict(
   run: Run,
   batch: Batch,
@@ -258,23 +278,7 @@ function recordVerdict(
         run.summary.deferred++;
         return;
       }
-      if (verdict.outage) {
-        const found = systemic.get('GEMINI_UNAVAILABLE') ?? { detail: verdict.reason, rows: [] };
-        found.rows.push(row.rowNumber);
-        systemic.set('GEMINI_UNAVAILABLE', found);
-      }
-      if (verdict.outage && lastingOutage) {
-        // Gemini itself is down: like a bad key, not the row's fault, so the attempt is given back and generation pauses.
-        const error = summary('GEMINI_UNAVAILABLE', verdict.reason);
-        moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
-          ...leaving,
-          attempts: Math.max(0, row.attempts - 1),
-          error,
-        });
-        run.summary.deferred++;
-        run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
-        return;
-      }
+      if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, systemic, lastingOutage)) return;
       if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
         const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
         moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
