@@ -2,6 +2,7 @@
 import { GasHost } from '../emulator/host.mjs';
 import { buildEvent } from '../emulator/server.mjs';
 import { TOKEN, eventIdOf, median, recipientOf, startRuntime, submission } from './runtime.mjs';
+import { modeledMsOf, percentile } from './modeled.mjs';
 
 const FULLSCAN_DIR = new URL('./fullscan', import.meta.url).pathname;
 const WEBAPP = 'http://127.0.0.1:8787/exec';
@@ -54,6 +55,11 @@ function summarize(samples) {
     cellsRead: median(samples.map((s) => s.exec.cellsRead)),
     cellsWritten: median(samples.map((s) => s.exec.cellsWritten)),
     wallMs: median(samples.map((s) => s.exec.durationMs)),
+    // Modeled on Google (--latency): p50 and p99 (nearest rank) of the model's charge per delivery.
+    modeledP50: percentile(samples.map((s) => modeledMsOf(s.exec)), 0.5),
+    modeledP99: percentile(samples.map((s) => modeledMsOf(s.exec)), 0.99),
+    execs: samples.map((s) => s.exec),
+    calls: samples[0]?.exec.calls ?? {},
     queued: samples.filter((s) => s.answer?.queued === true).length,
     n: samples.length,
     answers: samples.filter((s) => s.answer?.queued !== true).map((s) => [s.answer ?? s.exec.error, s.exec.logs]),

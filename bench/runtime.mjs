@@ -6,7 +6,8 @@ import { buildEvent } from '../emulator/server.mjs';
 
 export const TOKEN = 'bench-webhook-token-5c1e9a7d3b2f4068a1';
 export const GEMINI_KEY = 'AIzaBenchOfflineKey00000000000000000000';
-export const DIST_DIR = new URL('../dist', import.meta.url).pathname;
+/** The bundle under test: dist/, or FQ_BENCH_BUNDLE (a directory holding another Code.js, to compare a change with what came before). */
+export const DIST_DIR = process.env.FQ_BENCH_BUNDLE || new URL('../dist', import.meta.url).pathname;
 const FIXTURE = new URL('../test/fixtures/typeform/essay-submission.json', import.meta.url);
 const WEBAPP = 'http://127.0.0.1:8787/exec';
 

@@ -113,7 +113,9 @@ export async function startRuntime(opts, deps = {}) {
   await host.load();
   // --prop wins over what the data dir remembers; the token is generated once and then remembered there.
   for (const [k, v] of Object.entries(opts.props)) host.properties.set(k, v);
+  // 27 and 24 random bytes are 36 and 32 base64url characters: the bundle refuses tokens under 32.
   if (!host.properties.get('WEBHOOK_TOKEN')) host.properties.set('WEBHOOK_TOKEN', randomBytes(27).toString('base64url'));
+  if (!host.properties.get('HEALTH_TOKEN')) host.properties.set('HEALTH_TOKEN', randomBytes(24).toString('base64url'));
   const spreadsheetId = host.spreadsheetId ?? host.properties.get('SPREADSHEET_ID');
   if (!host.properties.get('SPREADSHEET_ID') && spreadsheetId) host.properties.set('SPREADSHEET_ID', spreadsheetId);
   if (!host.properties.get('STAFF_EMAILS')) host.properties.set('STAFF_EMAILS', DEFAULT_STAFF);
@@ -149,7 +151,8 @@ export async function startRuntime(opts, deps = {}) {
     await host.dispose();
     await gemini.offline?.close();
   };
-  return { host, server, gemini, eml, dataDir, intervalSeconds, token: String(host.properties.get('WEBHOOK_TOKEN')), shutdown };
+  return { host, server, gemini, eml, dataDir, intervalSeconds, token: String(host.properties.get('WEBHOOK_TOKEN')),
+    healthToken: String(host.properties.get('HEALTH_TOKEN')), shutdown };
 }
 
 /** @param {string[]} argv @param {Deps} [deps] @returns {Promise<number>} the exit code; -1 while serving (Ctrl-C exits) */
@@ -185,7 +188,7 @@ export async function main(argv, deps = {}) {
     }
   }
 
-  printBanner({ url: rt.server.url, token: rt.token, dataDir: rt.dataDir, gemini: rt.gemini, intervalSeconds: rt.intervalSeconds, latency: opts.latency ?? 'off', seed: opts.seed ?? 1 });
+  printBanner({ url: rt.server.url, token: rt.token, healthToken: rt.healthToken, dataDir: rt.dataDir, gemini: rt.gemini, intervalSeconds: rt.intervalSeconds, latency: opts.latency ?? 'off', seed: opts.seed ?? 1 });
   let stopping = false;
   const onSignal = () => {
     if (stopping) process.exit(1); // a second Ctrl-C gives up waiting
@@ -245,14 +248,15 @@ function printExecution(exec) {
   console.log(`[${time}] ${exec.functionName} (${exec.kind}) ${exec.status} in ${Math.round(exec.durationMs)} ms${modeled}${extra}`);
 }
 
-/** @param {{ url: string, token: string, dataDir: string, gemini: { label: string }, intervalSeconds: number, latency: string, seed: number }} info */
-function printBanner({ url, token, dataDir, gemini, intervalSeconds, latency, seed }) {
+/** @param {{ url: string, token: string, healthToken: string, dataDir: string, gemini: { label: string }, intervalSeconds: number, latency: string, seed: number }} info */
+function printBanner({ url, token, healthToken, dataDir, gemini, intervalSeconds, latency, seed }) {
   console.log(`
 formqueue: dist/Code.js is running as a local Apps Script web app.
 
   console   ${url}/   (open it in a browser: the sheets, the formqueue menu, outbox, executions, faults)
   webhook   ${url}/exec?token=${token}
             (give this URL to Typeform, or: curl -sL -H 'Content-Type: application/json' -d @payload.json '<URL>')
+  health    ${url}/exec?token=${healthToken}   (doGet, for an uptime checker: its own token)
   queue     GET  ${url}/api/sheets/Queue          outbox  GET ${url}/api/outbox
   run       POST ${url}/api/run/processQueue      also: /api/executions /api/triggers /api/edit /api/faults /api/clock /api/health
   gemini    ${gemini.label}

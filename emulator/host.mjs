@@ -268,7 +268,7 @@ export class GasHost extends EventEmitter {
   finishLatency(st) {
     const rec = st.rec, l = st.latency;
     rec.modeledMs = l.finish(rec.durationMs);
-    rec.latency = { spec: this.latency.spec, seed: this.latency.seed, modeledStartMs: l.startMs, modeledDelayMs: l.modeledMs, sleptMs: l.sleptMs };
+    rec.latency = { spec: this.latency.spec, seed: this.latency.seed, modeledStartMs: l.startMs, modeledDelayMs: l.modeledMs, sleptMs: l.sleptMs, byCost: l.byCost };
     this.lastActivityAt = this.now();
   }
 

@@ -77,6 +77,7 @@ export class ExecutionLatency {
     this.modeledMs = 0; // full-scale modeled delays so far
     this.sleptMs = 0; // what was really slept for them (scaled)
     this.startMs = 0; // the modeled start
+    this.byCost = {}; // modeled ms per cost name, so a report can say what a figure is made of
   }
 
   draw(name, cells = 0) {
@@ -87,9 +88,13 @@ export class ExecutionLatency {
 
   /** The start of an execution: warm start, bundle size, and a cold start after a long idle. */
   start({ bundleKb = 0, cold = false } = {}) {
-    const ms = this.draw('execution.start') + this.model.costs['execution.startPerKb'].value * bundleKb + (cold ? this.draw('execution.coldExtra') : 0);
-    this.startMs = ms;
-    return this.charge(ms);
+    const warm = this.draw('execution.start'), perKb = this.model.costs['execution.startPerKb'].value * bundleKb;
+    const coldExtra = cold ? this.draw('execution.coldExtra') : 0;
+    this.startMs = warm + perKb + coldExtra;
+    this.note('execution.start', warm);
+    this.note('execution.startPerKb', perKb);
+    if (cold) this.note('execution.coldExtra', coldExtra);
+    return this.charge(this.startMs);
   }
 
   /** Modeled ms of one call `Class.method` touching `cells` cells; answers what to sleep (scaled). */
@@ -98,21 +103,27 @@ export class ExecutionLatency {
     let ms = 0;
     if (name === 'spreadsheet.write') {
       this.pendingCells += cells;
-      ms = this.draw(name, cells);
+      ms = this.note(name, this.draw(name, cells));
     } else if (name === 'spreadsheet.flush') {
-      ms = this.flush() || this.model.costs['spreadsheet.flushEmpty'].value;
+      ms = this.flush() || this.note('spreadsheet.flushEmpty', this.model.costs['spreadsheet.flushEmpty'].value);
     } else if (name.startsWith('spreadsheet.') && name !== 'spreadsheet.format') {
-      ms = this.flush() + this.draw(name, cells); // a read or a structural change commits pending writes first
+      ms = this.flush() + this.note(name, this.draw(name, cells)); // a read or a structural change commits pending writes first
     } else {
-      ms = this.draw(name, cells);
+      ms = this.note(name, this.draw(name, cells));
     }
     return this.charge(ms);
   }
 
   flush() {
     if (this.pendingCells === 0) return 0;
-    const ms = this.draw('spreadsheet.flush', this.pendingCells);
+    const ms = this.note('spreadsheet.flush', this.draw('spreadsheet.flush', this.pendingCells));
     this.pendingCells = 0;
+    return ms;
+  }
+
+  /** Adds `ms` to cost `name`'s share of this execution; answers `ms`. */
+  note(name, ms) {
+    this.byCost[name] = (this.byCost[name] ?? 0) + ms;
     return ms;
   }
 

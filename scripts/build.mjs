@@ -2,6 +2,7 @@
 import * as esbuild from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { manifestFor } from './manifest.mjs';
 
 // Private global: the IIFE's exports live here; only the generated stubs below are public.
 const GLOBAL_NAME = '__formqueue';
@@ -46,5 +47,8 @@ function replaceFile(path, text) {
   renameSync(temporary, path);
 }
 replaceFile('dist/Code.js', bundle.outputFiles[0].text);
-replaceFile('dist/appsscript.json', readFileSync('appsscript.json', 'utf8'));
+// The Gmail read scope is asked for only when RECONCILE_SENT_MAIL is to be used: nobody else sees that consent line.
+const reconcileSentMail = process.argv.includes('--reconcile-sent-mail');
+const manifest = manifestFor(JSON.parse(readFileSync('appsscript.json', 'utf8')), { reconcileSentMail });
+replaceFile('dist/appsscript.json', reconcileSentMail ? `${JSON.stringify(manifest, null, 2)}\n` : readFileSync('appsscript.json', 'utf8'));
 if (!process.argv.includes('--quiet')) console.log(`build: dist/Code.js with ${exported.length} entry points: ${exported.join(', ')}`);

@@ -8,10 +8,11 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deliver, hideToken } from './replay.mjs';
 
-export const USAGE = `Usage: npm run verify -- --url URL [--token TOKEN] [--timeout SEC]
+export const USAGE = `Usage: npm run verify -- --url URL [--token TOKEN] [--health-token TOKEN] [--timeout SEC]
 
   --url URL        the web app's /exec URL (https://script.google.com/macros/s/<id>/exec, or the local runtime's)
   --token TOKEN    WEBHOOK_TOKEN (or put it in the URL as ?token=…)
+  --health-token TOKEN  HEALTH_TOKEN, for the health view (doGet has its own token; the webhook token does not open it)
   --timeout SEC    give up on a request after SEC seconds (default 30)
 
 Each run adds one TEST row (never mailed) and one Rejected row (the wrong-token check). Exit code 1 if a check fails.
@@ -30,7 +31,7 @@ export function freshTestRequest(id = randomBytes(16).toString('hex')) {
 /** @param {string[]} argv */
 function parseVerifyArgs(argv) {
   const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
-    url: { type: 'string' }, token: { type: 'string' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    url: { type: 'string' }, token: { type: 'string' }, 'health-token': { type: 'string' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   } });
   if (values.help) return null;
   if (!values.url) throw new Error('--url is required: the web app\'s /exec URL');
@@ -40,7 +41,7 @@ function parseVerifyArgs(argv) {
   if (!token) throw new Error('no token: pass --token WEBHOOK_TOKEN (from Script Properties) or put ?token=… in --url');
   const timeoutMs = values.timeout === undefined ? 30000 : Number(values.timeout) * 1000;
   if (!(timeoutMs > 0)) throw new Error(`--timeout expects seconds, got "${values.timeout}"`);
-  return { url, token, timeoutMs };
+  return { url, token, healthToken: values['health-token'] ?? '', timeoutMs };
 }
 
 /** @param {{ steps: string[], text: string, answer: any, error?: string }} r */
@@ -70,16 +71,20 @@ function healthLine(h) {
 
 /**
  * The four checks, in order, each as [passed, name, detail].
- * @param {URL} url @param {number} timeoutMs @returns {Promise<[boolean, string, string][]>}
+ * @param {URL} url @param {string} healthToken @param {number} timeoutMs @returns {Promise<[boolean, string, string][]>}
  */
-async function runChecks(url, timeoutMs) {
+async function runChecks(url, healthToken, timeoutMs) {
   const wrong = new URL(url);
   wrong.searchParams.set('token', `wrong-${randomBytes(8).toString('hex')}`);
   const body = freshTestRequest();
   const first = await deliver(url.toString(), body, timeoutMs);
   const again = await deliver(url.toString(), body, timeoutMs);
   const refused = await deliver(wrong.toString(), freshTestRequest(), timeoutMs);
-  const health = await getHealth(url, timeoutMs);
+  const healthUrl = new URL(url);
+  healthUrl.searchParams.set('token', healthToken);
+  const health = healthToken === ''
+    ? { steps: [], text: '', answer: undefined, error: 'not asked: pass --health-token HEALTH_TOKEN (from Script Properties; Set up / repair generates it)' }
+    : await getHealth(healthUrl, timeoutMs);
   const h = health.answer;
   const healthy = Boolean(h && typeof h.ok === 'boolean' && h.counts && typeof h.counts === 'object');
   return [
@@ -105,7 +110,7 @@ export async function main(argv, io = {}) {
   }
   if (!options) { log(USAGE); return 0; }
   log(`verify: ${hideToken(options.url.toString())}`);
-  const results = await runChecks(options.url, options.timeoutMs);
+  const results = await runChecks(options.url, options.healthToken, options.timeoutMs);
   for (const [ok, name, detail] of results) log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${hideToken(detail)}`);
   const passed = results.filter(([ok]) => ok).length;
   const failed = results.length - passed;

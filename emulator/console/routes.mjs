@@ -72,9 +72,9 @@ function uiOf(host, id) {
   };
 }
 
-/** The web app's own health view (doGet with the webhook token), as a monitor would see it. @param {any} res @param {any} host */
+/** The web app's own health view (doGet with its HEALTH_TOKEN), as a monitor would see it. @param {any} res @param {any} host */
 async function sendHealth(res, host) {
-  const token = String(host.properties.get('WEBHOOK_TOKEN') ?? '');
+  const token = String(host.properties.get('HEALTH_TOKEN') ?? '');
   const event = { queryString: `token=${token}`, parameter: { token }, parameters: { token: [token] }, contextPath: '', contentLength: -1 };
   const exec = await host.run('doGet', [event], { kind: 'webapp' });
   if (exec.status !== 'ok') return sendJson(res, 200, { ok: false, error: exec.error?.message ?? exec.status });

@@ -34,6 +34,7 @@ export const ROW_ERROR_CODES = [
   'MAIL_PERMANENT', // the address or the mail cannot be sent
   'MAIL_QUOTA', // the send was refused by the daily quota: back to READY/APPROVED
   'MAIL_UNKNOWN', // the send failed in a way that may have mailed: NEEDS_REVIEW
+  'SENT_CHECK', // RECONCILE_SENT_MAIL looked in Sent for a SENDING row: waiting for the second look, or a person must decide
   'TEMPLATE_INVALID', // the form's template or Config address cannot be used: the row waits
   'CONFIG_INVALID', // a Config address is not an address: the row waits
 ] as const;
@@ -56,6 +57,7 @@ export const INCIDENT_CODES = [
   'CONFIG_MISSING',
   'CONFIG_INVALID',
   'TEMPLATE_INVALID',
+  'SENT_CHECK_FAILED',
   'CODE_BUG',
 ] as const;
 

@@ -143,6 +143,23 @@ export interface Mailer {
   send(mail: OutgoingMail): void;
 }
 
+/** One message of the Sent folder, as the Gmail adapter reads it. */
+export interface SentCopy {
+  id: string;
+  /** The To header as written ("Ann <ann@example.org>, …"). */
+  to: string;
+  subject: string;
+  /** Plain and HTML text parts, joined. */
+  body: string;
+  /** Epoch ms (Gmail's internalDate). */
+  sentAt: number;
+}
+
+/** The running account's Sent folder (RECONCILE_SENT_MAIL). Throws when Gmail cannot be searched (scope, service, outage). */
+export interface SentMailbox {
+  search(query: string): SentCopy[];
+}
+
 /** One audit line of the Log sheet. */
 export interface LogEntry {
   at: number;

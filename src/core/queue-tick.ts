@@ -3,7 +3,7 @@ import { messageOf } from './errors';
 import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { rejectedThisHour } from './intake/rejections';
-import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random } from './ports';
+import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
@@ -45,6 +45,8 @@ export interface TickPorts {
   clock: Clock;
   random: Random;
   mailer: Mailer;
+  /** The Sent folder for RECONCILE_SENT_MAIL; absent, the Sent check does nothing. */
+  sentMail?: SentMailbox;
   /** Deliveries waiting in Script Properties: counted and sized without decoding them. */
   spill: { size(): number; count(): number };
   /** Opens the spreadsheet and its sheets; throws CONFIG_MISSING (no spreadsheet) or a Sheets outage. */
@@ -100,6 +102,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         config: workspace.config,
         gemini: workspace.gemini,
         mailer: ports.mailer,
+        sentMail: ports.sentMail,
         audit: workspace.audit,
         incidents: book,
         clock: ports.clock,

@@ -53,16 +53,42 @@ function looksLikeSecret(run: string): boolean {
   return separators <= run.length / 12;
 }
 
+/** The forms a known secret may take in text that left the system: as is, and URL-encoded (upper or lower hex, `+` for a space). */
+function secretForms(secret: string): string[] {
+  const encoded = encodeURIComponent(secret);
+  const forms = [secret, encoded, encoded.replace(/%20/g, '+'), encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())];
+  return Array.from(new Set(forms)).sort((a, b) => b.length - a.length);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /**
- * Removes known secret values (by value, whatever their shape) and anything shaped like a secret.
- * Known values shorter than 6 characters are ignored: replacing them would mangle ordinary text.
- * `keep` lists values known not to be secret that must survive intact (e.g. our own spreadsheet URL in links).
+ * Our own secret values removed, in every form they may take (see secretForms), however short. A value of 6 or
+ * more characters goes wherever it appears; a shorter one only where it stands alone (not inside a longer word
+ * or id), so ordinary text around it is not mangled. Used alone where pattern redaction would eat data that must
+ * stay whole (a Rejected body).
  */
-export function redact(text: string, knownSecrets: readonly string[] = [], keep: readonly string[] = []): string {
+export function removeKnownSecrets(text: string, knownSecrets: readonly string[]): string {
   let out = String(text);
   for (const secret of knownSecrets) {
-    if (secret && secret.length >= 6) out = out.split(secret).join(REDACTED);
+    if (!secret) continue;
+    for (const form of secretForms(secret)) {
+      if (form.length >= 6) out = out.split(form).join(REDACTED);
+      else out = out.replace(new RegExp(`(?<![A-Za-z0-9_%-])${escapeRegExp(form)}(?![A-Za-z0-9_-])`, 'g'), REDACTED);
+    }
   }
+  return out;
+}
+
+/**
+ * Removes known secret values (every form, any length: removeKnownSecrets) and anything shaped like a secret.
+ * `keep` lists values known not to be secret that must survive intact (e.g. our own spreadsheet URL in links).
+ * Redact first, cut after: a cut made first can leave part of a secret that no longer matches its value.
+ */
+export function redact(text: string, knownSecrets: readonly string[] = [], keep: readonly string[] = []): string {
+  let out = removeKnownSecrets(text, knownSecrets);
   const kept: string[] = [];
   for (const value of keep) {
     if (!value || knownSecrets.some((secret) => secret && secret.length >= 6 && value.includes(secret))) continue;

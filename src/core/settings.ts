@@ -4,6 +4,8 @@ export interface Settings {
   webhookToken: string;
   /** Accepted too while a token rotation is under way. */
   webhookTokenPrevious: string;
+  /** doGet's own token, so an uptime checker never holds the webhook secret. */
+  healthToken: string;
   geminiApiKey: string;
   geminiModel: string;
   geminiBaseUrl: string;
@@ -24,6 +26,10 @@ export interface Settings {
   /** Emergency stop: no generation, no sending; intake keeps queuing. */
   paused: boolean;
   dailySummary: boolean;
+  /** Settle SENDING rows whose outcome was never recorded from the Sent folder (needs gmail.readonly: docs/oauth-scopes.md). */
+  reconcileSentMail: boolean;
+  /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
+  reconcileResend: boolean;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -54,6 +60,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
 export const SETTING_KEYS = [
   'WEBHOOK_TOKEN',
   'WEBHOOK_TOKEN_PREVIOUS',
+  'HEALTH_TOKEN',
   'GEMINI_API_KEY',
   'GEMINI_MODEL',
   'GEMINI_BASE_URL',
@@ -63,6 +70,8 @@ export const SETTING_KEYS = [
   ...NUMBER_KNOBS.map((knob) => knob.key),
   'PAUSED',
   'DAILY_SUMMARY',
+  'RECONCILE_SENT_MAIL',
+  'RECONCILE_RESEND',
 ] as const;
 
 export interface SettingsReading {
@@ -81,6 +90,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
   const settings: Settings = {
     webhookToken: text('WEBHOOK_TOKEN'),
     webhookTokenPrevious: text('WEBHOOK_TOKEN_PREVIOUS'),
+    healthToken: text('HEALTH_TOKEN'),
     geminiApiKey: text('GEMINI_API_KEY'),
     geminiModel: text('GEMINI_MODEL') || DEFAULT_GEMINI_MODEL,
     geminiBaseUrl: (text('GEMINI_BASE_URL') || DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
@@ -101,6 +111,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     triageReminderMinutes: 60,
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
+    reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
+    reconcileResend: flag(props.RECONCILE_RESEND),
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {
@@ -120,11 +132,54 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
       record[knob.field] = value;
     }
   }
-  if (settings.geminiBaseUrl !== '' && !/^https?:\/\//.test(settings.geminiBaseUrl)) {
-    problems.push(`Script Property GEMINI_BASE_URL must start with https:// or http:// (it is "${settings.geminiBaseUrl}"); using ${DEFAULT_GEMINI_BASE_URL}.`);
+  const baseUrlProblem = geminiBaseUrlProblem(settings.geminiBaseUrl);
+  if (baseUrlProblem !== null) {
+    problems.push(`Script Property GEMINI_BASE_URL ${baseUrlProblem}; using ${DEFAULT_GEMINI_BASE_URL}.`);
     settings.geminiBaseUrl = DEFAULT_GEMINI_BASE_URL;
   }
+  for (const key of TOKEN_KEYS) {
+    const problem = tokenProblem(text(key));
+    if (problem !== null) problems.push(`Script Property ${key} ${problem}, so it is not accepted. ${TOKEN_FIX}`);
+  }
   return { settings, problems };
+}
+
+/** Tokens a caller presents; each must be long and random, or a guess could open the door. */
+const TOKEN_KEYS = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN'] as const;
+export const MIN_TOKEN_CHARS = 32;
+/** Fewer distinct characters than this in 32+ reads as typed, not random (e.g. "aaaa…" or "abcabc…"). */
+const MIN_DISTINCT_TOKEN_CHARS = 10;
+const TOKEN_FIX =
+  'Clear it and run formqueue → Set up / repair, which generates one (then put the new WEBHOOK_TOKEN in the Typeform webhook URL, or HEALTH_TOKEN in the uptime checker)';
+
+/** Why a token value is too weak to accept, or null when it is fine (or not set). */
+export function tokenProblem(value: string): string | null {
+  if (value === '') return null;
+  if (value.length < MIN_TOKEN_CHARS) return `is ${value.length} characters long; it must be at least ${MIN_TOKEN_CHARS} random characters`;
+  if (new Set(value).size < MIN_DISTINCT_TOKEN_CHARS) return `repeats too few characters to be random; it must be at least ${MIN_TOKEN_CHARS} random characters`;
+  return null;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * GEMINI_BASE_URL carries the API key in a header: it must be https://, except plain http:// to this machine
+ * (the local runtime's offline Gemini). Null when the URL is acceptable.
+ */
+export function geminiBaseUrlProblem(url: string): string | null {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#:]*|\[[^\]]*\])(?::\d+)?(?:[/?#]|$)/i.exec(url);
+  if (!match || match[2] === '') return `must be an https:// URL (it is "${url}")`;
+  const scheme = match[1].toLowerCase();
+  if (scheme === 'https') return null;
+  if (scheme === 'http' && LOOPBACK_HOST.test(match[2])) return null;
+  return scheme === 'http'
+    ? `must be https:// (plain http:// only to localhost or 127.0.0.1; it is "${url}"): the API key would travel unencrypted`
+    : `must be an https:// URL (it is "${url}")`;
+}
+
+/** Every secret value a text leaving the system must not carry. */
+export function secretValues(settings: Settings): string[] {
+  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious, settings.healthToken, settings.typeformToken].filter((value) => value !== '');
 }
 
 /** The message for a required setting that is missing: names it and says how to set it. */
@@ -135,7 +190,7 @@ export function missingSettingMessage(key: string, why: string): string {
 export type SettingAssignment = { ok: true; key: string; value: string } | { ok: false; message: string };
 
 /** Secrets are set but never shown back (not in the alert, not in the execution log). */
-export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'GEMINI_API_KEY', 'TYPEFORM_TOKEN'];
+export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN', 'GEMINI_API_KEY', 'TYPEFORM_TOKEN'];
 
 /**
  * Reads `KEY=VALUE` as typed into the menu's prompt: the key must be one formqueue reads, and a knob's
@@ -151,7 +206,11 @@ export function parseSettingAssignment(text: string, current: Readonly<Record<st
     return { ok: false, message: `${key} is not a property formqueue reads. Known: ${SETTING_KEYS.join(', ')}.` };
   }
   if (value !== '') {
-    const problem = readSettings({ ...current, [key]: value }).problems.find((text) => text.includes(` ${key} `));
+    const token = (TOKEN_KEYS as readonly string[]).includes(key) ? tokenProblem(value) : null;
+    if (token !== null) {
+      return { ok: false, message: `${key} ${token}. Type a longer random one, or leave it empty and run Set up / repair, which generates one.` };
+    }
+    const problem = readSettings({ ...current, [key]: value }).problems.find((text) => text.startsWith(`Script Property ${key} `));
     if (problem) return { ok: false, message: problem.replace(/; using .*$/, '.') };
   }
   return { ok: true, key, value };

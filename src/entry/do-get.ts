@@ -1,14 +1,23 @@
-// doGet: the queue's health as JSON for an uptime checker, behind the same token as the webhook.
+// doGet: the queue's health as JSON for an uptime checker, behind its own HEALTH_TOKEN (never the webhook's).
 import { messageOf } from '../core/errors';
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/redact';
-import { readSettings } from '../core/settings';
+import { readSettings, secretValues } from '../core/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
 import { createScriptPropertyStore } from '../gas/script-properties';
 import { effectiveUserEmail } from '../gas/self-test-probes';
 import { openSpreadsheet } from '../gas/spreadsheet';
 import { systemClock } from '../gas/system-clock';
+
+/** The secrets to redact from an internal error, when the properties can still be read. */
+function secretsOrNone(): string[] {
+  try {
+    return secretValues(readSettings(createScriptPropertyStore().getAll()).settings);
+  } catch {
+    return [];
+  }
+}
 
 function json(value: unknown): GoogleAppsScript.Content.TextOutput {
   return ContentService.createTextOutput(JSON.stringify(value)).setMimeType(ContentService.MimeType.JSON);
@@ -19,8 +28,9 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     const props = createScriptPropertyStore();
     const snapshot = props.getAll();
     const { settings } = readSettings(snapshot);
-    const verdict = checkWebhookToken(e && e.parameter ? e.parameter.token : undefined, settings.webhookToken, settings.webhookTokenPrevious);
-    if (verdict !== 'current' && verdict !== 'previous') return json({ ok: false, error: verdict === 'not_configured' ? 'not_configured' : 'unauthorized' });
+    // Its own token: an uptime checker holding the URL can read the health, never post a delivery.
+    const verdict = checkWebhookToken(e && e.parameter ? e.parameter.token : undefined, settings.healthToken, '');
+    if (verdict !== 'current') return json({ ok: false, error: verdict === 'not_configured' || verdict === 'weak' ? 'not_configured' : 'unauthorized' });
     // The self-test asks who the web app runs as: only the web app itself can tell (docs/self-test.md#identity).
     if (e.parameter.view === 'identity') return json({ ok: true, runsAs: effectiveUserEmail() });
     const now = systemClock.now();
@@ -35,6 +45,6 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     }
     return json(health ? healthReport(health, book.all(), now) : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
   } catch (error) {
-    return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error)) });
+    return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error), secretsOrNone()) });
   }
 }

@@ -1,6 +1,7 @@
 // The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each wiring adapters to core.
 import { messageOf } from '../core/errors';
-import { parseSettingAssignment, readSettings, SECRET_SETTING_KEYS, SETTING_KEYS } from '../core/settings';
+import { readSettings, SETTING_KEYS } from '../core/settings';
+import { planPropertyChange } from '../core/staff/set-property';
 import type { MenuAction } from '../core/staff/menu-actions';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { createAuditLog } from '../gas/audit-log';
@@ -140,12 +141,14 @@ export function menuSetProperty(): void {
   if (answer.getSelectedButton() !== ui.Button.OK) return;
   alertOutcome('Set a Script Property', () => {
     const props = createScriptPropertyStore();
-    const parsed = parseSettingAssignment(answer.getResponseText(), props.getAll());
-    if (!parsed.ok) return parsed.message;
-    if (parsed.value === '') props.delete(parsed.key);
-    else props.set(parsed.key, parsed.value);
+    const change = planPropertyChange(answer.getResponseText(), props.getAll());
+    if (change.kind === 'refused') return change.message;
+    if (change.kind === 'confirm' && ui.alert('Set a Script Property', change.question, ui.ButtonSet.YES_NO) !== ui.Button.YES) {
+      return 'Nothing changed.';
+    }
+    props.setMany(change.writes.set);
+    for (const key of change.writes.remove) props.delete(key);
     props.set(DIRTY_PROPERTY, String(Date.now()));
-    const shown = SECRET_SETTING_KEYS.includes(parsed.key) ? '(hidden)' : parsed.value;
-    return parsed.value === '' ? `${parsed.key} removed.` : `${parsed.key} is set to ${shown}.`;
+    return change.done;
   });
 }

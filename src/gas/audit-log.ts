@@ -1,7 +1,7 @@
 // AuditLog port → the Log sheet: one atomic append per entry, every cell but the time as plain text; a submission's lines found by TextFinder.
 import type { AuditLog, LogEntry } from '../core/ports';
 import { SHEETS } from '../core/sheet-names';
-import { appendRows } from './sheet-append';
+import { createAppender } from './sheet-append';
 import { requireSheet } from './spreadsheet';
 
 const LOG_FORMATS = ['yyyy-mm-dd hh:mm:ss', '@', '@', '@', '@', '@'];
@@ -40,10 +40,11 @@ function entryOf(values: readonly unknown[]): LogEntry {
 
 /** No lock: each line is one atomic appendRow (sheet-append.ts), so writers running as anyone cannot overwrite one another. */
 export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): AuditLog {
+  // Every line is written at once (the Log is the send ledger); only the Log's lookup and its rows' preparation are remembered.
+  const appendLines = createAppender(() => requireSheet(spreadsheet, SHEETS.log), LOG_FORMATS);
   return {
     append(entries) {
-      if (entries.length === 0) return;
-      appendRows(requireSheet(spreadsheet, SHEETS.log), entries.map(cells), LOG_FORMATS);
+      appendLines(entries.map(cells));
     },
     historiesOf(eventIds) {
       const wanted = new Set(eventIds.filter((id) => id !== ''));

@@ -8,7 +8,7 @@ import { parseTypeformBody } from '../core/intake/typeform-payload';
 import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { createIntakeSheets } from './intake-sheets';
-import { intakeLock } from './locks';
+import { intakeLockFlushedByCaller } from './locks';
 import { createScriptCache } from './script-cache';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
@@ -20,7 +20,7 @@ export function intakeDeps(props: PropertyStore = createScriptPropertyStore(), s
   return {
     settings,
     clock: systemClock,
-    lock: intakeLock(),
+    lock: intakeLockFlushedByCaller(),
     cache: createScriptCache(),
     props,
     spill: createSpillStore(),

@@ -13,10 +13,19 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** Payloads rows: key (event id), part, parts, text. */
 const PAYLOAD_PART_FORMATS = ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length);
 
+/** The header row read whole ('1:1', two calls rather than three with getLastColumn); its width ends at the last named column. */
 function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
-  const width = Math.max(sheet.getLastColumn(), 1);
-  const header = sheet.getRange(1, 1, 1, width).getValues()[0];
-  return { index: indexColumns(header), width };
+  const header = sheet.getRange('1:1').getValues()[0];
+  let width = header.length;
+  while (width > 1 && String(header[width - 1]) === '') width -= 1;
+  return { index: indexColumns(header.slice(0, width)), width };
+}
+
+/** The A1 letters of column `columnNumber` (1 = A, 27 = AA). */
+function columnLetters(columnNumber: number): string {
+  let letters = '';
+  for (let n = columnNumber; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
 }
 
 /**
@@ -25,9 +34,43 @@ function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
  */
 function findInColumn(sheet: Sheet, columnIndex: number, key: string): number | null {
   if (key === '' || columnIndex < 0) return null;
-  const column = sheet.getRange(1, columnIndex + 1, sheet.getMaxRows(), 1);
+  // A whole column in A1 ('C:C') reaches every row without asking getMaxRows first.
+  const letters = columnLetters(columnIndex + 1);
+  const column = sheet.getRange(`${letters}:${letters}`);
   const found = column.createTextFinder(key).matchEntireCell(true).matchCase(true).findNext();
   return found && found.getRow() > 1 ? found.getRow() : null;
+}
+
+/** The widest block of columns searched at once for either key (event_id to response_token is B:E in Set up's layout). */
+const MAX_SPAN_COLUMNS = 4;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The row holding this submission's event_id in event_id or its response token in response_token: one TextFinder
+ * over the block of columns between the two (a regular expression for either key, whole cell), two service calls
+ * instead of four. A hit is confirmed against its own column's key (one read, only on a duplicate: an event_id never
+ * matches a response token); a hit in a column between them, or not confirmed, falls back to one search per key.
+ */
+function findEither(sheet: Sheet, index: ColumnIndex, eventId: string, responseToken: string): number | null {
+  const keys = submissionKeys({ eventId, responseToken });
+  const columns = keys.map((key) => index[key.column]);
+  const first = Math.min(...columns), last = Math.max(...columns);
+  if (keys.length === 2 && first >= 0 && last - first + 1 <= MAX_SPAN_COLUMNS) {
+    const block = sheet.getRange(`${columnLetters(first + 1)}:${columnLetters(last + 1)}`);
+    const pattern = `^(?:${keys.map((key) => escapeRegExp(key.value)).join('|')})$`;
+    const found = block.createTextFinder(pattern).useRegularExpression(true).matchEntireCell(true).matchCase(true).findNext();
+    if (!found || found.getRow() <= 1) return null;
+    const own = keys.find((key) => index[key.column] === found.getColumn() - 1);
+    if (own && String(found.getValue()) === own.value) return found.getRow();
+  }
+  for (const key of keys) {
+    const row = findInColumn(sheet, index[key.column], key.value);
+    if (row !== null) return row;
+  }
+  return null;
 }
 
 export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): IntakeSheetsWithConfig {
@@ -44,20 +87,21 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
     return queueColumns;
   };
 
+  let forms: ReturnType<typeof formConfigsFromValues> | null = null;
+  const readForms = () => (forms ??= formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues()));
   return {
-    readForms() {
-      const config = requireSheet(spreadsheet, SHEETS.config);
-      return formConfigsFromValues(config.getDataRange().getValues());
+    readForms,
+    prepare() {
+      readForms();
+      queueHeader();
     },
     findDuplicate(eventId, responseToken) {
       const archive = spreadsheet.getSheetByName(SHEETS.archive);
       const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
       if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
       for (const place of places) {
-        for (const key of submissionKeys({ eventId, responseToken })) {
-          const row = findInColumn(place.sheet, place.index[key.column], key.value);
-          if (row !== null) return { sheet: place.name, rowNumber: row };
-        }
+        const row = findEither(place.sheet, place.index, eventId, responseToken);
+        if (row !== null) return { sheet: place.name, rowNumber: row };
       }
       return null;
     },

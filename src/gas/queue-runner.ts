@@ -14,6 +14,7 @@ import { watchGrid } from './grid-watch';
 import { intakeDeps } from './intake-service';
 import { intakeLock, scriptLock } from './locks';
 import { createMailer } from './mailer';
+import { createSentMailbox } from './sent-mailbox';
 import { readPayload } from './payloads';
 import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
@@ -48,6 +49,7 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         clock: systemClock,
         random: systemRandom,
         mailer: createMailer(),
+        sentMail: createSentMailbox(),
         spill: createSpillStore(),
         openWorkspace: (settings) => openWorkspace(settings, props, snapshot),
         dateKey: (now) => Utilities.formatDate(new Date(now), Session.getScriptTimeZone(), 'yyyy-MM-dd'),

@@ -104,7 +104,7 @@ function fetchWebApp(url: string, query: string): Probe<{ status: number; body: 
 export function probeWebApp(settings: Settings): WebAppObservation {
   const url = webAppUrl();
   if (url === null) return { url, answer: null };
-  return { url, answer: settings.webhookToken === '' ? null : fetchWebApp(url, `token=${encodeURIComponent(settings.webhookToken)}`) };
+  return { url, answer: settings.healthToken === '' ? null : fetchWebApp(url, `token=${encodeURIComponent(settings.healthToken)}`) };
 }
 
 /** Who the web app runs as: its identity view, behind the same token as the health view. */
@@ -112,8 +112,8 @@ export function probeIdentity(settings: Settings): IdentityObservation {
   const activeUser = Session.getActiveUser().getEmail();
   const url = webAppUrl();
   if (url === null) return { activeUser, webApp: { ok: false, error: 'there is no web-app deployment' } };
-  if (settings.webhookToken === '') return { activeUser, webApp: { ok: false, error: 'WEBHOOK_TOKEN is not set' } };
-  const answer = fetchWebApp(url, `token=${encodeURIComponent(settings.webhookToken)}&view=identity`);
+  if (settings.healthToken === '') return { activeUser, webApp: { ok: false, error: 'HEALTH_TOKEN is not set' } };
+  const answer = fetchWebApp(url, `token=${encodeURIComponent(settings.healthToken)}&view=identity`);
   if (!answer.ok) return { activeUser, webApp: answer };
   try {
     const parsed = JSON.parse(answer.value.body) as { runsAs?: unknown };

@@ -152,8 +152,8 @@ function ensureTriggers(spreadsheet: Spreadsheet, props: PropertyStore, report: 
   if (plan.create.length === 0) report.push('Triggers: processQueue (every minute) and onEditInstallable (on edit) are in place.');
 }
 
-function newWebhookToken(): string {
-  // Two UUIDs: 244 random bits, hex only, so it survives a URL unescaped.
+function newRandomToken(): string {
+  // Two UUIDs: 244 random bits in 64 hex characters (over MIN_TOKEN_CHARS), so it survives a URL unescaped.
   return (Utilities.getUuid() + Utilities.getUuid()).replace(/-/g, '');
 }
 
@@ -170,7 +170,7 @@ export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string
   report.push('Sheets: all six in place, with frozen headers, plain-text columns, the status dropdown, colours and warning-only protections.');
   ensureTriggers(spreadsheet, props, report);
   const all = props.getAll();
-  const properties = planProperties(all, spreadsheet.getId(), newWebhookToken);
+  const properties = planProperties(all, spreadsheet.getId(), newRandomToken);
   props.setMany(properties.set);
   report.push(...properties.lines);
   if (properties.lines.every((line) => !line.startsWith('MISSING') && !line.startsWith('PROBLEM'))) {

@@ -24,6 +24,31 @@ export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unkn
 }
 
 /**
+ * Rows one execution may append to a sheet after prepareRows without preparing again (four service calls saved per
+ * append: getMaxRows, getLastRow and the next row's formats). Only the Log is written this way: a protected sheet
+ * only formqueue writes, by processQueue runs that hold the script lock (one at a time). Every other writer prepares
+ * before each append, which keeps 200 free rows, and prepareRows formats 200 rows past the data whenever the next one
+ * is not plain text; so the 50 lines of an allowance land in rows already checked or formatted.
+ */
+const APPENDS_PER_CHECK = 50;
+
+/** appendRows for a writer that appends to one sheet many times in an execution: the sheet and its headroom remembered. */
+export function createAppender(sheetOf: () => GoogleAppsScript.Spreadsheet.Sheet, formats: string[]): (rows: unknown[][]) => void {
+  let sheet: GoogleAppsScript.Spreadsheet.Sheet | null = null;
+  let allowance = 0;
+  return (rows) => {
+    if (rows.length === 0) return;
+    sheet ??= sheetOf();
+    if (rows.length > allowance) {
+      prepareRows(sheet, rows.length, formats);
+      allowance = APPENDS_PER_CHECK;
+    }
+    allowance -= rows.length;
+    for (const row of rows) sheet.appendRow(row.slice(0, formats.length));
+  };
+}
+
+/**
  * Grows the grid before the data reaches its end, and checks that the next row is plain text where it must be
  * (a sheet formqueue recreated, rows a person inserted or reformatted): if not, the next rows get `formats`.
  * Two executions may both grow it (a spare block of rows, no harm); an append never lands past the formatted

@@ -136,6 +136,18 @@ describe('console', () => {
     await expect.poll(() => fault.count()).toBe(0);
   });
 
+  it('a long sheet shows its newest 500 rows; Earlier rows and Later rows page through the rest', async () => {
+    rt.host.loadSheet('Archive', ['event_id'], Array.from({ length: 700 }, (_, i) => [`ev-${i + 2}`]));
+    await page.getByRole('tab', { name: 'Archive' }).click();
+    const info = page.locator('#sheet-info');
+    await expect.poll(() => info.textContent()).toBe('Archive: rows 202–701 of 701 (header frozen: 1 row)');
+    await page.getByRole('button', { name: 'Earlier rows' }).click();
+    await expect.poll(() => info.textContent()).toContain('rows 2–501 of 701');
+    expect(await page.getByRole('row').filter({ hasText: 'ev-2' }).first().isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Later rows' }).click();
+    await expect.poll(() => info.textContent()).toContain('rows 202–701 of 701');
+  });
+
   it('Set a Script Property… answers the menu\'s prompt with what was typed and shows the alert', async () => {
     await page.getByLabel('KEY=VALUE').fill('MAX_ATTEMPTS=3');
     await page.getByRole('button', { name: 'Set a Script Property…' }).click();

@@ -10,7 +10,7 @@ import { HOUR_MS } from '../../src/core/time';
 import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, pendingRow, T0 } from './memory-ports';
 import { MemoryProperties } from './triage/fakes';
 
-const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef' };
+const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
 
 const freeLock = (): Lock => ({ tryLock: () => true, release: () => undefined });
 

@@ -63,8 +63,22 @@ describe('redact leaves ordinary text intact', () => {
     });
   }
 
-  it('ignores known secrets shorter than 6 characters', () => {
-    expect(redact('the row was sent', ['sent', ''])).toBe('the row was sent');
+  it('removes a known secret shorter than 6 characters where it stands alone, not inside other words', () => {
+    expect(redact('the row was sent; sentinel stays', ['sent', ''])).toBe('the row was [redacted]; sentinel stays');
+    expect(redact('?token=Ab1&x=1', ['Ab1'])).not.toContain('Ab1');
+  });
+
+  it('removes a known secret URL-encoded (upper or lower hex, + for a space)', () => {
+    const secret = 'p@ss/w0rd+token value';
+    for (const form of [encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), encodeURIComponent(secret).toLowerCase()]) {
+      expect(redact(`next=https%3A%2F%2Fx.example%2Fcb%3Fs%3D${form}%26y%3D1 and ${form}`, [secret])).not.toMatch(/p%40ss|w0rd/i);
+    }
+  });
+
+  it('redacts before cutting: an error summary cut through a known secret keeps none of it', () => {
+    const token = 'Zr8-Kq2Wm5Xv9Tb3Nc7Yh1Lp4Fd6Gs0Aj';
+    const summary = errorSummary('CODE_BUG', `${'a'.repeat(280)} ${token}`, [token], 300);
+    expect(summary).not.toContain(token.slice(0, 10));
   });
 
   it('keeps values the caller vouches for (our spreadsheet link) while still removing secrets', () => {

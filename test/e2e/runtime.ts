@@ -6,6 +6,7 @@ import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
 
 export const TOKEN = 'e2e-webhook-token-7f3a9c1d2b4e6f80';
 export const GEMINI_KEY = 'AIzaOfflineTestKey000000000000000000000';
+export const HEALTH_TOKEN = 'e2e-health-token-3b8d0f1a6c2e4957aa';
 export const BUNDLE_DIR = new URL('../../dist', import.meta.url).pathname;
 
 export function fixture(name: string): string {
@@ -36,7 +37,7 @@ export interface Runtime {
 }
 
 export async function startRuntime(options: { props?: Record<string, string>; host?: Record<string, unknown> } = {}): Promise<Runtime> {
-  const started: { host: any; gemini: Runtime['gemini'] } = await startHost({ bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: options.props, host: options.host });
+  const started: { host: any; gemini: Runtime['gemini'] } = await startHost({ bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: { HEALTH_TOKEN, ...options.props }, host: options.host });
   const { host, gemini } = started;
   const server = await startServer({ host, port: 0 });
   const runtime: Runtime = {
@@ -97,7 +98,7 @@ export function letTimePass(host: any, ms: number): void {
 }
 
 /** GET /exec (doGet) as an uptime checker calls it, following the 302; the parsed answer. */
-export async function getHealth(rt: Runtime, token: string | null = TOKEN): Promise<any> {
+export async function getHealth(rt: Runtime, token: string | null = HEALTH_TOKEN): Promise<any> {
   const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
   const response = await fetch(`${rt.url}/exec${query}`);
   return JSON.parse(await response.text());

@@ -227,6 +227,30 @@ describe('staff console in the runtime', () => {
     expect(await setProperty('GEMINI_CONCURRENCY=99')).toMatch(/GEMINI_CONCURRENCY must be a whole number from 1 to 20/);
     expect(host.properties.get('GEMINI_CONCURRENCY')).toBeNull();
     expect(await setProperty('NOT_A_SETTING=1')).toMatch(/not a property formqueue reads/);
+    expect(await setProperty('STAFF_EMAILS=AIzaMenuSecret1111111111111111111111')).not.toContain('AIzaMenuSecret1111');
+  });
+
+  it('Set a Script Property… asks before replacing WEBHOOK_TOKEN, moves the old one to WEBHOOK_TOKEN_PREVIOUS, and refuses a short one', async () => {
+    const before = String(host.properties.get('WEBHOOK_TOKEN'));
+    const fresh = 'Nw5-8rT2kYp6Vb1Xq9Lm3Zs7Hd4Gc0Fa';
+    const setProperty = async (text: string, answer?: string) => {
+      host.ui.responses.push({ button: 'OK', text });
+      if (answer) host.ui.responses.push(answer);
+      const run = await host.run('menuSetProperty', [], { kind: 'menu', user: ANA });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      return host.ui.dialogs.slice(-2).map((dialog) => dialog.prompt ?? '');
+    };
+    expect((await setProperty('WEBHOOK_TOKEN=letmein'))[1]).toMatch(/^WEBHOOK_TOKEN is 7 characters long; it must be at least 32 random characters/);
+    const [question, declined] = await setProperty(`WEBHOOK_TOKEN=${fresh}`, 'NO');
+    expect(question).toMatch(/^Replace WEBHOOK_TOKEN\?/);
+    expect(declined).toBe('Nothing changed.');
+    expect(host.properties.get('WEBHOOK_TOKEN')).toBe(before);
+    const [, done] = await setProperty(`WEBHOOK_TOKEN=${fresh}`, 'YES');
+    expect(done).toMatch(/^WEBHOOK_TOKEN replaced \(hidden\)\. The old token is in WEBHOOK_TOKEN_PREVIOUS/);
+    expect(host.properties.get('WEBHOOK_TOKEN')).toBe(fresh);
+    expect(host.properties.get('WEBHOOK_TOKEN_PREVIOUS')).toBe(before);
+    expect(JSON.stringify(host.ui.dialogs)).not.toContain(fresh);
+    expect(JSON.stringify(host.ui.dialogs)).not.toContain(before);
   });
 
   it('onOpen builds the formqueue menu; Pause and Resume flip PAUSED; Queue health opens a dialog', async () => {

@@ -258,4 +258,12 @@ describe('triage mail in the local runtime', () => {
     expect(await getHealth(rt, null)).toEqual({ ok: false, error: 'unauthorized' });
     expect(await getHealth(rt, 'not-the-token')).toEqual({ ok: false, error: 'unauthorized' });
   });
+
+  it('doGet has its own HEALTH_TOKEN: the webhook token does not open it, and a health check without one set is not_configured', async () => {
+    rt = await startRuntime();
+    expect(await getHealth(rt)).toMatchObject({ readable: true });
+    expect(await getHealth(rt, TOKEN)).toEqual({ ok: false, error: 'unauthorized' });
+    rt.host.properties.delete('HEALTH_TOKEN');
+    expect(await getHealth(rt, TOKEN)).toEqual({ ok: false, error: 'not_configured' });
+  });
 });

@@ -102,6 +102,8 @@ describe('starting the runtime', () => {
       const p = rt.host.properties;
       expect(p.get('WEBHOOK_TOKEN')).toMatch(/^[A-Za-z0-9_-]{32,}$/);
       expect(rt.token).toBe(p.get('WEBHOOK_TOKEN'));
+      expect(p.get('HEALTH_TOKEN')).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+      expect(p.get('HEALTH_TOKEN')).not.toBe(p.get('WEBHOOK_TOKEN'));
       expect(p.get('GEMINI_MODEL')).toBe('m1');
       expect(p.get('GEMINI_API_KEY')).toBe('offline-stand-in');
       expect(p.get('GEMINI_BASE_URL')).toBe(rt.gemini.offline?.baseUrl);

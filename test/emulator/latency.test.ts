@@ -82,6 +82,21 @@ describe('the sampler', () => {
     expect(tenth.modeledMs).toBeCloseTo(full.modeledMs, 9);
   });
 
+  it('says what each modeled millisecond was spent on: the shares by cost add up to the modeled total', () => {
+    const l = new ExecutionLatency(model, executionRng(7, 1), 0.1);
+    l.start({ bundleKb: 400, cold: true });
+    l.call('Properties.getProperties');
+    l.call('Range.setValues', 100);
+    l.call('Range.getValues', 50); // pays the flush of the 100 cells first
+    l.call('SpreadsheetApp.flush'); // nothing pending: the fixed empty flush
+    l.finish(0);
+    const shares = l.byCost as Record<string, number>;
+    expect(Object.keys(shares).sort()).toEqual(['execution.coldExtra', 'execution.start', 'execution.startPerKb', 'properties.getAll',
+      'spreadsheet.flush', 'spreadsheet.flushEmpty', 'spreadsheet.read', 'spreadsheet.write']);
+    expect(shares['execution.startPerKb']).toBe(200);
+    expect(Object.values(shares).reduce((a, b) => a + b, 0)).toBeCloseTo(l.modeledMs, 9);
+  });
+
   it('parses --latency off, google and google:SCALE, and refuses anything else', () => {
     expect(parseLatencySpec('off')).toBe(null);
     expect(parseLatencySpec(undefined)).toBe(null);

@@ -27,7 +27,19 @@ function run(bin: string, args: string[]): { failed: boolean; output: string } {
   }
 }
 
+// Every ESLint probe file exists before the first lint: with CI=true typescript-eslint infers a single run and builds
+// the probe's program once, so a file written after the first lint is "not found in any of the provided project(s)".
+const LONG_BODY = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
+const BRANCHES = Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};`).join('\n');
+const ESLINT_PROBES: Record<string, string> = {
+  'emulator/floating.mjs': "async function later() { return 1; }\nexport function start() { later(); }\n",
+  'src/core/unused.ts': 'export function f(): number { const left = 1; return 2; }\n',
+  'src/core/long.ts': `export function f(): number {\n  let total = 0;\n${LONG_BODY}\n  return total;\n}\n`,
+  'src/core/branchy.ts': `export function f(n: number): number {\n${BRANCHES}\n  return -1;\n}\n`,
+};
+
 write({
+  ...ESLINT_PROBES,
   'package.json': JSON.stringify({ name: 'probe', private: true, type: 'module' }),
   'tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true, noEmit: true, lib: ['ES2020'], types: [], moduleResolution: 'bundler', module: 'ESNext' }, include: ['src', 'emulator'] }),
   'src/entry/main.ts': "import { tick } from '../gas/runner';\nexport const main = tick;\n",
@@ -63,8 +75,7 @@ describe('knip reports dead code', () => {
 });
 
 describe('ESLint rejects what a reader would trip on', () => {
-  const lint = async (path: string, text: string): Promise<string[]> => {
-    write({ [path]: text });
+  const lint = async (path: string): Promise<string[]> => {
     const eslint = new ESLint({
       cwd: TREE,
       overrideConfigFile: join(ROOT, 'eslint.config.mjs'),
@@ -76,20 +87,18 @@ describe('ESLint rejects what a reader would trip on', () => {
   };
 
   it('a promise left floating in the runtime', async () => {
-    expect(await lint('emulator/host.mjs', "async function later() { return 1; }\nexport function start() { later(); }\n")).toEqual(['@typescript-eslint/no-floating-promises']);
+    expect(await lint('emulator/floating.mjs')).toEqual(['@typescript-eslint/no-floating-promises']);
   });
 
   it('an unused variable', async () => {
-    expect(await lint('src/core/unused.ts', 'export function f(): number { const left = 1; return 2; }\n')).toEqual(['@typescript-eslint/no-unused-vars']);
+    expect(await lint('src/core/unused.ts')).toEqual(['@typescript-eslint/no-unused-vars']);
   });
 
   it('a function over 80 lines', async () => {
-    const body = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
-    expect(await lint('src/core/long.ts', `export function f(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`)).toEqual(['max-lines-per-function']);
+    expect(await lint('src/core/long.ts')).toEqual(['max-lines-per-function']);
   });
 
   it('a function with more than 20 branches', async () => {
-    const ifs = Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};`).join('\n');
-    expect(await lint('src/core/branchy.ts', `export function f(n: number): number {\n${ifs}\n  return -1;\n}\n`)).toEqual(['complexity']);
+    expect(await lint('src/core/branchy.ts')).toEqual(['complexity']);
   });
 });

@@ -4,7 +4,8 @@ const PANELS = ['Outbox', 'Executions', 'Health', 'Faults'];
 const CUT_AT = 60;
 const EDIT_USER = 'staff@example.com';
 
-const state = { tab: 'Queue', view: null, cell: null, rows: new Set(), sheets: [], refreshTimer: null, busy: 0, changed: null };
+const state = { tab: 'Queue', view: null, cell: null, rows: new Set(), sheets: [], refreshTimer: null, busy: 0, changed: null, offset: null };
+const PAGE_ROWS = 500;
 const $ = (id) => document.getElementById(id);
 
 /** @param {string} path @param {RequestInit & { json?: unknown }} [opts] */
@@ -47,7 +48,7 @@ async function loadTabs() {
 }
 
 async function openTab(name) {
-  if (state.tab !== name) { state.cell = null; state.rows.clear(); }
+  if (state.tab !== name) { state.cell = null; state.rows.clear(); state.offset = null; }
   state.tab = name;
   for (const b of $('tabs').children) b.setAttribute('aria-selected', String(b.textContent === name));
   const panel = PANELS.includes(name) ? `${name.toLowerCase()}-panel` : 'sheet-panel';
@@ -80,7 +81,9 @@ function refreshSoon() {
 // ---- the sheet ---------------------------------------------------------------------------------------------
 
 async function drawSheet() {
-  const view = await api(`/api/view/${encodeURIComponent(state.tab)}`);
+  // By default the newest rows (the end of the sheet); the pager moves by PAGE_ROWS.
+  const rowWindow = state.offset === null ? '' : `?offset=${state.offset}&limit=${PAGE_ROWS}`;
+  const view = await api(`/api/view/${encodeURIComponent(state.tab)}${rowWindow}`);
   state.view = view;
   const grid = $('grid');
   const head = el('tr', {}, el('th', { scope: 'col', class: 'corner', text: '' }),
@@ -97,8 +100,18 @@ async function drawSheet() {
   const shown = view.rows.length;
   $('sheet-info').textContent = view.totalRows === 0 ? `${view.name}: no rows yet`
     : `${view.name}: rows ${view.offset + 2}–${view.offset + 1 + shown} of ${view.totalRows + 1} (header frozen: ${view.frozenRows} row${view.frozenRows === 1 ? '' : 's'})`;
+  $('rows-earlier').hidden = view.offset === 0;
+  $('rows-later').hidden = view.offset + shown >= view.totalRows;
   showCell();
   state.changed = null;
+}
+
+async function turnPage(step) {
+  const view = state.view;
+  if (!view) return;
+  const next = Math.max(0, Math.min(Math.max(0, view.totalRows - PAGE_ROWS), view.offset + step * PAGE_ROWS));
+  state.offset = next + PAGE_ROWS >= view.totalRows ? null : next;
+  await drawSheet();
 }
 
 function drawCell(view, row, col, cell) {
@@ -389,6 +402,8 @@ async function start() {
   for (const b of document.querySelectorAll('[data-advance]')) b.addEventListener('click', () => advance(Number(b.dataset.advance), b.textContent));
   $('fault-add').addEventListener('click', () => addFault($('fault-json').value));
   $('set-property').addEventListener('click', () => setProperty());
+  $('rows-earlier').addEventListener('click', () => turnPage(-1));
+  $('rows-later').addEventListener('click', () => turnPage(1));
   $('faults-clear').addEventListener('click', async () => { await api('/api/faults', { method: 'DELETE' }); say('all faults ended'); await refresh(); });
   $('cell-enter').addEventListener('click', () => { if (state.cell) editCell(`${colName(state.cell.col)}${state.cell.row}`, $('cell-value').value); });
   await loadTabs();

@@ -5,7 +5,7 @@ import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, Spill
 import { emptyRow, type QueueRow } from '../queue-row';
 import { redact } from '../redact';
 import { DIRTY_PROPERTY } from '../tick-gate';
-import type { Settings } from '../settings';
+import { tokenProblem, type Settings } from '../settings';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
@@ -26,7 +26,10 @@ export interface IntakeAnswer {
 }
 
 export interface IntakeSheetsWithConfig extends IntakeSheets {
+  /** The Config sheet's forms, read once per execution (a spill drain stores many deliveries with one read). */
   readForms(): FormConfig[];
+  /** Reads what intake needs before it takes the lock (Config, the Queue header), so the locked part is short. */
+  prepare?(): void;
 }
 
 export interface IntakeDeps {
@@ -43,8 +46,13 @@ export interface IntakeDeps {
   log(message: string): void;
 }
 
-/** How long intake waits for its lock before spilling: far under Typeform's 30 s. */
-export const INTAKE_LOCK_WAIT_MS = 10000;
+/**
+ * How long intake waits for its lock before appending without it: far under Typeform's 30 s, and short enough that a
+ * deadline burst does not pile up waiting executions past Google's 30 simultaneous ones. At 5 deliveries a second
+ * each execution lives about 2 s of start-up and calls plus this wait, so 1 s keeps about 15 alive; with 10 s the
+ * runtime refused about half of a 300-delivery burst (docs/performance.md#deadline-burst).
+ */
+export const INTAKE_LOCK_WAIT_MS = 1000;
 /** Seen-event marks in the script cache: a fast path before the TextFinder (Cache holds at most 6 h). */
 export const SEEN_CACHE_SECONDS = 21600;
 
@@ -66,6 +74,12 @@ export interface IntakeRequest {
 export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): IntakeAnswer {
   const now = deps.clock.now();
   const verdict = checkWebhookToken(request.token, deps.settings.webhookToken, deps.settings.webhookTokenPrevious);
+  if (verdict === 'weak') {
+    const why = tokenProblem(deps.settings.webhookToken) ?? 'is too weak';
+    const reason = `not configured: Script Property WEBHOOK_TOKEN ${why}, so no delivery is accepted; clear it and run formqueue → Set up / repair to generate one, then update the Typeform webhook URL`;
+    rejectDelivery(deps, { at: now, reason, body: request.body });
+    return { ok: false, error: 'not_configured' };
+  }
   if (verdict === 'not_configured') {
     rejectDelivery(deps, { at: now, reason: 'not configured: Script Property WEBHOOK_TOKEN is not set, so no delivery can be authenticated', body: request.body });
     return { ok: false, error: 'not_configured' };
@@ -98,9 +112,19 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
   // The lock makes the duplicate check and the append one step for doPost's deliveries (all run as the deployer).
   // A burst may hold it past the wait: the delivery is then appended anyway (appends are atomic), not spilled;
   // only a copy of the same delivery arriving in that same moment could add a second row, which becomes DUPLICATE.
+  // Opening the spreadsheet and reading Config and the Queue header need no lock, so they happen before it: the
+  // lock is held only for the duplicate check and the append, and a burst's deliveries pass it faster. A failure
+  // here is met again under the lock below and handled there, as before.
+  let prepared: IntakeSheetsWithConfig | null = null;
+  try {
+    prepared = deps.openSheets();
+    prepared.prepare?.();
+  } catch {
+    prepared = null;
+  }
   if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) deps.log(`delivery ${clip(delivery.eventId)} queued without the intake lock (busy for ${INTAKE_LOCK_WAIT_MS} ms)`);
   try {
-    const sheets = deps.openSheets();
+    const sheets = prepared ?? deps.openSheets();
     return storeDelivery(delivery, now, sheets, deps);
   } catch (error) {
     // The spill is for a sheet that cannot take the delivery now (down, or missing a sheet Set up restores);
@@ -165,7 +189,8 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   const { row, payloadChunks } = buildQueueRow(delivery, receivedAt, config);
   sheets.appendQueueRow(row, payloadChunks);
   sheets.flush();
-  rememberSeen(deps, delivery);
+  // No seen mark for a first delivery: a Cache.put costs ~90 ms on every delivery to speed up a rare redelivery,
+  // which the TextFinder answers anyway (and which then leaves its mark, above, for any further redelivery).
   deps.props.set(DIRTY_PROPERTY, String(receivedAt));
   return row.status === 'TEST'
     ? { ok: true, queued: true, test: true, event_id: delivery.eventId }

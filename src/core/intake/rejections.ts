@@ -1,8 +1,8 @@
 // Rejected deliveries: the hourly bound on kept bodies, and reasons and bodies made fit to be recorded and read.
 import { messageOf } from '../errors';
 import type { IntakeSheets, PropertyStore } from '../ports';
-import { redact } from '../redact';
-import type { Settings } from '../settings';
+import { redact, removeKnownSecrets } from '../redact';
+import { secretValues, type Settings } from '../settings';
 import { HOUR_MS } from '../time';
 import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from './cell-chunks';
 import { clip } from './delivery-limits';
@@ -41,7 +41,7 @@ export function rejectedThisHour(props: Readonly<Record<string, string>>, now: n
 }
 
 export function secretsOf(deps: RejectionDeps): string[] {
-  return [deps.settings.webhookToken, deps.settings.webhookTokenPrevious, deps.settings.geminiApiKey];
+  return secretValues(deps.settings);
 }
 
 interface RejectedCount {
@@ -87,12 +87,12 @@ export function keepInRejected(sheets: IntakeSheets, deps: RejectionDeps, at: nu
 }
 
 /**
- * Only our own secrets are removed from the body: pattern redaction would also eat Typeform's ids and tokens,
- * and the body must stay whole so staff can accept it later. A body too long for a cell goes to the Payloads
+ * Only our own secrets are removed from the body (every form, before any split or cut): pattern redaction would
+ * also eat Typeform's ids and tokens, and the body must stay whole so staff can accept it later. A body too long for a cell goes to the Payloads
  * sheet in parts under a key of its own, and the cell points there ("Accept rejected delivery" follows it).
  */
 export function recordRejection(sheets: IntakeSheets, deps: RejectionDeps, rejection: Rejection): void {
-  const kept = withoutKnownSecrets(rejection.body, secretsOf(deps));
+  const kept = removeKnownSecrets(rejection.body, secretsOf(deps));
   const fields = { at: rejection.at, reason: shownReason(rejection.reason, deps), formId: clip(rejection.formId ?? ''), eventId: clip(rejection.eventId ?? '') };
   if (kept.length <= CHUNK_CHARS) {
     sheets.appendRejected({ ...fields, body: kept });
@@ -109,10 +109,7 @@ export function recordRejection(sheets: IntakeSheets, deps: RejectionDeps, rejec
  * Cut only after redaction, so the cut never leaves a secret of ours half-hidden.
  */
 export function shownReason(reason: string, deps: RejectionDeps): string {
-  const bounded = withoutKnownSecrets(reason, secretsOf(deps)).slice(0, REASON_LIMIT_CHARS * 2);
+  const bounded = removeKnownSecrets(reason, secretsOf(deps)).slice(0, REASON_LIMIT_CHARS * 2);
   return fitCell(redact(bounded, secretsOf(deps)), 'reason cut to fit', REASON_LIMIT_CHARS);
 }
 
-function withoutKnownSecrets(text: string, secrets: readonly string[]): string {
-  return secrets.filter((secret) => secret.length >= 6).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
-}

@@ -1,4 +1,5 @@
 // Webhook authentication by URL token: Apps Script shows doPost no headers, so Typeform's signature cannot be checked (see docs/platform.md#web-apps).
+import { tokenProblem } from '../settings';
 
 /** Compares in time that depends only on the lengths, so a caller learns nothing from how long a wrong token takes. */
 export function constantTimeEquals(given: string, expected: string): boolean {
@@ -8,15 +9,19 @@ export function constantTimeEquals(given: string, expected: string): boolean {
   return difference === 0;
 }
 
-export type TokenVerdict = 'current' | 'previous' | 'wrong' | 'missing' | 'not_configured';
+export type TokenVerdict = 'current' | 'previous' | 'wrong' | 'missing' | 'not_configured' | 'weak';
 
-/** Checks the URL token against WEBHOOK_TOKEN and, during a rotation, WEBHOOK_TOKEN_PREVIOUS. */
+/**
+ * Checks the URL token against WEBHOOK_TOKEN and, during a rotation, WEBHOOK_TOKEN_PREVIOUS. A configured token
+ * too short or too plain to resist guessing opens nothing ('weak'); a weak previous token is simply not accepted.
+ */
 export function checkWebhookToken(given: string | undefined, current: string, previous: string): TokenVerdict {
   if (current === '') return 'not_configured';
+  if (tokenProblem(current) !== null) return 'weak';
   if (given === undefined || given === '') return 'missing';
   // Both comparisons always run, so timing does not tell which token matched.
   const matchesCurrent = constantTimeEquals(given, current);
-  const matchesPrevious = previous !== '' && constantTimeEquals(given, previous);
+  const matchesPrevious = previous !== '' && tokenProblem(previous) === null && constantTimeEquals(given, previous);
   if (matchesCurrent) return 'current';
   if (matchesPrevious) return 'previous';
   return 'wrong';

@@ -1,11 +1,13 @@
 // One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
 import { failureIncident } from '../failure';
 import { errorSummary } from '../redact';
+import { secretValues } from '../settings';
 import { isMailable } from '../mail-guard';
 import { MINUTE_MS } from '../time';
 import { findDuplicates } from './duplicates';
 import { runGenerationRound } from './generate-round';
 import { runSendStep } from './send-step';
+import { nextLookAt, runSentCheck } from './sent-check-step';
 import { findStaleRows, staleDeadline } from './stale-sweep';
 import {
   clearGoneIncidents,
@@ -44,7 +46,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     summary: newSummary(),
     raised: new Set(),
     setAside: new Set(),
-    secrets: [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious].filter((secret) => secret !== ''),
+    secrets: secretValues(settings),
     gone: new Set(),
   };
   let ended = false;
@@ -58,6 +60,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
     collapseDuplicates(run);
+    runSentCheck(run);
     sweepStaleRows(run);
     generateAndSend(run);
     run.summary.nextDueAt = nextDueAt(run, deps.clock.now());
@@ -105,7 +108,7 @@ function collapseDuplicates(run: Run): void {
 
 function sweepStaleRows(run: Run): void {
   const batch = newBatch();
-  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings)) {
+  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings, run.settings.reconcileSentMail)) {
     const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
     moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
     if (finding.to === 'NEEDS_REVIEW') run.summary.needsReview++;
@@ -146,7 +149,8 @@ function nextDueAt(run: Run, now: number): number | null {
       consider(heldBack || run.summary.sendingHaltedBy !== null ? recheck : now);
     } else {
       // A claim left by a run that died becomes stale at a known time: the sweep must run then.
-      const stale = staleDeadline(row, run.settings);
+      const look = nextLookAt(run, row);
+      const stale = look ?? staleDeadline(row, run.settings);
       if (stale !== null) consider(stale);
     }
   }

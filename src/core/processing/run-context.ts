@@ -12,6 +12,7 @@ import type {
   QueueStore,
   Random,
   RowIdentity,
+  SentMailbox,
 } from '../ports';
 import type { IncidentCode } from '../codes';
 import type { QueueRow } from '../queue-row';
@@ -29,6 +30,8 @@ export interface ProcessingDeps {
   clock: Clock;
   random: Random;
   settings: Settings;
+  /** The Sent folder, when RECONCILE_SENT_MAIL is on (src/gas/sent-mailbox.ts). */
+  sentMail?: SentMailbox;
   /** Moves spilled deliveries into Queue (intake's drain); called first, before Queue is read. */
   drainSpill(): void;
   /** The row's full payload JSON when `payload` is a pointer into the Payloads sheet; default: the cell as is. */

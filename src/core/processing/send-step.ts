@@ -6,15 +6,18 @@ import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
 import { DAY_MS } from '../time';
-import { buildMail, classifyMailError, recipientCount, type MailBuild } from './mail';
+import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
 import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
 
-/** Mails to this address in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess). */
+/**
+ * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
+ * A@x, a@x and a+tag@x are one mailbox.
+ */
 export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: string, now: number): number {
-  const address = recipient.trim().toLowerCase();
-  return rows.filter((row) => row.sentAt !== null && row.sentAt > now - DAY_MS && row.recipient.trim().toLowerCase() === address).length;
+  const mailbox = mailboxOf(recipient);
+  return rows.filter((row) => row.sentAt !== null && row.sentAt > now - DAY_MS && mailboxOf(row.recipient) === mailbox).length;
 }
 
 /** What the send step gathers for its incidents. */

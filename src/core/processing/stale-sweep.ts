@@ -37,6 +37,8 @@ export function findStaleRows(
   rows: readonly QueueRow[],
   now: number,
   settings: StaleLimits,
+  /** RECONCILE_SENT_MAIL: a stale SENDING row is left to the Sent check (sent-check-step.ts), which settles it. */
+  sentCheckOn = false,
 ): StaleFinding[] {
   const findings: StaleFinding[] = [];
   for (const row of rows) {
@@ -44,7 +46,7 @@ export function findStaleRows(
     if (row.status === 'GENERATING') {
       findings.push({ row, to: 'PENDING', reason: `generation claimed ${minutesAgo(row, now)} never finished; it will be tried again` });
     }
-    if (row.status === 'SENDING') {
+    if (row.status === 'SENDING' && !(sentCheckOn && row.mailRef !== '')) {
       findings.push({
         row,
         to: 'NEEDS_REVIEW',

@@ -226,7 +226,7 @@ export function judgeTypeform(probe: Probe<{ status: number; body: string }> | {
 export interface WebAppObservation {
   /** ScriptApp.getService().getUrl(), or null when there is no web-app deployment. */
   url: string | null;
-  /** The health view fetched from that URL with the webhook token. */
+  /** The health view fetched from that URL with HEALTH_TOKEN. */
   answer: Probe<{ status: number; body: string }> | null;
 }
 
@@ -237,7 +237,7 @@ export function judgeWebApp(probe: WebAppObservation): CheckResult {
       advice: 'Run `npm run deploy` from your machine; it prints the URL for Typeform.' };
   }
   const where = probe.url.replace(/\?.*$/, '');
-  if (!probe.answer) return { id: 'web-app', title, verdict: 'unknown', evidence: `${where}: not asked (WEBHOOK_TOKEN is not set)`, advice: 'Run Set up / repair: it generates the token.' };
+  if (!probe.answer) return { id: 'web-app', title, verdict: 'unknown', evidence: `${where}: not asked (HEALTH_TOKEN is not set)`, advice: 'Run Set up / repair: it generates the token.' };
   if (!probe.answer.ok) {
     return { id: 'web-app', title, verdict: 'fail', evidence: `${where}: ${short(probe.answer.error)}`,
       advice: 'The URL could not be fetched. Check the deployment exists (Deploy → Manage deployments) with access "Anyone"; never archive it.' };

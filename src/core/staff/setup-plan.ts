@@ -2,7 +2,7 @@
 import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
-import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS } from '../settings';
+import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
 import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
 
@@ -226,10 +226,27 @@ export function planProperties(props: Readonly<Record<string, string>>, activeSp
       plan.lines.push(`MISSING: ${missingRequiredMessage(key)}`);
     }
   }
+  if (!has('HEALTH_TOKEN')) {
+    plan.set.HEALTH_TOKEN = newToken();
+    plan.lines.push(
+      'HEALTH_TOKEN was not set: a new random token was generated for the health check (GET the web app URL with ' +
+        '?token=HEALTH_TOKEN); it is separate from the webhook token, so an uptime checker never holds that one.',
+    );
+  }
+  for (const key of ['WEBHOOK_TOKEN', 'HEALTH_TOKEN'] as const) {
+    const problem = has(key) ? tokenProblem(props[key].trim()) : null;
+    if (problem === null) continue;
+    // A weak token opens nothing (intake refuses every delivery): a strong one replaces it.
+    plan.set[key] = newToken();
+    plan.lines.push(
+      `${key} ${problem}: it was replaced by a new random token. Read it in Project Settings → Script Properties and ` +
+        (key === 'WEBHOOK_TOKEN' ? 'put it in the Typeform webhook URL as ?token=… (deliveries with the old one are refused and kept in Rejected).' : 'give it to the uptime checker.'),
+    );
+  }
   if (has('SPREADSHEET_ID') && activeSpreadsheetId !== '' && props.SPREADSHEET_ID.trim() !== activeSpreadsheetId) {
     plan.lines.push(`NOTE: SPREADSHEET_ID names another spreadsheet (${props.SPREADSHEET_ID.trim()}), not this one: the web app and triggers use that one.`);
   }
-  plan.lines.push(...readSettings(props).problems.map((problem) => `PROBLEM: ${problem}`));
+  plan.lines.push(...readSettings({ ...props, ...plan.set }).problems.map((problem) => `PROBLEM: ${problem}`));
   return plan;
 }
 

@@ -1,7 +1,7 @@
 // Which triage mails go out now: first mail at once, throttled reminders, one recovery mail; quota-aware, never twice.
 import type { OutgoingMail } from '../ports';
 import type { IncidentCode } from '../codes';
-import type { Settings } from '../settings';
+import { secretValues, type Settings } from '../settings';
 import { STATUSES } from '../statuses';
 import type { QueueHealth, UserImpact } from './health';
 import { assessUserImpact, oldestPendingMinutes } from './health';
@@ -39,7 +39,7 @@ export interface TriageContext {
 
 /** The secret values of the settings: stripped by value from every mail, whatever their shape. */
 export function knownSecretsOf(settings: Settings): string[] {
-  return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious].filter((value) => value !== '');
+  return secretValues(settings);
 }
 
 /** The mail an incident is due, if any, at `now`. */

@@ -37,6 +37,22 @@ describe('handleDelivery', () => {
     expect(m.queue).toHaveLength(1);
   });
 
+  it('leaves no seen mark for a first delivery (a cache put on every delivery costs more than the rare redelivery saves), and one for a redelivery found in the sheet', () => {
+    const m = memoryIntake();
+    const puts: string[] = [];
+    const put = m.deps.cache.put.bind(m.deps.cache);
+    m.deps.cache.put = (key, value, ttl) => { puts.push(key); put(key, value, ttl); };
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(puts).toEqual([]);
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
+    expect(puts).toEqual(['seen:01JQ8ZK4W6E2V1RZ5T3N8M0B7C']);
+    const lockTaken = m.deps.lock.tryLock.bind(m.deps.lock);
+    let locked = 0;
+    m.deps.lock.tryLock = (ms) => { locked += 1; return lockTaken(ms); };
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps).duplicate).toBe(true);
+    expect(locked).toBe(0); // the third delivery is answered from the mark, without the lock or the sheet
+  });
+
   it('treats a new event_id carrying an already-queued response token as a duplicate', () => {
     const m = memoryIntake();
     handleDelivery({ token: TOKEN, body: essay }, m.deps);
@@ -105,6 +121,23 @@ describe('handleDelivery', () => {
     expect(m.queue[0].recipient).toBe('laura@example.com');
     expect(m.queue[0].submission).toContain('What is your first name?: Laura');
     expect(m.queue[0].submission).toContain('hidden.user_id: abc123456');
+  });
+
+  it('a rejected body too long for a cell is cut only after our secrets are removed: no first characters of a token survive the cut', () => {
+    const m = memoryIntake();
+    for (const offset of [5, 20, 44990]) {
+      const body = `{"pad":"${'x'.repeat(45000 - offset - 9)}","t":"${TOKEN}${'y'.repeat(10000)}"}`;
+      handleDelivery({ token: 'wrong', body }, m.deps);
+    }
+    for (const row of m.rejected) expect(row.body).not.toContain(TOKEN.slice(0, 8));
+  });
+
+  it('a WEBHOOK_TOKEN under 32 characters accepts nothing, not even itself: not_configured, with the reason in Rejected', () => {
+    const m = memoryIntake({ props: { WEBHOOK_TOKEN: 'short-secret-1' } });
+    expect(handleDelivery({ token: 'short-secret-1', body: essay }, m.deps)).toEqual({ ok: false, error: 'not_configured' });
+    expect(m.queue).toHaveLength(0);
+    expect(m.rejected[0].reason).toMatch(/^not configured: Script Property WEBHOOK_TOKEN is 14 characters long; it must be at least 32 random characters, so no delivery is accepted/);
+    expect(JSON.stringify(m.rejected)).not.toContain('short-secret-1');
   });
 
   it('never stores the webhook token, even inside a rejected body', () => {

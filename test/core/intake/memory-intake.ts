@@ -7,8 +7,8 @@ import { isSameSubmission } from '../../../src/core/submission-keys';
 import { readSettings } from '../../../src/core/settings';
 import { MemoryCache, MemoryProperties } from '../memory-ports';
 
-export const TOKEN = 'current-token-0123456789abcdef';
-export const OLD_TOKEN = 'previous-token-0123456789abcdef';
+export const TOKEN = 'current-token-0123456789abcdef-7Qz';
+export const OLD_TOKEN = 'previous-token-0123456789abcdef-k4W';
 
 export function form(formId: string, enabled = true): FormConfig {
   return { ...blankFormConfig(formId), enabled };

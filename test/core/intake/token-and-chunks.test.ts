@@ -4,16 +4,21 @@ import { checkWebhookToken, constantTimeEquals } from '../../../src/core/intake/
 import { QUEUE_NUMBER_FORMATS } from '../../../src/core/queue-row';
 
 describe('checkWebhookToken', () => {
+  const CURRENT = 'abc123456789-Kq7Xw2Vn5Rt8Yp3Ls6Zd';
+  const OLD = 'old123456789-Hj4Mb9Cf2Gk7Nx5Qw1Ez';
   it.each([
-    ['the current token', 'abc123456789', 'abc123456789', '', 'current'],
-    ['the previous token during rotation', 'old123456789', 'new123456789', 'old123456789', 'previous'],
-    ['a wrong token', 'abc123456780', 'abc123456789', '', 'wrong'],
-    ['a prefix of the token', 'abc', 'abc123456789', '', 'wrong'],
-    ['the token plus more', 'abc123456789x', 'abc123456789', '', 'wrong'],
-    ['no token', undefined, 'abc123456789', '', 'missing'],
-    ['an empty token', '', 'abc123456789', '', 'missing'],
+    ['the current token', CURRENT, CURRENT, '', 'current'],
+    ['the previous token during rotation', OLD, CURRENT, OLD, 'previous'],
+    ['a wrong token', `${CURRENT.slice(0, -1)}0`, CURRENT, '', 'wrong'],
+    ['a prefix of the token', 'abc', CURRENT, '', 'wrong'],
+    ['the token plus more', `${CURRENT}x`, CURRENT, '', 'wrong'],
+    ['no token', undefined, CURRENT, '', 'missing'],
+    ['an empty token', '', CURRENT, '', 'missing'],
     ['no WEBHOOK_TOKEN configured', 'anything', '', '', 'not_configured'],
-    ['an empty previous token never matches', '', 'abc123456789', '', 'missing'],
+    ['an empty previous token never matches', '', CURRENT, '', 'missing'],
+    ['a configured token under 32 characters opens nothing, even given exactly', 'abc123456789', 'abc123456789', '', 'weak'],
+    ['a 32-character token of one repeated letter opens nothing', 'a'.repeat(32), 'a'.repeat(32), '', 'weak'],
+    ['a short previous token is not accepted during rotation', 'old123456789', CURRENT, 'old123456789', 'wrong'],
   ])('%s', (_name, given, current, previous, expected) => {
     expect(checkWebhookToken(given, current, previous)).toBe(expected);
   });

@@ -101,6 +101,10 @@ describe('buildMail', () => {
     expect(mail.htmlBody).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
+  it('a subject loses control and invisible characters (NUL, ESC, NEL, DEL, zero-width, bidi overrides)', () => {
+    expect(mailOf({ subject: 'Re\u0000: your\u001b[31m essay\u0085Bcc: x@example.com\u007f \u200bdone\u202e' }).subject).toBe('Re: your[31m essay Bcc: x@example.com done');
+  });
+
   it('keeps the subject on one line, trimmed and capped at 200 characters', () => {
     expect(mailOf({ subject: '  Re:\r\n {{name}}\n\tBcc: x@example.com ' }).subject).toBe('Re: Mina Okafor Bcc: x@example.com');
     const long = mailOf({ subject: 'x'.repeat(500) }).subject;
@@ -153,6 +157,10 @@ describe('buildMail', () => {
     ['   ', 'no email address in the submission'],
     ['mina.example.com', 'not a valid email address: mina.example.com'],
     ['a@b.example, c@d.example', 'not a valid email address: a@b.example, c@d.example'],
+    ['mina\u200b@example.com', 'the address contains an invisible or control character (U+200B), so it is not mailed: mina@example.com'],
+    ['mina@exa\u0085mple.com', 'the address contains an invisible or control character (U+0085), so it is not mailed: mina@example.com'],
+    ['mina@example.com\u0000', 'the address contains an invisible or control character (U+0000), so it is not mailed: mina@example.com'],
+    ['\u202emoc.elpmaxe@anim', 'the address contains an invisible or control character (U+202E), so it is not mailed: moc.elpmaxe@anim'],
   ])('a recipient "%s" is a permanent failure: %s', (recipient, reason) => {
     expect(recipientProblem(recipient)).toBe(reason);
     expect(buildMail({ row: readyRow({ recipient }), config: formConfig(), answers: essay })).toEqual({ kind: 'permanent', reason });

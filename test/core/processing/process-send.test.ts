@@ -193,6 +193,14 @@ describe('runProcessing: sending', () => {
     if (status === 'READY') expect(w.incidents.codes()).toEqual(['MAIL_LIMIT_REACHED']);
   });
 
+  it('the recipient limit counts Mina+tag@Example.com as mina@example.com', () => {
+    const earlier = ready({ eventId: 'old', responseToken: 'old', status: 'SENT', sentAt: T0 - HOUR, recipient: 'Mina.Okafor+essay1@Example.COM' });
+    const w = world([earlier, ready({ recipient: 'mina.okafor+essay2@example.com' })], { MAX_MAILS_PER_RECIPIENT_PER_DAY: '1' });
+    runProcessing(w.deps, start);
+    expect(w.queue.row(3).status).toBe('READY');
+    expect(w.mailer.outbox).toHaveLength(0);
+  });
+
   it('a recipient limit counts the mails sent earlier in the same run', () => {
     const w = world(readyRows(3), { MAX_MAILS_PER_RECIPIENT_PER_DAY: '2' });
     runProcessing(w.deps, start);

@@ -95,7 +95,7 @@ describe('setup plan', () => {
 
   it('properties: generates a missing token, fills SPREADSHEET_ID, names each other missing one with how to set it', () => {
     const plan = planProperties({}, 'sheet-123', () => 'f'.repeat(64));
-    expect(plan.set).toEqual({ WEBHOOK_TOKEN: 'f'.repeat(64), SPREADSHEET_ID: 'sheet-123' });
+    expect(plan.set).toEqual({ WEBHOOK_TOKEN: 'f'.repeat(64), SPREADSHEET_ID: 'sheet-123', HEALTH_TOKEN: 'f'.repeat(64) });
     const text = plan.lines.join('\n');
     expect(text).toContain('WEBHOOK_TOKEN was not set');
     expect(text).not.toContain('f'.repeat(64));
@@ -103,13 +103,28 @@ describe('setup plan', () => {
   });
 
   it('properties: nothing to do when all are set; bad knobs are reported', () => {
-    const all = { WEBHOOK_TOKEN: 't'.repeat(40), GEMINI_API_KEY: 'k', STAFF_EMAILS: 'a@b.c', SPREADSHEET_ID: 'sheet-123' };
+    const all = {
+      WEBHOOK_TOKEN: 'Wk7-9fQ2xLp4Rz8Tn1Vb6Hs3Jd5Gm0Ca',
+      HEALTH_TOKEN: 'Hq2-4bN8vKe1Yt6Wr9Xu3Mf7Lc5Zs0Pa',
+      GEMINI_API_KEY: 'k',
+      STAFF_EMAILS: 'a@b.c',
+      SPREADSHEET_ID: 'sheet-123',
+    };
     let called = false;
     const plan = planProperties(all, 'sheet-123', () => ((called = true), 'x'));
     expect(plan).toEqual({ set: {}, lines: [] });
     expect(called).toBe(false);
     expect(planProperties({ ...all, MAX_ATTEMPTS: 'lots' }, 'sheet-123', () => 'x').lines[0]).toMatch(/^PROBLEM: .*MAX_ATTEMPTS/);
     expect(planProperties(all, 'other', () => 'x').lines[0]).toMatch(/another spreadsheet/);
+  });
+
+  it('properties: a WEBHOOK_TOKEN or HEALTH_TOKEN under 32 characters is replaced by a generated one, saying why', () => {
+    const all = { WEBHOOK_TOKEN: 'short-token', HEALTH_TOKEN: 'Hq2-4bN8vKe1Yt6Wr9Xu3Mf7Lc5Zs0Pa', GEMINI_API_KEY: 'k', STAFF_EMAILS: 'a@b.c', SPREADSHEET_ID: 'sheet-123' };
+    const fresh = 'Nw5-8rT2kYp6Vb1Xq9Lm3Zs7Hd4Gc0Fa';
+    const plan = planProperties(all, 'sheet-123', () => fresh);
+    expect(plan.set).toEqual({ WEBHOOK_TOKEN: fresh });
+    expect(plan.lines.join('\n')).toMatch(/WEBHOOK_TOKEN is 11 characters long; it must be at least 32 random characters: it was replaced/);
+    expect(plan.lines.join('\n')).not.toMatch(/short-token|PROBLEM/);
   });
 
   it('the default Config row is a usable `*` row with the default templates', () => {

@@ -19,9 +19,9 @@ describe('docs/triage.md against the incident records', () => {
     expect(doc).toContain(`at least **${RATE_LIMIT_PERSIST_RUNS} runs** spanning at least **${RATE_LIMIT_PERSIST_MINUTES} minutes**`);
   });
 
-  it('only the rate limit waits until it persists; every other code is mailed at once', () => {
+  it('only the rate limit and a failing Sent check wait until they persist; every other code is mailed at once', () => {
     const persistent = INCIDENT_CODES.filter((code) => INCIDENTS[code].mails.kind !== 'at-once');
-    expect(persistent).toEqual(['GEMINI_RATE_LIMITED']);
+    expect(persistent).toEqual(['GEMINI_RATE_LIMITED', 'SENT_CHECK_FAILED']);
     expect(INCIDENTS.GEMINI_RATE_LIMITED.mails).toEqual({ kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES });
   });
 });

@@ -211,6 +211,7 @@ describe('classification', () => {
     CONFIG_INVALID: 'configuration',
     TEMPLATE_INVALID: 'configuration',
     REJECTED_DELIVERIES: 'configuration',
+    SENT_CHECK_FAILED: 'configuration',
     NEEDS_REVIEW_ROWS: 'needs-person',
     CODE_BUG: 'code-bug',
   };

@@ -1,0 +1,160 @@
+// RECONCILE_SENT_MAIL end to end: the bundle built with --reconcile-sent-mail settles a SENDING row from the Sent folder
+// (Gmail advanced service in the runtime): confirmed once, safe to resend, mailed twice, and Gmail's index lag.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { manifestFor } from '../../scripts/manifest.mjs';
+import { BUNDLE_DIR, startRuntime, submission, type QueueObject, type Runtime } from './runtime';
+
+const STAFF = 'staff@example.com';
+const DIRTY = 'FQ_DIRTY';
+const MINUTE = 60_000;
+
+let bundleDir: string;
+beforeAll(() => {
+  // The same Code.js with the manifest `node scripts/build.mjs --reconcile-sent-mail` writes.
+  bundleDir = mkdtempSync(join(tmpdir(), 'fq-reconcile-'));
+  cpSync(join(BUNDLE_DIR, 'Code.js'), join(bundleDir, 'Code.js'));
+  const manifest = manifestFor(JSON.parse(readFileSync(join(BUNDLE_DIR, 'appsscript.json'), 'utf8')), { reconcileSentMail: true });
+  writeFileSync(join(bundleDir, 'appsscript.json'), JSON.stringify(manifest));
+});
+afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+describe('RECONCILE_SENT_MAIL in the local runtime', () => {
+  let rt: Runtime;
+  afterEach(async () => {
+    await rt?.close();
+  });
+
+  const start = async (props: Record<string, string> = {}) => {
+    rt = await startRuntime({ props: { STALE_SENDING_MINUTES: '7', RECONCILE_SENT_MAIL: 'true', ...props }, host: { bundleDir } });
+  };
+  const delivery = (n: number) => submission(n, (body) => {
+    body.form_response.answers[1].email = `r${n}@example.com`;
+  });
+  const respondentMails = (): any[] => rt.host.outbox.filter((mail: any) => mail.to !== STAFF);
+  const row = (eventId: string): QueueObject => rt.queue().find((r) => r.event_id === eventId) as QueueObject;
+  const logDetails = (eventId: string): string[] => rt.sheet('Log').rows.filter((cells) => cells[1] === eventId).map((cells) => String(cells[5]));
+  const tick = async () => {
+    rt.host.properties.set(DIRTY, String(rt.host.now()));
+    const exec = await rt.run('processQueue');
+    expect(exec.status, JSON.stringify(exec.error)).toBe('ok');
+    return exec;
+  };
+  /** Delivers one submission and runs processQueue with a mail fault that kills the run at the send. */
+  const crashAtSend = async (n: number, fault: Record<string, unknown>) => {
+    const body = delivery(n);
+    await rt.deliver(body);
+    rt.host.faults.add({ target: 'mail', ...fault });
+    rt.host.properties.set(DIRTY, String(rt.host.now()));
+    const crashed = await rt.run('processQueue');
+    expect(crashed.status).toBe('crash');
+    const id = JSON.parse(body).event_id as string;
+    expect(row(id)).toMatchObject({ status: 'SENDING', sent_at: '' });
+    return id;
+  };
+
+  it('a crash after the send is confirmed SENT from Sent at the first look, sent_at from the message, with no second mail', async () => {
+    await start();
+    const id = await crashAtSend(5, { crashAfterSend: 1 });
+    expect(respondentMails()).toHaveLength(1);
+    await tick();
+    expect(row(id).status).toBe('SENDING'); // not before STALE_SENDING_MINUTES
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    const settled = row(id);
+    expect(settled.status).toBe('SENT');
+    expect(Date.parse(String(settled.sent_at))).toBe(Date.parse(respondentMails()[0].sentAt));
+    expect(logDetails(id)).toContain(`confirmed in Sent (message id ${respondentMails()[0].id})`);
+    rt.host.advanceClock(60 * MINUTE);
+    await tick();
+    expect(respondentMails()).toHaveLength(1);
+  });
+
+  it('a crash before the send: no copy at either look ends "safe to resend" in NEEDS_REVIEW, and nothing is mailed', async () => {
+    await start();
+    const id = await crashAtSend(6, { crashBeforeSend: 1 });
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('SENDING');
+    expect(String(row(id).error)).toMatch(/^SENT_CHECK: no copy in Sent yet at /);
+    rt.host.advanceClock(30 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('SENDING'); // the second look waits 45 minutes
+    rt.host.advanceClock(16 * MINUTE);
+    await tick();
+    expect(row(id)).toMatchObject({ status: 'NEEDS_REVIEW', error: 'SENT_CHECK: no copy in Sent: safe to resend — set PENDING' });
+    expect(respondentMails()).toHaveLength(0);
+  });
+
+  it('with RECONCILE_RESEND, a crash before the send ends with exactly one mail, and a second crash is never resent', async () => {
+    await start({ RECONCILE_RESEND: 'true' });
+    const id = await crashAtSend(7, { crashBeforeSend: 1 });
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    rt.host.advanceClock(46 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('SENT');
+    expect(respondentMails()).toHaveLength(1);
+    rt.host.advanceClock(120 * MINUTE);
+    await tick();
+    expect(respondentMails()).toHaveLength(1);
+  });
+
+  it('the one resend is never repeated: a second crash before the send ends with a person', async () => {
+    await start({ RECONCILE_RESEND: 'true' });
+    const id = await crashAtSend(8, { crashBeforeSend: 1 });
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    rt.host.faults.add({ target: 'mail', crashBeforeSend: 1 });
+    rt.host.advanceClock(46 * MINUTE);
+    rt.host.properties.set(DIRTY, String(rt.host.now()));
+    expect((await rt.run('processQueue')).status).toBe('crash'); // resent, and the resend dies too
+    expect(row(id).status).toBe('SENDING');
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    rt.host.advanceClock(46 * MINUTE);
+    await tick();
+    expect(row(id)).toMatchObject({ status: 'NEEDS_REVIEW', error: 'SENT_CHECK: no copy in Sent: safe to resend — set PENDING' });
+    expect(respondentMails()).toHaveLength(0);
+  });
+
+  it('two copies in Sent → NEEDS_REVIEW "mailed 2 times" with both ids', async () => {
+    await start();
+    const id = await crashAtSend(9, { crashAfterSend: 1 });
+    const first = respondentMails()[0];
+    // A second copy of the same mail in Sent (as if another execution had sent it as well).
+    rt.host.outbox.push({ ...first, id: 'msg-copy' });
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('NEEDS_REVIEW');
+    expect(String(row(id).error)).toBe(`SENT_CHECK: mailed 2 times (message ids msg-copy, ${first.id}); a person must look`);
+  });
+
+  it('index lag hides the copy at the first look but not at the second', async () => {
+    await start();
+    rt.host.faults.add({ target: 'gmail', lagMs: 30 * MINUTE });
+    const id = await crashAtSend(10, { crashAfterSend: 1 });
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('SENDING');
+    expect(String(row(id).error)).toMatch(/no copy in Sent yet/);
+    rt.host.advanceClock(46 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('SENT');
+    expect(respondentMails()).toHaveLength(1);
+  });
+
+  it('a Gmail error changes nothing and raises SENT_CHECK_FAILED; the row is settled once Gmail answers', async () => {
+    await start();
+    const id = await crashAtSend(11, { crashAfterSend: 1 });
+    rt.host.faults.add({ target: 'gmail', error: 'Backend Error', count: 1 });
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    expect(row(id)).toMatchObject({ status: 'SENDING', error: '' });
+    expect(rt.host.properties.get('FQ_INCIDENT_SENT_CHECK_FAILED')).not.toBeNull();
+    await tick();
+    expect(row(id).status).toBe('SENT');
+  });
+});
