@@ -34,7 +34,7 @@ class HttpError extends Error {
  * @param {{ host: any, port?: number, hostname?: string, typeform?: ReturnType<typeof createTypeformStore> }} options
  * @returns {Promise<{ url: string, port: number, typeform: ReturnType<typeof createTypeformStore>, close: () => Promise<void> }>}
  */
-export async function startServer({ host, port = 8787, hostname = '127.0.0.1', typeform = createTypeformStore({ now: () => host.now() }) }) {
+export async function startServer({ host, port = 8787, hostname = '127.0.0.1', typeform = createTypeformStore({ now: () => (typeof host.now === 'function' ? host.now() : Date.now()) }) }) {
   /** @type {Map<string, Echo>} */
   const echoes = new Map();
   const startedAt = Date.now();
