@@ -18,6 +18,19 @@ export function acceptedEvents(answers) {
   return accepted;
 }
 
+/** Deliveries the platform itself refused (more than 30 simultaneous executions: Google's HTML 200, no script ran). */
+export function refusedByPlatform(answers) {
+  return answers.filter(({ answer }) => answer?.status === 'refused').length;
+}
+
+/** Rows whose event no delivery sent (blank rows staff inserted aside). */
+function rowsOfNoEvent(rows, known) {
+  return rows
+    .filter((r) => !Object.values(r).every((v) => v === '' || v === null || v === undefined))
+    .filter((r) => !known.has(String(r.event_id)))
+    .map((r) => `a row of an event no delivery sent: ${String(r.event_id).slice(0, 60)} (${r.status})`);
+}
+
 export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
@@ -36,13 +49,17 @@ export function checkSchedule(observed) {
   }
 
   let lost = 0;
-  for (let n = 1; n <= EVENT_POOL; n++) {
-    const id = eventIdOf(n);
+  // The pool's submissions and every hostile one (its event id as delivered), each with its own respondent.
+  const events = new Map();
+  for (let n = 1; n <= EVENT_POOL; n++) events.set(n, eventIdOf(n));
+  for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
+  for (const [n, id] of events) {
     const mine = rows.filter((r) => r.event_id === id);
     const live = mine.filter((r) => r.status !== 'DUPLICATE');
     const sent = mailsOf.get(recipientOf(n)) ?? [];
-    if (accepted.has(n)) {
-      if (mine.length === 0) { lost++; violations.push(`event #${n} (${id}) was accepted but has no row`); continue; }
+    // Accepted by doPost, or queued later (Accept rejected delivery): it must end answered or with a person.
+    if (accepted.has(n) || mine.length > 0) {
+      if (mine.length === 0) { lost++; violations.push(`event #${n} (${id.slice(0, 60)}) was accepted but has no row`); continue; }
       if (live.length === 0) { lost++; violations.push(`event #${n} has only DUPLICATE rows`); continue; }
       const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
       if (stuck.length > 0) { lost++; violations.push(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`); continue; }
@@ -59,6 +76,7 @@ export function checkSchedule(observed) {
       else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
     }
   }
+  violations.push(...rowsOfNoEvent(rows, new Set(events.values())));
   if (lost > 0 && observed.drainLog) violations.push(`drain runs: ${observed.drainLog.join(' / ')}`);
   const failed = (observed.executions ?? []).filter((e) => e.status !== 'ok' && e.fn !== 'benchNoSuchFunction');
   if (violations.length > 0 && failed.length > 0) violations.push(`executions that did not end ok: ${failed.map((e) => `${e.id} ${e.fn} ${e.status}: ${e.error?.message ?? ''}`).join(' / ')}`);
@@ -75,5 +93,5 @@ export function checkSchedule(observed) {
       if (text.includes(secret)) { secretsLeaked++; violations.push(`${name} appears in ${where}`); }
     }
   }
-  return { accepted: accepted.size, duplicateEmails, lost, secretsLeaked, violations };
+  return { accepted: accepted.size, refusedByPlatform: refusedByPlatform(observed.answers), duplicateEmails, lost, secretsLeaked, violations };
 }

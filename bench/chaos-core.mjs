@@ -14,11 +14,13 @@ import { deliveriesIn, describeSchedule, scheduleArbitrary } from './chaos-sched
 const BUNDLE = new URL('../dist/Code.js', import.meta.url);
 const bundleHash = () => createHash('sha256').update(readFileSync(BUNDLE)).digest('hex').slice(0, 12);
 
+/** @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null }} [options] */
 export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null } = {}) {
   const gemini = await startOfflineGemini({ port: 0 });
-  const totals = { schedules: 0, deliveries: 0, accepted: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
+  const totals = { schedules: 0, deliveries: 0, accepted: 0, refusedByPlatform: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
   const statuses = {};
   const faults = {};
+  const actors = {}; // actor → schedules in which it fired
   let lastFailure = null;
   const started = Date.now();
   const bundleAtStart = bundleHash();
@@ -29,6 +31,8 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     totals.schedules++;
     totals.deliveries += deliveriesIn(schedule);
     totals.accepted += result.accepted;
+    totals.refusedByPlatform += result.refusedByPlatform;
+    for (const a of observed.actors) actors[a] = (actors[a] ?? 0) + 1;
     totals.duplicateEmails += result.duplicateEmails;
     totals.lost += result.lost;
     totals.secretsLeaked += result.secretsLeaked;
@@ -69,10 +73,10 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
   } finally {
     await gemini.close();
   }
-  return { seed, totals, statuses, faults, failure, seconds: (Date.now() - started) / 1000 };
+  return { seed, totals, statuses, faults, actors, failure, seconds: (Date.now() - started) / 1000 };
 }
 
 /** The summary line `npm run chaos` prints last. */
-export function summaryLine({ totals }) {
-  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
+export function summaryLine({ totals, actors = {} }) {
+  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} actors=${Object.keys(actors).sort().join(',')} refused_by_platform=${totals.refusedByPlatform} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
 }

@@ -1,5 +1,6 @@
 // Runs one chaos schedule in a fresh runtime, then clears the faults and drains the queue; returns what an auditor needs.
-import { TOKEN, startRuntime, submission } from './runtime.mjs';
+import { TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
+import { EVENT_POOL, POISON_KINDS } from './chaos-schedule.mjs';
 
 const STAFF = 'staff@example.com';
 const OPEN = new Set(['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING']);
@@ -50,6 +51,123 @@ async function approveAll(host) {
   return rows.length;
 }
 
+const letterOf = (index) => String.fromCharCode(65 + index);
+const pickOf = (pick, n) => Math.min(n - 1, Math.floor(pick * n));
+
+/** Queue data rows (1-based sheet row numbers) whose cells satisfy `test`. */
+function queueRowsWhere(host, test) {
+  const { sh, col } = sheetRows(host, 'Queue');
+  if (!sh) return { rows: [], col };
+  const rows = [];
+  for (let r = 1; r < sh.v.length; r++) if (test(sh.v[r] ?? [], col)) rows.push(r + 1);
+  return { rows, col };
+}
+
+const blank = (cells) => cells.every((c) => c === '' || c === null || c === undefined);
+
+/** The event id of a poison delivery's submission: `longEventId` is 246+ characters (the cache refuses keys over 250). */
+function poisonEventId(a) {
+  return a.kind === 'longEventId' ? `E${String(a.n).padStart(3, '0')}`.padEnd(246 + a.n - EVENT_POOL, 'E') : eventIdOf(poisonN(a));
+}
+
+/** Each poison kind has its own submissions (and respondents) above the pool, so one kind's mail is never another's. */
+function poisonN(a) {
+  return EVENT_POOL + 1 + POISON_KINDS.indexOf(a.kind) * 3 + (a.n - EVENT_POOL - 1);
+}
+
+/** The body of a hostile delivery: oversized fields, a 246+-character event_id, deep JSON, a 60,000-character event_type. */
+function poisonBody(a) {
+  if (a.kind === 'deepJson') return '['.repeat(200000) + ']'.repeat(200000);
+  if (a.kind === 'nestedJson') return '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+  return submission(poisonN(a), (b) => {
+    b.event_id = poisonEventId(a);
+    if (a.kind === 'bigToken') b.form_response.token = 't'.repeat(60000);
+    if (a.kind === 'bigFormId') b.form_response.form_id = 'F'.repeat(60000);
+    if (a.kind === 'bigEventType') b.event_type = 'z'.repeat(60000);
+  });
+}
+
+/**
+ * One staff or outsider action. Resolves with the name of the actor when it did something (a sort of two rows or
+ * more, a paste that landed, a cleared `sent_at` of a SENT row …), else null.
+ */
+async function staffAction(rt, a, answers) {
+  const host = rt.host;
+  if (a.t === 'staffSort') {
+    if (queueRowsWhere(host, () => true).rows.length < 2) return null;
+    await host.edit({ op: 'sort', sheet: 'Queue', column: a.column, ascending: a.ascending, user: STAFF });
+    return 'staff-sort';
+  }
+  if (a.t === 'staffInsert') {
+    const { rows } = queueRowsWhere(host, () => true);
+    if (rows.length === 0) return null;
+    await host.edit({ op: 'insertRows', sheet: 'Queue', before: rows[pickOf(a.pick, rows.length)], count: a.count, user: STAFF });
+    return 'staff-insert';
+  }
+  if (a.t === 'staffDelete') {
+    // Staff tidy up: rows they inserted (blank) or a DUPLICATE row; deleting a live submission is a person's decision.
+    const { rows } = queueRowsWhere(host, (cells, col) => blank(cells) || cells[col('status')] === 'DUPLICATE');
+    if (rows.length === 0) return null;
+    await host.edit({ op: 'deleteRows', sheet: 'Queue', row: rows[pickOf(a.pick, rows.length)], count: 1, user: STAFF });
+    return 'staff-delete';
+  }
+  if (a.t === 'staffPaste') {
+    const { rows, col } = queueRowsWhere(host, (cells) => !blank(cells));
+    if (rows.length === 0) return null;
+    // A block over submissions only: a status typed into a blank row is a row of no event, not a move.
+    const start = pickOf(a.pick, rows.length);
+    const first = rows[start];
+    let length = 1;
+    while (length < a.rows && rows[start + length] === first + length) length++;
+    const values = Array.from({ length }, () => [a.status]);
+    try {
+      await host.edit({ op: 'paste', sheet: 'Queue', a1: `${letterOf(col('status'))}${first}`, values, user: STAFF });
+    } catch (error) {
+      if (!/data validation|refused|invalid/i.test(String(error?.message))) throw error;
+      return null; // the dropdown refused the paste: nothing landed
+    }
+    return 'staff-paste';
+  }
+  if (a.t === 'staffClearSentAt') {
+    const { rows, col } = queueRowsWhere(host, (cells, c) => cells[c('status')] === 'SENT' && cells[c('sent_at')] !== '');
+    if (rows.length === 0) return null;
+    await host.edit({ op: 'clear', sheet: 'Queue', a1: `${letterOf(col('sent_at'))}${rows[pickOf(a.pick, rows.length)]}`, user: STAFF });
+    return 'staff-clear-sent_at';
+  }
+  return runAction(rt, a, answers);
+}
+
+/** Menu items and Set up as a staff member, and the outsiders' deliveries: resolves with the actor's name when it fired. */
+async function runAction(rt, a, answers) {
+  const host = rt.host;
+  if (a.t === 'staffProcessNow') {
+    await host.run('menuProcessNow', [], { kind: 'menu', user: STAFF });
+    return 'staff-process-now';
+  }
+  if (a.t === 'staffSetup') {
+    await host.run('setup', [], { kind: 'menu', user: STAFF });
+    return 'staff-setup';
+  }
+  if (a.t === 'staffAcceptRejected') {
+    const { sh } = sheetRows(host, 'Rejected');
+    const n = sh ? sh.v.length - 1 : 0;
+    if (n < 1) return null;
+    await host.run('menuAcceptRejected', [], { kind: 'menu', user: STAFF, activeRange: { sheet: 'Rejected', a1: `B${2 + pickOf(a.pick, n)}` } });
+    return 'staff-accept-rejected';
+  }
+  if (a.t === 'poison') {
+    const { answer } = await rt.deliver(poisonBody(a));
+    answers.push({ n: poisonN(a), id: poisonEventId(a), poison: a.kind, answer });
+    return 'poison';
+  }
+  if (a.t === 'burst') {
+    const all = await Promise.all(Array.from({ length: a.size }, (_, i) => rt.deliver(submission(1 + (i % EVENT_POOL)))));
+    all.forEach(({ answer }, i) => answers.push({ n: 1 + (i % EVENT_POOL), answer }));
+    return all.some(({ exec }) => exec.status === 'refused') ? 'burst' : null;
+  }
+  throw new Error(`unknown chaos action ${a.t}`);
+}
+
 function applyFault(host, f) {
   if (f.clear === 'all') {
     host.faults.clear();
@@ -97,6 +215,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
   });
   const answers = []; // { n, answer }
   const labels = new Map(); // fault id → what it injects
+  const actors = new Set(); // the actors that did something in this schedule
   try {
     if (schedule.approval) {
       const { col } = sheetRows(host, 'Config');
@@ -112,7 +231,13 @@ export async function runSchedule(schedule, { gemini } = {}) {
         else if (a.t === 'badToken') await rt.deliver(submission(a.n), `${TOKEN.slice(0, -4)}nope`);
         else if (a.t === 'process') await rt.run('processQueue');
         else if (a.t === 'processKilled') await processKilled(rt, labels);
-        else if (a.t === 'approve') await approveAll(host);
+        else if (a.t === 'approve') { if ((await approveAll(host)) > 0) actors.add('staff-approve'); return; }
+        else {
+          const fired = await staffAction(rt, a, answers);
+          if (fired) actors.add(fired);
+          return;
+        }
+        actors.add(a.t);
       }));
     }
     host.faults.clear();
@@ -132,7 +257,8 @@ export async function runSchedule(schedule, { gemini } = {}) {
     const spill = Object.keys(host.properties.getAll()).filter((k) => k.startsWith('FQ_SPILL_'));
     const fnOf = new Map(executions.map((e) => [e.id, e.fn]));
     const faultsFired = [...quotaSeen, ...host.faults.history.map((h) => `${labels.get(h.id) ?? h.target} in ${fnOf.get(h.executionId) ?? 'other'}`)];
-    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired };
+    if (host.latency) actors.add('latency');
+    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors] };
   } finally {
     await rt.close();
   }

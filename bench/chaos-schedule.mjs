@@ -4,12 +4,29 @@ import fc from 'fast-check';
 /** Submissions are drawn from a small pool, so duplicates (concurrent and late) are common. */
 export const EVENT_POOL = 10;
 
+/** Hostile deliveries (bench/chaos-run.mjs builds each body). */
+export const POISON_KINDS = ['bigToken', 'bigFormId', 'longEventId', 'deepJson', 'nestedJson', 'bigEventType'];
+
 const action = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ t: fc.constant('deliver'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('badToken'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
-  { weight: 4, arbitrary: fc.constant({ t: 'process' }) },
-  { weight: 1, arbitrary: fc.constant({ t: 'processKilled' }) },
-  { weight: 1, arbitrary: fc.constant({ t: 'approve' }) },
+  { weight: 24, arbitrary: fc.record({ t: fc.constant('deliver'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('badToken'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
+  { weight: 16, arbitrary: fc.constant({ t: 'process' }) },
+  { weight: 4, arbitrary: fc.constant({ t: 'processKilled' }) },
+  { weight: 4, arbitrary: fc.constant({ t: 'approve' }) },
+  // Staff in the sheet while runs are in flight (rows picked by `pick`, a fraction of the Queue's rows).
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('staffSort'), column: fc.constantFrom('status', 'event_id', 'received_at'), ascending: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('staffInsert'), pick: fc.double({ min: 0, max: 1, noNaN: true }), count: fc.integer({ min: 1, max: 2 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('staffDelete'), pick: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('staffPaste'), pick: fc.double({ min: 0, max: 1, noNaN: true }), status: fc.constantFrom('READY', 'APPROVED', 'PENDING'), rows: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('staffClearSentAt'), pick: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+  // Menu items and Set up run by a staff member, not the deployer.
+  { weight: 2, arbitrary: fc.constant({ t: 'staffProcessNow' }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('staffAcceptRejected'), pick: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+  { weight: 2, arbitrary: fc.constant({ t: 'staffSetup' }) },
+  // Hostile deliveries; `longEventId` is a real submission (n above the pool) that must be answered once.
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('poison'), kind: fc.constantFrom(...POISON_KINDS), n: fc.integer({ min: EVENT_POOL + 1, max: EVENT_POOL + 3 }) }) },
+  // More simultaneous deliveries than Google runs for one user (30): the surplus gets Google's HTML 200. Rare: ~35 executions each.
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('burst'), size: fc.integer({ min: 31, max: 36 }) }) },
 );
 
 const sheetsError = fc.constantFrom('Error code INTERNAL', 'Service Spreadsheets failed while accessing document.', 'Service Spreadsheets timed out while accessing document with id local-spreadsheet.');
@@ -41,10 +58,11 @@ export const scheduleArbitrary = fc.record({
 /** A schedule in one readable line per group, for failure reports. */
 export function describeSchedule(schedule) {
   const fault = (f) => (f.clear ? `clear ${f.clear}` : `${f.target}:${Object.entries(f).filter(([k]) => k !== 'target').map(([k, v]) => `${k}=${v}`).join(',')}`);
-  const act = (a) => (a.t === 'deliver' ? `deliver#${a.n}` : a.t === 'badToken' ? `badToken#${a.n}` : a.t === 'processKilled' ? 'process (killed inside Gemini)' : a.t);
+  const act = (a) => (a.t === 'deliver' ? `deliver#${a.n}` : a.t === 'badToken' ? `badToken#${a.n}` : a.t === 'processKilled' ? 'process (killed inside Gemini)'
+    : `${a.t}${Object.entries(a).filter(([k]) => k !== 't').map(([k, v]) => `:${k}=${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v}`).join('')}`);
   return [`approval=${schedule.approval}`, ...schedule.groups.map((g, i) => `  ${i + 1}. [${g.faults.map(fault).join('; ')}] ${g.actions.map(act).join(' ‖ ')}`)].join('\n');
 }
 
 export function deliveriesIn(schedule) {
-  return schedule.groups.reduce((sum, g) => sum + g.actions.filter((a) => a.t === 'deliver').length, 0);
+  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' ? 1 : a.t === 'burst' ? a.size : 0), 0), 0);
 }

@@ -31,6 +31,7 @@ export const ROW_ERROR_CODES = [
   'GEMINI_KEY_INVALID', // systemic: the row keeps its place
   'GEMINI_MODEL_NOT_FOUND', // systemic: the row keeps its place
   'GEMINI_DAILY_QUOTA', // systemic: the row keeps its place
+  'GEMINI_UNAVAILABLE', // Gemini has been down over several runs: the row keeps its place
   'MAIL_PERMANENT', // the address or the mail cannot be sent
   'MAIL_QUOTA', // the send was refused by the daily quota: back to READY/APPROVED
   'MAIL_UNKNOWN', // the send failed in a way that may have mailed: NEEDS_REVIEW
@@ -48,6 +49,7 @@ export const INCIDENT_CODES = [
   'GEMINI_MODEL_NOT_FOUND',
   'GEMINI_DAILY_QUOTA',
   'GEMINI_RATE_LIMITED',
+  'GEMINI_UNAVAILABLE',
   'MAIL_QUOTA_EXHAUSTED',
   'MAIL_LIMIT_REACHED',
   'SPILL_BACKLOG',

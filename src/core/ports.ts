@@ -186,6 +186,8 @@ export interface IncidentSink {
   raise(code: IncidentCode, detail: string, rowNumbers?: readonly number[]): void;
   /** The condition was checked and is gone. */
   clear(code: IncidentCode): void;
+  /** The open incident of that code as stored before this execution raised it, or null: how long a condition has lasted. */
+  priorOpen(code: IncidentCode): { runs: number; rowCount: number } | null;
 }
 
 /** A delivery kept in Script Properties because the sheet could not take it in time. */

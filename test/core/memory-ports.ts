@@ -218,6 +218,11 @@ export class MemoryIncidents implements IncidentSink {
   clear(code: IncidentCode): void {
     this.cleared.push(code);
   }
+  /** Incidents an earlier execution left open (a test sets them). */
+  prior = new Map<IncidentCode, { runs: number; rowCount: number }>();
+  priorOpen(code: IncidentCode): { runs: number; rowCount: number } | null {
+    return this.prior.get(code) ?? null;
+  }
   codes(): IncidentCode[] {
     return this.raised.map((incident) => incident.code);
   }

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos, summaryLine } from '../../bench/chaos-core.mjs';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
-import { GEMINI_KEY, eventIdOf, recipientOf } from '../../bench/runtime.mjs';
+import { GEMINI_KEY, eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
+import everyActor from './chaos-every-actor.json';
+
+/** Every actor the chaos harness has; the fixed schedule below must fire each of them. */
+const ACTORS = ['burst', 'deliver', 'latency', 'poison', 'process', 'staff-accept-rejected', 'staff-clear-sent_at', 'staff-delete',
+  'staff-insert', 'staff-paste', 'staff-process-now', 'staff-setup', 'staff-sort'];
 
 const SCHEDULES = Number(process.env.CHAOS_SCHEDULES ?? 20);
 const SEED = Number(process.env.CHAOS_SEED ?? 20261130);
@@ -16,6 +21,19 @@ describe('chaos schedules in the local runtime', () => {
     expect(report).toBe('');
     expect(summaryLine(result)).toMatch(/duplicate_emails=0 lost=0 secrets_leaked=0$/);
     expect(result.totals.schedules).toBe(SCHEDULES);
+  });
+
+  it('keeps every promise while every actor fires once: staff moving rows, staff identities, poison, a burst over 30, latency', { timeout: 120_000 }, async () => {
+    setRuntimeDefaults({ latency: 'google:0.1', latencySeed: SEED });
+    try {
+      const result = await runChaos({ replay: everyActor });
+      expect(result.failure?.violations ?? []).toEqual([]);
+      expect(Object.keys(result.actors).sort()).toEqual(ACTORS);
+      expect(result.totals.refusedByPlatform).toBeGreaterThan(0);
+      expect(summaryLine(result)).toMatch(/ actors=[a-z_,-]+ refused_by_platform=[1-9]\d* duplicate_emails=0 lost=0 secrets_leaked=0$/);
+    } finally {
+      setRuntimeDefaults();
+    }
   });
 
   it('the checker itself sees a second mail, a lost event and a leaked key', () => {

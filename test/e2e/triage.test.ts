@@ -177,6 +177,50 @@ describe('triage mail in the local runtime', () => {
     expect(recovered[2].body).toContain('Caught up: 8 replies sent');
   });
 
+  it('a Gemini 503 outage of 40 minutes: rows keep their attempts instead of turning FAILED, one GEMINI_UNAVAILABLE mail, doGet ok:false, then they go out by themselves with one recovery mail', async () => {
+    rt = await startRuntime();
+    rt.host.faults.add({ target: 'gemini', status: 503, body: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}' });
+    for (let n = 1; n <= 3; n++) await rt.deliver(submission(n));
+    for (let minute = 0; minute < 40; minute++) {
+      await tick(rt);
+      rt.host.advanceClock(MINUTE); // script time: back-offs and the 5-minute recheck expire as they would
+    }
+    const rows = rt.queue();
+    expect(rows.map((row) => row.status)).toEqual(['PENDING', 'PENDING', 'PENDING']);
+    // Only the first outage run charges an attempt; 40 minutes used to be 5 attempts each and FAILED.
+    for (const row of rows) expect(Number(row.attempts || 0)).toBeLessThanOrEqual(1);
+    expect(String(rows[0].error)).toMatch(/^GEMINI_UNAVAILABLE: Gemini HTTP 503/);
+    expect(incident(rt, 'GEMINI_UNAVAILABLE')).toMatchObject({ state: 'open', mailsSent: 1 });
+    const mails = triageMails(rt);
+    expect(mails.map((mail) => mail.subject)).toEqual([expect.stringMatching(/^\[formqueue\] Gemini unavailable — 3 waiting/)]);
+    expect(firstLines(mails[0])[1]).toBe('Class: Google platform outage');
+    expect(await getHealth(rt)).toMatchObject({ ok: false, openIncidents: [expect.objectContaining({ code: 'GEMINI_UNAVAILABLE' })] });
+
+    rt.host.faults.clear();
+    for (let minute = 0; minute < 12; minute++) {
+      await tick(rt);
+      rt.host.advanceClock(MINUTE);
+    }
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'SENT', 'SENT']);
+    const after = triageMails(rt);
+    expect(after).toHaveLength(2);
+    expect(after[1].subject).toMatch(/^\[formqueue\] Resolved: Gemini unavailable \(lasted .*\) — 3 caught up$/);
+    expect(incident(rt, 'GEMINI_UNAVAILABLE')).toBeNull();
+  });
+
+  it('a timeout outage with a single waiting row is charged as usual and ends FAILED (one row is not a systemic outage)', async () => {
+    rt = await startRuntime();
+    rt.host.faults.add({ target: 'gemini', timeout: true });
+    await rt.deliver(submission(1));
+    for (let minute = 0; minute < 40; minute++) {
+      await tick(rt);
+      rt.host.advanceClock(MINUTE);
+    }
+    const [row] = rt.queue();
+    expect(row.status).toBe('FAILED');
+    expect(String(row.error)).toMatch(/^GEMINI_RETRYABLE: gave up after 5 attempts/);
+  });
+
   it('an unexpected exception: one mail with the stack, secrets in it redacted, rows left untouched', async () => {
     rt = await startRuntime();
     await rt.deliver(submission(1));

@@ -42,7 +42,8 @@ export type SystemicGeminiIncident = 'GEMINI_KEY_INVALID' | 'GEMINI_MODEL_NOT_FO
 
 export type GeminiVerdict =
   | { kind: 'ok'; text: string }
-  | { kind: 'retryable'; reason: string; retryAfterSeconds?: number; rateLimited?: true; uncharged?: true }
+  /** `outage`: Gemini did not answer at all (5xx, 408, timeout, no connection), as it does while it is down. */
+  | { kind: 'retryable'; reason: string; retryAfterSeconds?: number; rateLimited?: true; uncharged?: true; outage?: true }
   | { kind: 'systemic'; incident: SystemicGeminiIncident; reason: string }
   | { kind: 'content'; reason: string }
   /** MAX_TOKENS before any text: the model spent its whole output budget thinking. */
@@ -231,7 +232,7 @@ export interface GeminiCallContext {
 export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCallContext = {}): GeminiVerdict {
   if (outcome.kind === 'transport') {
     const reason = short(`Gemini could not be reached: ${outcome.message}`);
-    return outcome.notAsked ? { kind: 'retryable', reason, uncharged: true } : { kind: 'retryable', reason };
+    return outcome.notAsked ? { kind: 'retryable', reason, uncharged: true } : { kind: 'retryable', reason, outage: true };
   }
   const { status, body } = outcome;
   if (status >= 200 && status < 300) return classifySuccess(body);
@@ -246,7 +247,7 @@ export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCal
       ? { kind: 'retryable', reason: described, retryAfterSeconds: error.retryDelaySeconds, rateLimited: true }
       : { kind: 'retryable', reason: described, rateLimited: true };
   }
-  if (status === 408 || status >= 500) return { kind: 'retryable', reason: described };
+  if (status === 408 || status >= 500) return { kind: 'retryable', reason: described, outage: true };
   if (status === 401 || status === 403 || error.reasons.includes('API_KEY_INVALID')) {
     return { kind: 'systemic', incident: 'GEMINI_KEY_INVALID', reason: `${described} (check Script Property GEMINI_API_KEY)` };
   }

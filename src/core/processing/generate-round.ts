@@ -181,6 +181,8 @@ export function runGenerationRound(run: Run): boolean {
     outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: requests[i].model })),
   );
 
+  const lastingOutage = judgeOutage(run, verdicts, ours.length);
+
   const latest = run.deps.queue.readRows(ours.map(({ claim }) => claim.rowNumber));
   remember(run, latest);
   const results = newBatch();
@@ -189,11 +191,11 @@ export function runGenerationRound(run: Run): boolean {
     const current = latest.find((row) => row.rowNumber === claim.rowNumber);
     const movedAway = current === undefined || current.eventId !== claim.eventId;
     if (isOurClaim(current, claim)) {
-      recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic);
+      recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic, lastingOutage);
     } else if (movedAway) {
       // Moved (a sort, an insert or a delete above) while Gemini wrote: the store writes the outcome where the
       // submission stands now, if it still shows our GENERATING claim there.
-      recordVerdict(run, results, claim, verdicts[i], item.approvalRequired, systemic);
+      recordVerdict(run, results, claim, verdicts[i], item.approvalRequired, systemic, lastingOutage);
     }
     // Otherwise staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
   });
@@ -203,7 +205,43 @@ export function runGenerationRound(run: Run): boolean {
 }
 
 /** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */
-type SystemicFindings = Map<SystemicGeminiIncident | 'GEMINI_RATE_LIMITED', { detail: string; rows: number[] }>;
+type SystemicFindings = Map<SystemicGeminiIncident | 'GEMINI_RATE_LIMITED' | 'GEMINI_UNAVAILABLE', { detail: string; rows: number[] }>;
+
+/**
+ * A round in which no request got any answer (every one 5xx, 408, a timeout or no connection) is what an outage
+ * looks like; one answer of any kind (even a 429) proves Gemini reachable. It is a lasting outage, during which
+ * rows keep their attempts, once an earlier run saw it too and it has held back at least two rows: one row whose
+ * own request keeps failing is charged as usual and ends FAILED, where a person sees it.
+ */
+function judgeOutage(run: Run, verdicts: readonly GeminiVerdict[], asked: number): boolean {
+  const outageRound = verdicts.length > 0 && verdicts.every((verdict) => verdict.kind === 'retryable' && verdict.outage === true);
+  if (!outageRound) {
+    if (verdicts.some((verdict) => !(verdict.kind === 'retryable' && (verdict.outage || verdict.uncharged)))) markGone(run, ['GEMINI_UNAVAILABLE']);
+    return false;
+  }
+  const prior = run.deps.incidents.priorOpen('GEMINI_UNAVAILABLE');
+  return prior !== null && (prior.rowCount >= 2 || asked >= 2);
+}
+
+/**
+ * A row Gemini did not answer in an outage round is noted for GEMINI_UNAVAILABLE; in a lasting outage it is not the
+ * row's fault (as for a bad key), so the attempt is given back and generation pauses. True when the row was held.
+ */
+function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, systemic: SystemicFindings, lastingOutage: boolean): boolean {
+  const found = systemic.get('GEMINI_UNAVAILABLE') ?? { detail: reason, rows: [] };
+  found.rows.push(row.rowNumber);
+  systemic.set('GEMINI_UNAVAILABLE', found);
+  if (!lastingOutage) return false;
+  const error = errorSummary('GEMINI_UNAVAILABLE', reason, run.secrets);
+  moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
+    claimedAt: null,
+    attempts: Math.max(0, row.attempts - 1),
+    error,
+  });
+  run.summary.deferred++;
+  run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
+  return true;
+}
 
 function recordVerdict(
   run: Run,
@@ -212,6 +250,7 @@ function recordVerdict(
   verdict: GeminiVerdict,
   approvalRequired: boolean,
   systemic: SystemicFindings,
+  lastingOutage: boolean,
 ): void {
   const now = run.deps.clock.now();
   const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
@@ -239,6 +278,7 @@ function recordVerdict(
         run.summary.deferred++;
         return;
       }
+      if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, systemic, lastingOutage)) return;
       if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
         const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
         moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });

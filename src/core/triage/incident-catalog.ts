@@ -14,10 +14,14 @@ export const CLASS_LABEL: Readonly<Record<IncidentClass, string>> = {
 
 /**
  * A per-minute rate limit is normal and retried by itself: staff hear of it only once it persists,
- * i.e. seen in at least 3 runs spanning at least 15 minutes. Every other code is mailed at once.
+ * i.e. seen in at least 3 runs spanning at least 15 minutes. A Gemini outage likewise (OUTAGE_PERSIST_*); every other code is mailed at once.
  */
 export const RATE_LIMIT_PERSIST_RUNS = 3;
 export const RATE_LIMIT_PERSIST_MINUTES = 15;
+
+/** A Gemini outage is mailed once it outlasts a passing blip: seen in at least 3 runs spanning at least 10 minutes. */
+export const OUTAGE_PERSIST_RUNS = 3;
+export const OUTAGE_PERSIST_MINUTES = 10;
 
 /** A cleared incident must stay clear this long before the recovery mail: a flapping condition stays one incident. */
 export const RECOVERY_QUIET_MINUTES = 5;
@@ -53,6 +57,15 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: "Nothing to do while it is short: Google's spreadsheet service is failing, new deliveries are kept in Script Properties and moved into Queue when Sheets answers again. If it lasts over an hour, check the Google Workspace status dashboard.",
     raisedBy: "processQueue, when a Sheets call fails with `Service Spreadsheets failed…`, `Error code INTERNAL`, a time-out and the like (opening the spreadsheet or any read or write during the run). Cleared by the first run that reads the Queue again.",
     mails: AT_ONCE,
+    holdsRowsBack: true,
+  },
+  GEMINI_UNAVAILABLE: {
+    class: 'platform',
+    title: 'Gemini unavailable',
+    whatHappened: 'Gemini has not answered at all (5xx errors or time-outs) for every row asked, over several runs: no reply can be generated.',
+    nextStep: 'Nothing to do while it lasts: rows keep their place and attempts, and are generated and sent by themselves once Gemini answers again. If it lasts over an hour, check the Gemini API status page (https://aistudio.google.com/status).',
+    raisedBy: `processQueue, by every generation round in which no request got any answer (each one 5xx, 408, a time-out or no connection). In the first such run rows are charged an attempt as for any retry; from the next one on (once at least two rows were held back) the rows go back to PENDING with the attempt given back and generation is looked at again 5 minutes later, so an outage never turns rows FAILED. One row whose own request keeps failing while others get answers is charged as usual. Staff hear of it once it is seen in at least ${OUTAGE_PERSIST_RUNS} runs spanning at least ${OUTAGE_PERSIST_MINUTES} minutes; any answer from Gemini (even a 429) clears it.`,
+    mails: { kind: 'once-persistent', runs: OUTAGE_PERSIST_RUNS, minutes: OUTAGE_PERSIST_MINUTES },
     holdsRowsBack: true,
   },
   GEMINI_KEY_INVALID: {

@@ -41,6 +41,8 @@ export interface IncidentBookOptions {
  */
 export class IncidentBook implements IncidentSink {
   private readonly incidents = new Map<IncidentCode, Incident>();
+  /** As loaded: what earlier executions left, untouched by this one's raises. */
+  private readonly loaded = new Map<IncidentCode, Incident>();
   private readonly dirty = new Set<IncidentCode>();
   private readonly removed = new Set<IncidentCode>();
   private readonly raisedThisRun = new Set<IncidentCode>();
@@ -65,6 +67,7 @@ export class IncidentBook implements IncidentSink {
       const json = stored[incidentKey(code)];
       const incident = json ? incidentFromJson(json) : null;
       if (incident) this.incidents.set(code, incident);
+      if (incident) this.loaded.set(code, incident);
     }
     this.history = historyFromJson(stored[INCIDENT_HISTORY_KEY]);
     this.dailySummarySent = stored[DAILY_SUMMARY_SENT_KEY] ?? '';
@@ -153,6 +156,11 @@ export class IncidentBook implements IncidentSink {
     }
     this.incidents.set(code, { ...current, lastMailedAt: at, mailsSent: current.mailsSent + 1 });
     this.dirty.add(code);
+  }
+
+  priorOpen(code: IncidentCode): { runs: number; rowCount: number } | null {
+    const before = this.loaded.get(code);
+    return before && before.state === 'open' ? { runs: before.runs, rowCount: before.rowCount } : null;
   }
 
   get(code: IncidentCode): Incident | undefined {

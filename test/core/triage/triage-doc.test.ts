@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INCIDENT_CODES } from '../../../src/core/codes';
-import { INCIDENTS, RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
+import { INCIDENTS, OUTAGE_PERSIST_MINUTES, OUTAGE_PERSIST_RUNS, RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import { readSettings } from '../../../src/core/settings';
 
 const doc = readFileSync(new URL('../../../docs/triage.md', import.meta.url), 'utf8');
@@ -19,9 +19,10 @@ describe('docs/triage.md against the incident records', () => {
     expect(doc).toContain(`at least **${RATE_LIMIT_PERSIST_RUNS} runs** spanning at least **${RATE_LIMIT_PERSIST_MINUTES} minutes**`);
   });
 
-  it('only the rate limit and a failing Sent check wait until they persist; every other code is mailed at once', () => {
+  it('only the rate limit, a Gemini outage and a failing Sent check wait until they persist; every other code is mailed at once', () => {
     const persistent = INCIDENT_CODES.filter((code) => INCIDENTS[code].mails.kind !== 'at-once');
-    expect(persistent).toEqual(['GEMINI_RATE_LIMITED', 'SENT_CHECK_FAILED']);
+    expect(persistent.sort()).toEqual(['GEMINI_RATE_LIMITED', 'GEMINI_UNAVAILABLE', 'SENT_CHECK_FAILED']);
+    expect(INCIDENTS.GEMINI_UNAVAILABLE.mails).toEqual({ kind: 'once-persistent', runs: OUTAGE_PERSIST_RUNS, minutes: OUTAGE_PERSIST_MINUTES });
     expect(INCIDENTS.GEMINI_RATE_LIMITED.mails).toEqual({ kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES });
   });
 });

@@ -199,6 +199,7 @@ describe('mail quota', () => {
 describe('classification', () => {
   const expected: Record<IncidentCode, IncidentClass> = {
     SHEETS_UNAVAILABLE: 'platform',
+    GEMINI_UNAVAILABLE: 'platform',
     GEMINI_DAILY_QUOTA: 'quota',
     GEMINI_RATE_LIMITED: 'quota',
     MAIL_QUOTA_EXHAUSTED: 'quota',
