@@ -1,5 +1,5 @@
 // Google's costs per mailed reply, the daily trigger budget and the idle tick, in modeled time (--latency google, seeded).
-import { eventIdOf, median, recipientOf, startRuntime, submission } from './runtime.mjs';
+import { median, pendingQueue, startRuntime, submission } from './runtime.mjs';
 import { modeledMsOf } from './modeled.mjs';
 
 export const GEMINI_MS = 3000; // the issue's fixed Gemini time per request
@@ -17,25 +17,6 @@ export function runModeledMs(exec) {
   return modeledMsOf(exec) + rounds * GEMINI_MS;
 }
 
-/** `count` PENDING rows cloned from one real delivery (distinct ids, tokens and respondents), with FQ_DIRTY set. */
-async function pendingQueue(rt, count) {
-  const first = await rt.deliver(submission(1));
-  if (first.answer?.queued !== true) throw new Error(`google bench: the seed delivery was not queued: ${JSON.stringify(first.answer)}`);
-  const sheet = rt.host.ss.byName('Queue');
-  const header = sheet.v[0];
-  const seed = sheet.v[1];
-  const at = (name) => header.indexOf(name);
-  const rows = [];
-  for (let n = 1; n <= count; n++) {
-    const row = seed.slice();
-    const swap = (text) => String(text).split(eventIdOf(1)).join(eventIdOf(n)).split(recipientOf(1)).join(recipientOf(n))
-      .split(`tok${String(1).padStart(29, '0')}`).join(`tok${String(n).padStart(29, '0')}`);
-    for (const name of ['event_id', 'response_token', 'recipient', 'submission', 'payload']) row[at(name)] = swap(seed[at(name)]);
-    rows.push(row);
-  }
-  rt.host.loadSheet('Queue', header, rows);
-  rt.host.properties.set('FQ_DIRTY', '1');
-}
 
 /** Trigger runs until every row is SENT: service calls and modeled trigger seconds per mailed row. */
 export async function measureCostPerRow({ rows = 40, latency, seed, progress = () => undefined }) {

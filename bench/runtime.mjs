@@ -107,6 +107,26 @@ export async function startRuntime({ props = {}, host: hostOptions = {}, gemini:
   };
 }
 
+/** Fills Queue with `count` PENDING rows cloned from one real delivery (ids, token and respondent made distinct). */
+export async function pendingQueue(rt, count) {
+  const first = await rt.deliver(submission(1));
+  if (first.answer?.queued !== true) throw new Error(`bench: the seed delivery was not queued: ${JSON.stringify(first.answer)}`);
+  const sheet = rt.host.ss.byName('Queue');
+  const header = sheet.v[0];
+  const seed = sheet.v[1];
+  const at = (name) => header.indexOf(name);
+  const rows = [];
+  for (let n = 1; n <= count; n++) {
+    const row = seed.slice();
+    const swap = (text) => String(text).split(eventIdOf(1)).join(eventIdOf(n)).split(recipientOf(1)).join(recipientOf(n))
+      .split(`tok${String(1).padStart(29, '0')}`).join(`tok${String(n).padStart(29, '0')}`);
+    for (const name of ['event_id', 'response_token', 'recipient', 'submission', 'payload']) row[at(name)] = swap(seed[at(name)]);
+    rows.push(row);
+  }
+  rt.host.loadSheet('Queue', header, rows);
+  rt.host.properties.set('FQ_DIRTY', '1');
+}
+
 export function median(values) {
   const s = values.filter((v) => v !== null && v !== undefined).slice().sort((a, b) => a - b);
   if (s.length === 0) return null;
