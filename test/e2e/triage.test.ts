@@ -1,6 +1,6 @@
 // Triage end to end: the built bundle's processQueue and doGet in the local runtime, with injected faults.
-// Time: Date.now() inside an execution is the real clock (host.advanceClock does not reach it), so "a minute
-// passes" is letTimePass(), which moves every time formqueue stored in Script Properties one minute back.
+// Time: host.advanceClock moves Date.now() inside executions too (the newer tests use it); the older ones make "a
+// minute pass" with letTimePass(), which moves every time formqueue stored in Script Properties one minute back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GEMINI_KEY, getHealth, letTimePass, startRuntime, submission, TOKEN, type Runtime } from './runtime';
 
