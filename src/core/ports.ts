@@ -80,9 +80,6 @@ export interface IntakeSheets {
   flush(): void;
 }
 
-/** What a row must still show for a write to land on it: the submission, and the status its writer read. */
-export type RowIdentity = Pick<QueueRow, 'eventId' | 'status'>;
-
 /** The Queue as processing and staff actions see it. */
 export interface QueueStore {
   /** Every row of Queue, in sheet order. */
@@ -90,12 +87,14 @@ export interface QueueStore {
   /** The given rows as they are now (claim read-back); a row that no longer exists is left out. */
   readRows(rowNumbers: readonly number[]): QueueRow[];
   /**
-   * Compare-and-set by identity: writes each row where its submission stands now, provided it still shows
-   * `expected[i]` (the event_id and status its writer read: a sort, an insert or a delete above may have moved
-   * it); batched. Returns, in input order, each row as written (with the row number it was written at), or null
-   * when it was not written because the submission is gone, changed since, or cannot be told apart from another.
+   * Compare-and-set by identity, batched: `read[i]` is row i as its writer read it. Each row is written where its
+   * submission stands right now (a sort, an insert or a delete above may have moved it), provided it still holds
+   * what was read (src/core/row-write.ts: same event_id and status, same claim), and only the cells the writer
+   * changed from `read[i]` are written: every other cell keeps what it holds now. Returns, in input order, each row
+   * as written (with the row number it was written at), or null when it was not written because the submission is
+   * gone, changed since, or cannot be told apart from another.
    */
-  writeRows(rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[];
+  writeRows(rows: readonly QueueRow[], read: readonly QueueRow[]): (QueueRow | null)[];
   /** Moves finished rows to Archive and removes them from Queue, each found by its event_id and status as writeRows does; returns those moved. */
   archiveRows(rows: readonly QueueRow[]): QueueRow[];
   /** Event ids and response tokens already archived (dedupe must still see them). */

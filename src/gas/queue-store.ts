@@ -1,6 +1,7 @@
 // QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
 import { codedError } from '../core/errors';
-import type { QueueStore, RowIdentity } from '../core/ports';
+import type { QueueStore } from '../core/ports';
+import { mergeWrite, stillHolds } from '../core/row-write';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
 import { SUBMISSION_KEY_COLUMNS } from '../core/submission-keys';
@@ -21,22 +22,70 @@ function contiguousGroups(rowNumbers: readonly number[]): number[][] {
   return groups;
 }
 
+/** 1-based position of the last header cell with a name (0 when the row is empty). */
+function lastNamedColumn(header: readonly unknown[]): number {
+  for (let i = header.length - 1; i >= 0; i--) if (String(header[i] ?? '').trim() !== '') return i + 1;
+  return 0;
+}
+
 function isBlank(row: QueueRow): boolean {
   return row.eventId === '' && row.status === '';
 }
 
-/**
- * Compare-and-set: where each row's submission stands right now. Its row number is checked first (one read per
- * contiguous group); a row that no longer shows the expected event_id and status there is looked for by
- * event_id (a sort, an insert or a delete above moved it), and left out (null) when it is gone, changed
- * meanwhile, or not unique. Staff take no lock, so this narrows the race to the moment between read and write.
- */
-function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, lastSeen: Map<number, unknown[]>) {
-  const holds = (cells: readonly unknown[], expected: RowIdentity) => {
-    const row = rowFromValues(index, cells, 0);
-    return row.eventId === expected.eventId && row.status === expected.status;
-  };
+/** Row numbers gathered into spans read with one call each: rows a few apart are read together (a few cells more, a call less). */
+function readSpans(rowNumbers: readonly number[]): number[][] {
+  const spans: number[][] = [];
+  for (const group of contiguousGroups(rowNumbers)) {
+    const last = spans[spans.length - 1];
+    if (last && group[0] - last[last.length - 1] <= SPAN_GAP_ROWS) last.push(...group);
+    else spans.push(group.slice());
+  }
+  return spans;
+}
+/** Rows between two wanted rows that are still read in one span rather than split into two reads. */
+const SPAN_GAP_ROWS = 10;
 
+/**
+ * Reads rows by number. Rows up to the last row this execution has seen are read without asking getLastRow again
+ * (a metadata call, ~50 ms, before every read and write otherwise): they existed then, and a row a person has
+ * emptied or deleted since reads as blank, which no compare-and-set takes for its row. Only when a person deleted
+ * so many rows that the grid itself shrank below one does the read fail; it is then made again within the last row.
+ */
+function cellReader(queue: Sheet, width: number) {
+  let knownLastRow = 0;
+  const lastRow = (): number => (knownLastRow = queue.getLastRow());
+  const readWithin = (rowNumbers: readonly number[], last: number): Map<number, unknown[]> => {
+    const cells = new Map<number, unknown[]>();
+    for (const span of readSpans(rowNumbers.filter((n) => n >= 2 && n <= last))) {
+      const first = span[0];
+      queue.getRange(first, 1, span[span.length - 1] - first + 1, width).getValues().forEach((values, i) => cells.set(first + i, values));
+    }
+    return cells;
+  };
+  return {
+    lastRow,
+    cellsOf(rowNumbers: readonly number[]): Map<number, unknown[]> {
+      if (rowNumbers.every((n) => n <= knownLastRow)) {
+        try {
+          return readWithin(rowNumbers, knownLastRow);
+        } catch {
+          // The grid shrank under a row (a large delete), or Sheets is failing: the bounded read below tells which.
+        }
+      }
+      return readWithin(rowNumbers, lastRow());
+    },
+  };
+}
+type CellReader = ReturnType<typeof cellReader>;
+
+/**
+ * Compare-and-set: where each row's submission stands right now. Its row number is checked first (one read for
+ * rows close together); a row that no longer holds what its writer read there (src/core/row-write.ts) is looked
+ * for by event_id (a sort, an insert or a delete above moved it), and left out (null) when it is gone, changed
+ * meanwhile, or not unique. Staff take no lock, so this narrows the race to the moment between read and write.
+ * Each placed row comes with the cells it holds now, which the write merges into.
+ */
+function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, reader: CellReader) {
   /** Rows whose event_id cell equals `eventId`, found inside Sheets (a TextFinder: no column read). */
   const findByEventId = (eventId: string): number[] => {
     if (eventId === '' || index.event_id < 0) return [];
@@ -50,75 +99,70 @@ function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, lastSeen: Ma
       .filter((n) => n > 1);
   };
 
-  return (rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[] => {
-    const lastRow = queue.getLastRow();
-    const inRange = rows.map((row) => row.rowNumber).filter((n) => n >= 2 && n <= lastRow);
-    const current = new Map<number, unknown[]>();
-    for (const group of contiguousGroups(inRange)) {
-      queue.getRange(group[0], 1, group.length, width).getValues().forEach((cells, i) => current.set(group[0] + i, cells));
-    }
+  return (rows: readonly QueueRow[], read: readonly QueueRow[]): ({ rowNumber: number; cells: unknown[] } | null)[] => {
+    const current = reader.cellsOf(rows.map((row) => row.rowNumber));
+    const holds = (cells: readonly unknown[], want: QueueRow) => stillHolds(rowFromValues(index, cells, 0), want);
     return rows.map((row, i) => {
-      const want = expected[i];
+      const want = read[i];
       const cells = current.get(row.rowNumber);
-      if (want.eventId !== '' && cells !== undefined && holds(cells, want)) {
-        lastSeen.set(row.rowNumber, cells);
-        return row;
-      }
+      if (cells !== undefined && holds(cells, want)) return { rowNumber: row.rowNumber, cells };
       const moved = findByEventId(want.eventId).filter((n) => n !== row.rowNumber);
       if (moved.length !== 1) return null;
       const cellsThere = queue.getRange(moved[0], 1, 1, width).getValues()[0];
-      if (!holds(cellsThere, want)) return null;
-      lastSeen.set(moved[0], cellsThere);
-      return { ...row, rowNumber: moved[0] };
+      return holds(cellsThere, want) ? { rowNumber: moved[0], cells: cellsThere } : null;
     });
   };
 }
 
 export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): QueueStore {
   const queue = requireSheet(spreadsheet, SHEETS.queue);
-  const width = Math.max(queue.getLastColumn(), 1);
-  const index: ColumnIndex = indexColumns(queue.getRange(1, 1, 1, width).getValues()[0]);
+  // The whole first row in A1 (`1:1`): no getLastColumn. The width ends at the last named column, so a staff
+  // column with a header is carried through every write and one without is never touched.
+  const header = queue.getRange('1:1').getValues()[0];
+  const width = Math.max(lastNamedColumn(header), 1);
+  const index: ColumnIndex = indexColumns(header.slice(0, width));
   const missing = missingColumns(index);
   if (missing.length > 0) throw codedError('CONFIG_MISSING', `The Queue sheet has no column ${missing.join(', ')}. Run formqueue → Set up / repair.`);
-  // Cells of staff columns as last read, so writing a whole row puts them back unchanged.
-  const lastSeen = new Map<number, unknown[]>();
+  const read = (first: number, count: number): QueueRow[] =>
+    queue.getRange(first, 1, count, width).getValues().map((cells, i) => rowFromValues(index, cells, first + i));
 
-  const read = (first: number, count: number): QueueRow[] => {
-    const values = queue.getRange(first, 1, count, width).getValues();
-    return values.map((cells, i) => {
-      lastSeen.set(first + i, cells);
-      return rowFromValues(index, cells, first + i);
-    });
-  };
-
-  const placeRows = rowPlacer(queue, index, width, lastSeen);
+  const reader = cellReader(queue, width);
+  const placeRows = rowPlacer(queue, index, width, reader);
 
   return {
     readAll() {
-      const lastRow = queue.getLastRow();
+      const lastRow = reader.lastRow();
       return lastRow < 2 ? [] : read(2, lastRow - 1).filter((row) => !isBlank(row));
     },
     readRows(rowNumbers) {
-      const lastRow = queue.getLastRow();
-      const wanted = rowNumbers.filter((n) => n >= 2 && n <= lastRow);
-      return contiguousGroups(wanted).flatMap((group) => read(group[0], group.length)).filter((row) => !isBlank(row));
+      const cells = reader.cellsOf(rowNumbers);
+      return Array.from(new Set(rowNumbers))
+        .sort((a, b) => a - b)
+        .flatMap((n) => (cells.has(n) ? [rowFromValues(index, cells.get(n)!, n)] : []))
+        .filter((row) => !isBlank(row));
     },
-    writeRows(rows, expected) {
-      const placed = placeRows(rows, expected);
-      const targets = placed.filter((row): row is QueueRow => row !== null);
-      const byNumber = new Map(targets.map((row) => [row.rowNumber, row]));
-      for (const group of contiguousGroups(targets.map((row) => row.rowNumber))) {
-        const values = group.map((n) => rowToValues(index, byNumber.get(n)!, width, lastSeen.get(n)));
-        queue.getRange(group[0], 1, group.length, width).setValues(values);
-        group.forEach((n, i) => lastSeen.set(n, values[i]));
+    writeRows(rows, read) {
+      const places = placeRows(rows, read);
+      // Only the cells each writer changed land; the rest are what the compare-and-set read just found there.
+      const values = new Map<number, unknown[]>();
+      const placed = rows.map((row, i): QueueRow | null => {
+        const place = places[i];
+        if (place === null || values.has(place.rowNumber)) return null;
+        const merged = mergeWrite(read[i], row, rowFromValues(index, place.cells, place.rowNumber));
+        values.set(place.rowNumber, rowToValues(index, merged, width, place.cells));
+        return { ...row, rowNumber: place.rowNumber };
+      });
+      for (const group of contiguousGroups(Array.from(values.keys()))) {
+        queue.getRange(group[0], 1, group.length, width).setValues(group.map((n) => values.get(n)!));
       }
       return placed;
     },
     archiveRows(rows) {
       if (rows.length === 0) return [];
       // Deleted where each submission stands now: a row moved by a sort is still found, another is never deleted.
-      const ordered = placeRows(rows, rows)
-        .filter((row): row is QueueRow => row !== null)
+      const places = placeRows(rows, rows);
+      const ordered = rows
+        .flatMap((row, i) => (places[i] === null ? [] : [{ ...row, rowNumber: places[i]!.rowNumber }]))
         .sort((a, b) => a.rowNumber - b.rowNumber);
       if (ordered.length === 0) return [];
       const archive = archiveSheet(spreadsheet);
@@ -126,7 +170,6 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       appendRows(archive, ordered.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
       // Bottom-up, so deleting one run does not move the rows of the runs still to delete.
       for (const group of contiguousGroups(ordered.map((row) => row.rowNumber)).reverse()) queue.deleteRows(group[0], group.length);
-      lastSeen.clear();
       return ordered;
     },
     archivedKeys() {

@@ -16,11 +16,11 @@ import type {
   PropertyStore,
   QueueStore,
   Random,
-  RowIdentity,
 } from '../../src/core/ports';
 import type { IncidentCode } from '../../src/core/codes';
 import { blankFormConfig } from '../../src/core/form-config';
 import { emptyRow, type QueueRow } from '../../src/core/queue-row';
+import { mergeWrite, stillHolds } from '../../src/core/row-write';
 import { readSettings, type Settings } from '../../src/core/settings';
 import type { ProcessingDeps } from '../../src/core/processing/run-context';
 
@@ -88,13 +88,13 @@ export class MemoryQueue implements QueueStore {
     Object.assign(this.row(rowNumber), patch);
   }
 
-  /** Where the submission `expected` names stands now, if it still shows that status (compare-and-set), else null. */
-  private place(rowNumber: number, expected: RowIdentity): number | null {
-    const holds = (at: QueueRow) => at.eventId === expected.eventId && String(at.status) === String(expected.status);
+  /** Where the submission `read` names stands now, if it still holds what was read (compare-and-set), else null. */
+  private place(rowNumber: number, read: QueueRow): number | null {
+    const holds = (at: QueueRow) => stillHolds(at, read);
     const here = this.rows.find((at) => at.rowNumber === rowNumber);
-    if (expected.eventId !== '' && here && holds(here)) return rowNumber;
-    const elsewhere = this.rows.filter((at) => at.eventId === expected.eventId && at.rowNumber !== rowNumber);
-    return elsewhere.length === 1 && holds(elsewhere[0]) ? elsewhere[0].rowNumber : null;
+    if (here && holds(here)) return rowNumber;
+    const elsewhere = this.rows.filter((at) => at.eventId === read.eventId && at.rowNumber !== rowNumber);
+    return read.eventId !== '' && elsewhere.length === 1 && holds(elsewhere[0]) ? elsewhere[0].rowNumber : null;
   }
 
   /** Staff sort the sheet, or insert or delete rows above: every row gets the number of its new position. */
@@ -111,16 +111,20 @@ export class MemoryQueue implements QueueStore {
     this.beforeReadRows?.(rowNumbers, this);
     return this.rows.filter((row) => rowNumbers.includes(row.rowNumber)).map(clone);
   }
-  writeRows(rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[] {
+  writeRows(rows: readonly QueueRow[], read: readonly QueueRow[]): (QueueRow | null)[] {
     this.fail('writeRows');
     this.beforeWriteRows?.(rows, this);
+    const taken = new Set<number>();
     const placed = rows.map((row, i) => {
-      const at = this.place(row.rowNumber, expected[i]);
-      return at === null ? null : { ...clone(row), rowNumber: at };
+      const at = this.place(row.rowNumber, read[i]);
+      if (at === null || taken.has(at)) return null;
+      taken.add(at);
+      return { ...clone(row), rowNumber: at };
     });
-    const written = placed.filter((row): row is QueueRow => row !== null);
-    this.writes.push(written.map(clone));
-    for (const row of written) Object.assign(this.row(row.rowNumber), clone(row));
+    // What lands is what the Sheets adapter writes: the writer's changes merged into the row as it is now.
+    const landed = placed.flatMap((row, i) => (row === null ? [] : [mergeWrite(read[i], row, this.row(row.rowNumber))]));
+    this.writes.push(landed.map(clone));
+    for (const row of landed) Object.assign(this.row(row.rowNumber), clone(row));
     return placed;
   }
   appendRows(rows: QueueRow[]): void {
@@ -198,6 +202,10 @@ export class MemoryMailer implements Mailer {
 
 export class MemoryAudit implements AuditLog {
   batches: LogEntry[][] = [];
+  /** The event ids of each historiesOf call, in order: how often the Log was looked up. */
+  lookups: string[][] = [];
+  /** Runs after each historiesOf answer: another writer adding a line between the lookup and its use. */
+  afterLookup: ((audit: MemoryAudit) => void) | null = null;
   append(entries: readonly LogEntry[]): void {
     this.batches.push([...entries]);
   }
@@ -205,7 +213,10 @@ export class MemoryAudit implements AuditLog {
     return this.batches.flat();
   }
   historiesOf(eventIds: readonly string[]): Map<string, LogEntry[]> {
-    return new Map(eventIds.map((id) => [id, this.entries.filter((entry) => entry.eventId === id)]));
+    this.lookups.push([...eventIds]);
+    const found = new Map(eventIds.map((id): [string, LogEntry[]] => [id, this.entries.filter((entry) => entry.eventId === id)]));
+    this.afterLookup?.(this);
+    return found;
   }
 }
 

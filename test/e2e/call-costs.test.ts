@@ -50,4 +50,25 @@ describe('service calls per delivery and per run', () => {
     expect(run.calls['MailApp.getRemainingDailyQuota']).toBe(1);
     expect(run.calls['MailApp.sendEmail']).toBe(5);
   });
+
+  it('a run that generates and mails 8 rows batches its Queue I/O: claims and outcomes written per batch, one Log lookup, one read per mail', async () => {
+    rt = await startRuntime();
+    for (let n = 1; n <= 8; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
+    const run = await rt.run('processQueue');
+    expect(String(run.value)).toMatch(/Generated 8, sent 8\b/);
+    const calls = run.calls;
+    // Two generation rounds (K = 4) and two send batches: a claim write and an outcome write each, each flushed.
+    expect(calls['UrlFetchApp.fetchAll']).toBe(2);
+    expect(calls['Range.setValues']).toBe(8);
+    expect(calls['SpreadsheetApp.flush']).toBe(9); // the 8 writes and the lock's release
+    // Reads: Queue header and rows, Config, the Log once (the send ledger), each claim read back (a round's at once,
+    // a send's right before its mail); the last row is asked for only by the whole-Queue reads, never per write.
+    expect(calls['Range.getValues']).toBe(23);
+    expect(calls['Sheet.getLastRow']).toBe(5);
+    expect(calls['TextFinder.findAll'] ?? 0).toBe(0);
+    // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
+    expect(calls['Sheet.appendRow']).toBe(32);
+    expect(calls['MailApp.sendEmail']).toBe(8);
+    expect(run.serviceCalls).toBeLessThanOrEqual(154);
+  });
 });

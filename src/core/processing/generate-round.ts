@@ -147,18 +147,11 @@ export function runGenerationRound(run: Run): boolean {
   const candidates = prepareRequests(run, now);
   if (candidates.length === 0) return false;
 
-  // The run's copies may be minutes old: a row staff moved since (e.g. SKIPPED) must not be claimed over their decision.
-  const fresh = run.deps.queue.readRows(candidates.map((item) => item.row.rowNumber));
-  remember(run, fresh);
-  const prepared = candidates.flatMap((item) => {
-    const current = fresh.find((row) => row.rowNumber === item.row.rowNumber);
-    return current && current.eventId === item.row.eventId && isDue(current, now) ? [{ ...item, row: current }] : [];
-  });
-  if (prepared.length === 0) return true;
-
+  // The run's copies may be minutes old: the claim's compare-and-set, right before it is written, skips a row staff
+  // moved since (e.g. SKIPPED) and keeps any cell they edited (run-context.ts commitBatch); no read of its own first.
   const claimAt = claimTime(now);
   const claims = newBatch();
-  const claimed = prepared.map((item) =>
+  const claimed = candidates.map((item) =>
     moveRow(run, claims, item.row, 'GENERATING', `claimed for generation (attempt ${item.row.attempts + 1})`, {
       claimedAt: claimAt,
       attempts: item.row.attempts + 1,
@@ -166,7 +159,7 @@ export function runGenerationRound(run: Run): boolean {
   );
   commitBatch(run, claims);
   // commitBatch gives each claim the row number it was written at (a sort may have moved the row).
-  const pairs = prepared.map((item, i) => ({ item, claim: claimed[i] }));
+  const pairs = candidates.map((item, i) => ({ item, claim: claimed[i] }));
   const readBack = run.deps.queue.readRows(claimed.map((row) => row.rowNumber));
   remember(run, readBack);
   const ours = pairs.filter(({ claim }) => isOurClaim(readBack.find((row) => row.rowNumber === claim.rowNumber), claim));
@@ -185,21 +178,13 @@ export function runGenerationRound(run: Run): boolean {
 
   const lastingOutage = judgeOutage(run, verdicts, ours.length);
 
-  const latest = run.deps.queue.readRows(ours.map(({ claim }) => claim.rowNumber));
-  remember(run, latest);
+  // Each outcome is written only where the row still holds our claim (the compare-and-set right before the write, which
+  // follows a row a sort moved meanwhile); a row staff changed while Gemini wrote (e.g. SKIPPED it) keeps their decision.
   const results = newBatch();
   const systemic: SystemicFindings = new Map();
   ours.forEach(({ item, claim }, i) => {
-    const current = latest.find((row) => row.rowNumber === claim.rowNumber);
-    const movedAway = current === undefined || current.eventId !== claim.eventId;
-    if (isOurClaim(current, claim)) {
-      recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic, lastingOutage);
-    } else if (movedAway) {
-      // Moved (a sort, an insert or a delete above) while Gemini wrote: the store writes the outcome where the
-      // submission stands now, if it still shows our GENERATING claim there.
-      recordVerdict(run, results, claim, verdicts[i], item.approvalRequired, systemic, lastingOutage);
-    }
-    // Otherwise staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
+    const current = readBack.find((row) => row.rowNumber === claim.rowNumber) ?? claim;
+    recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic, lastingOutage);
   });
   commitBatch(run, results);
   for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);

@@ -48,6 +48,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     setAside: new Set(),
     secrets: secretValues(settings),
     gone: new Set(),
+    ledger: new Map(),
   };
   let ended = false;
   try {

@@ -11,7 +11,6 @@ import type {
   Mailer,
   QueueStore,
   Random,
-  RowIdentity,
   SentMailbox,
 } from '../ports';
 import type { IncidentCode } from '../codes';
@@ -79,6 +78,8 @@ export interface Run {
   secrets: string[];
   /** Incidents whose condition this run checked and found gone; cleared once, at the end of the run. */
   gone: Set<IncidentCode>;
+  /** The send ledger of the submissions this run looked up, with its own lines added (ledgerOf). */
+  ledger: Map<string, LogEntry[]>;
 }
 
 export function newSummary(): ProcessingSummary {
@@ -105,12 +106,12 @@ export function isOverBudget(run: Run): boolean {
 export interface Batch {
   rows: QueueRow[];
   entries: LogEntry[];
-  /** What each row showed before its move: the write lands only where the submission still shows it. */
-  expected: RowIdentity[];
+  /** Each row as the move was computed from: the write lands only where the submission still holds it (src/core/row-write.ts). */
+  read: QueueRow[];
 }
 
 export function newBatch(): Batch {
-  return { rows: [], entries: [], expected: [] };
+  return { rows: [], entries: [], read: [] };
 }
 
 /**
@@ -129,20 +130,20 @@ export function moveRow(
   const now = run.deps.clock.now();
   const moved: QueueRow = { ...row, ...patch, status: to, updatedAt: now };
   batch.rows.push(moved);
-  batch.expected.push({ eventId: row.eventId, status: row.status });
+  batch.read.push(row);
   batch.entries.push({ at: now, eventId: row.eventId, from: String(row.status), to, by: 'system', detail });
   return moved;
 }
 
 /**
- * Writes the batch's rows in one call (compare-and-set by event_id), flushes, and logs the moves that were
- * written. A row written where it moved to gets its new row number (callers holding it see it); a row not
+ * Writes the batch's rows in one call (compare-and-set by event_id, right before the write; only the cells each
+ * move changed), flushes, and logs the moves that were written, in one append. A row written where it moved to gets its new row number (callers holding it see it); a row not
  * written keeps its old one, so the claim read-back that follows finds it is not ours. When any row moved,
  * the run reads the Queue again: every row number it holds may be stale after a sort.
  */
 export function commitBatch(run: Run, batch: Batch): void {
   if (batch.rows.length === 0) return;
-  const placed = run.deps.queue.writeRows(batch.rows, batch.expected);
+  const placed = run.deps.queue.writeRows(batch.rows, batch.read);
   run.deps.queue.flush();
   const written: QueueRow[] = [];
   const entries: LogEntry[] = [];
@@ -157,22 +158,47 @@ export function commitBatch(run: Run, batch: Batch): void {
   if (moved) run.rows = run.deps.queue.readAll();
   else remember(run, written);
   run.deps.audit.append(entries);
+  noteInLedger(run, entries);
 }
 
 /**
  * Writes a reason into the `error` cell of rows that wait in place (status unchanged), so staff see it on
- * the row itself. Rows are re-read first and skipped if they changed meanwhile: a staff move always wins.
+ * the row itself. The compare-and-set write skips a row that changed state meanwhile (a staff move always wins)
+ * and writes only the note, so no read of its own is needed.
  */
 export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): void {
   const wanted = run.rows.filter((row) => notes.has(row.rowNumber) && row.error !== notes.get(row.rowNumber));
   if (wanted.length === 0) return;
-  const current = run.deps.queue.readRows(wanted.map((row) => row.rowNumber));
-  const unchanged = current.filter((row) => wanted.some((seen) => seen.rowNumber === row.rowNumber && seen.eventId === row.eventId && seen.status === row.status));
-  const noted = unchanged.map((row) => ({ ...row, error: notes.get(row.rowNumber) as string }));
-  if (noted.length === 0) return;
+  const noted = wanted.map((row) => ({ ...row, error: notes.get(row.rowNumber) as string }));
   // A note is worth no re-read: a row that moved meanwhile gets it on a later run.
-  const placed = run.deps.queue.writeRows(noted, unchanged);
+  const placed = run.deps.queue.writeRows(noted, wanted);
   remember(run, noted.filter((row, i) => placed[i] !== null && placed[i]?.rowNumber === row.rowNumber));
+}
+
+/**
+ * The Log lines of the given submissions, the send ledger (src/core/mail-guard.ts): read once per run for all
+ * of them, then kept up to date with this run's own lines. Nothing else can add a send claim meanwhile: only a
+ * processQueue run writes one, and this run holds the script lock. A person's line can only settle a claim,
+ * so a claim found here is read again before it is acted on (ledgerRecheck).
+ */
+export function ledgerOf(run: Run, eventIds: readonly string[]): Map<string, LogEntry[]> {
+  const missing = Array.from(new Set(eventIds.filter((id) => id !== '' && !run.ledger.has(id))));
+  if (missing.length > 0) {
+    const found = run.deps.audit.historiesOf(missing);
+    for (const id of missing) run.ledger.set(id, found.get(id) ?? []);
+  }
+  return new Map(eventIds.map((id) => [id, run.ledger.get(id) ?? []]));
+}
+
+/** The Log lines of one submission as they are now (a claim the run's copy shows is checked against a person's later line). */
+export function ledgerRecheck(run: Run, eventId: string): LogEntry[] {
+  const fresh = run.deps.audit.historiesOf([eventId]).get(eventId) ?? [];
+  run.ledger.set(eventId, fresh);
+  return fresh;
+}
+
+function noteInLedger(run: Run, entries: readonly LogEntry[]): void {
+  for (const entry of entries) run.ledger.get(entry.eventId)?.push(entry);
 }
 
 /** Replaces this run's copies of the given rows (matched by row number). */

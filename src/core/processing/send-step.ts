@@ -1,4 +1,4 @@
-// The send step: READY and APPROVED rows mailed one at a time, each claimed and read back first, never twice.
+// The send step: READY and APPROVED rows claimed and read back in small batches, then mailed one at a time, never twice.
 import { codeOf, messageOf } from '../errors';
 import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
@@ -9,7 +9,21 @@ import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
+import {
+  commitBatch,
+  isOverBudget,
+  isoTime,
+  ledgerOf,
+  ledgerRecheck,
+  markGone,
+  moveRow,
+  newBatch,
+  noteWaitingRows,
+  raiseIncident,
+  remember,
+  type Batch,
+  type Run,
+} from './run-context';
 
 /**
  * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
@@ -25,17 +39,6 @@ interface SendStep {
   limited: number[];
   configProblems: string[];
   configRows: Map<number, string>;
-}
-
-/**
- * One row's move, written, flushed and logged at once: a run killed after the send still leaves the
- * READY → SENDING line in the Log, where a person checking the row looks first.
- */
-function write(run: Run, row: QueueRow, to: Status, detail: string, patch: Partial<QueueRow>): QueueRow {
-  const batch = newBatch();
-  const moved = moveRow(run, batch, row, to, detail, patch);
-  commitBatch(run, batch);
-  return moved;
 }
 
 /** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */
@@ -76,146 +79,205 @@ export function runSendStep(run: Run): void {
   }
 }
 
+/**
+ * Rows claimed for sending together: one claim write and one write of the outcomes for all of them, instead of two
+ * each. Kept small: a mailed row's SENT waits for at most this many mails (about a second each), and a run that dies
+ * mid-batch leaves at most this many rows in SENDING, for a person or the Sent check.
+ */
+export const SEND_BATCH_ROWS = 5;
+
 function sendRows(run: Run, step: SendStep): void {
-  for (const row of run.rows.filter(isMailedButUnsent)) {
-    // A filled sent_at cannot lie: whatever the status says, this row was mailed once already.
-    const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; set PENDING to write and send a new reply`);
-    write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    run.summary.needsReview++;
-  }
+  parkMailedButUnsent(run);
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
-  for (let i = 0; i < waiting.length; i++) {
-    const rest = waiting.length - i;
+  if (waiting.length === 0) return;
+  // The send ledger of every row this run may still mail (READY or APPROVED now, PENDING to be generated): one lookup.
+  ledgerOf(run, run.rows.filter((row) => isMailable(row) || row.status === 'PENDING').map((row) => row.eventId));
+  let next = 0;
+  while (next < waiting.length) {
     if (isOverBudget(run)) {
       run.summary.stoppedBecause = 'budget';
-      break;
+      return;
     }
     if (run.summary.sent >= run.settings.maxMailsPerRun) {
-      step.limited.push(...waiting.slice(i).map((row) => row.rowNumber));
-      run.summary.deferred += rest;
-      break;
+      step.limited.push(...waiting.slice(next).map((row) => row.rowNumber));
+      run.summary.deferred += waiting.length - next;
+      return;
     }
-    const outcome = sendOne(run, step, waiting[i]);
-    if (outcome === 'quota') {
-      run.summary.deferred += rest - 1;
-      raiseIncident(
-        run,
-        'MAIL_QUOTA_EXHAUSTED',
-        `the daily mail quota is used up; ${rest} row(s) wait as they are and are sent once it resets`,
-        waiting.slice(i).map((row) => row.rowNumber),
-      );
-      break;
+    const plan = planBatch(run, step, waiting, next);
+    const delivered = deliverBatch(run, step, plan.moves, plan.claims);
+    const unplanned = plan.quotaAt ?? plan.next;
+    if (plan.quotaAt !== null || delivered.quotaRows.length > 0) {
+      run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
+      run.summary.deferred += waiting.length - unplanned;
+      const held = [...delivered.quotaRows, ...waiting.slice(unplanned).map((row) => row.rowNumber)];
+      raiseIncident(run, 'MAIL_QUOTA_EXHAUSTED', `the daily mail quota is used up; ${held.length} row(s) wait as they are and are sent once it resets`, held);
+      return;
     }
+    if (delivered.budgetEnded) return;
+    next = plan.next;
   }
+}
+
+/** A filled sent_at cannot lie: whatever the status says, these rows were mailed once already (one write for all). */
+function parkMailedButUnsent(run: Run): void {
+  const batch = newBatch();
+  for (const row of run.rows.filter(isMailedButUnsent)) {
+    const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; set PENDING to write and send a new reply`);
+    moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    run.summary.needsReview++;
+  }
+  commitBatch(run, batch);
+}
+
+interface Claim {
+  claim: QueueRow;
+  /** The status the row goes back to when nothing was mailed (READY or APPROVED). */
+  back: Status;
+}
+
+interface BatchPlan {
+  /** The batch's moves, written together: the SENDING claims and the rows that go to a person or FAILED instead. */
+  moves: Batch;
+  claims: Claim[];
+  /** Where the next batch starts in `waiting`. */
+  next: number;
+  /** Index in `waiting` of the row the mail quota could not take (sending stops there), or null. */
+  quotaAt: number | null;
+}
+
+/**
+ * Decides, from the run's copies alone, which rows of `waiting` from `from` on make the next batch: each is checked
+ * against the per-recipient limit, its form's Config, the mail quota and the send ledger before it is claimed.
+ */
+function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[], from: number): BatchPlan {
+  const now = run.deps.clock.now();
+  const room = Math.min(SEND_BATCH_ROWS, run.settings.maxMailsPerRun - run.summary.sent);
+  const plan: BatchPlan = { moves: newBatch(), claims: [], next: from, quotaAt: null };
+  const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+  const plannedTo = new Map<string, number>();
+  let quotaLeft: number | null = null;
+  for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {
+    const row = waiting[plan.next];
+    const mailbox = mailboxOf(row.recipient);
+    if (sendsToRecipientToday(run.rows, row.recipient, now) + (plannedTo.get(mailbox) ?? 0) >= run.settings.maxMailsPerRecipientPerDay) {
+      step.limited.push(row.rowNumber);
+      run.setAside.add(row.rowNumber);
+      run.summary.deferred++;
+      continue;
+    }
+    const planned = prepareMail(run, step, row);
+    if (planned === null) continue;
+    if (planned.kind === 'permanent') {
+      const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
+      moveRow(run, plan.moves, row, 'FAILED', error, { error, claimedAt: null });
+      run.summary.failed++;
+      continue;
+    }
+    quotaLeft ??= run.deps.mailer.remainingDailyQuota();
+    if (quotaLeft < recipientCount(planned.mail)) {
+      plan.quotaAt = plan.next;
+      break;
+    }
+    if (hasStandingClaim(run, plan.moves, row)) continue;
+    quotaLeft -= recipientCount(planned.mail);
+    plannedTo.set(mailbox, (plannedTo.get(mailbox) ?? 0) + 1);
+    const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
+    taken.add(mailRef);
+    const claim = moveRow(run, plan.moves, row, 'SENDING', 'claimed for sending', { claimedAt: claimTime(now), mailRef, error: '' });
+    plan.claims.push({ claim, back: row.status as Status });
+  }
+  return plan;
 }
 
 /**
  * The Log, not the row's cells, has the last word before a claim: a send claimed for this submission that no
- * later line settles (a paste over status, a cleared sent_at) parks the row in NEEDS_REVIEW instead.
+ * later line settles (a paste over status, a cleared sent_at) parks the row in NEEDS_REVIEW instead. The run's
+ * ledger is read once; a claim it shows is read again first, in case a person settled it since.
  */
-function hasStandingClaim(run: Run, row: QueueRow): boolean {
-  const standing = standingSendClaim(run.deps.audit.historiesOf([row.eventId]).get(row.eventId) ?? []);
+function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
+  if (standingSendClaim(ledgerOf(run, [row.eventId]).get(row.eventId) ?? []) === null) return false;
+  const standing = standingSendClaim(ledgerRecheck(run, row.eventId));
   if (standing === null) return false;
   const error = errorSummary(
     'ALREADY_CLAIMED',
     `the Log shows this submission was claimed for sending at ${isoTime(standing.at)} and the mail may have gone; ` +
       'it is not mailed again until a person sets PENDING (write and send a new reply) or SENT',
   );
-  write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+  moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
   run.summary.needsReview++;
   return true;
 }
 
-type SendOutcome = 'sent' | 'failed' | 'needs-review' | 'quota' | 'waiting' | 'lost-claim';
-
-function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
-  const now = run.deps.clock.now();
-  // The run's copy may be minutes old: a row staff moved since (e.g. SKIPPED) or edited is taken as it is now.
-  const row = run.deps.queue.readRows([seen.rowNumber])[0];
-  if (row) remember(run, [row]);
-  if (!row || row.eventId !== seen.eventId || row.status !== seen.status || !isMailable(row)) {
-    run.setAside.add(seen.rowNumber);
-    return 'lost-claim';
+/**
+ * Mails each claimed row (the claims and the batch's other moves written and flushed first, at once), and writes
+ * every outcome at once after the batch. Each row is read right before its mail, which is its claim's read-back:
+ * only a row that still holds our claim, with sent_at still empty, is mailed, built from the row as it is then
+ * (an APPROVED row goes exactly as staff left its result; a row staff skipped meanwhile is not mailed). Until the
+ * outcomes are written, a mailed row is held by its SENDING claim and its Log line, which nothing mails again.
+ * Rows left when the budget ends or the quota refuses go back unmailed (SENDING → READY or APPROVED).
+ */
+function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly Claim[]): { quotaRows: number[]; budgetEnded: boolean } {
+  commitBatch(run, moves);
+  const results = newBatch();
+  const quotaRows: number[] = [];
+  let budgetEnded = false;
+  for (const { claim, back } of claims) {
+    if (quotaRows.length > 0 || budgetEnded || isOverBudget(run)) {
+      budgetEnded ||= quotaRows.length === 0;
+      if (quotaRows.length > 0) quotaRows.push(claim.rowNumber);
+      const reason = quotaRows.length > 0 ? 'the daily mail quota is used up' : "the run's budget ended";
+      moveRow(run, results, claim, back, `not mailed: ${reason} before this row's turn`, { claimedAt: null });
+      run.summary.deferred++;
+      continue;
+    }
+    // At the row number the claim was written at: commitBatch follows a row a sort moved.
+    const current = run.deps.queue.readRows([claim.rowNumber])[0];
+    if (current) remember(run, [current]);
+    // A sent_at filled by hand since the claim wins as well: never mailed twice. A row taken from us is not tried again.
+    if (!isOurClaim(current, claim) || hasBeenMailed(current)) {
+      run.setAside.add(claim.rowNumber);
+      continue;
+    }
+    const mail = prepareMail(run, step, current);
+    if (mail === null) {
+      moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
+    } else if (mail.kind === 'permanent') {
+      const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
+      moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
+      run.summary.failed++;
+    } else if (deliver(run, results, current, mail.mail, back) === 'quota') {
+      quotaRows.push(current.rowNumber);
+    }
   }
-  if (sendsToRecipientToday(run.rows, row.recipient, now) >= run.settings.maxMailsPerRecipientPerDay) {
-    step.limited.push(row.rowNumber);
-    run.setAside.add(row.rowNumber);
-    run.summary.deferred++;
-    return 'waiting';
-  }
-  const planned = prepareMail(run, step, row);
-  if (planned === null) return 'waiting';
-  if (planned.kind === 'permanent') {
-    const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
-    write(run, row, 'FAILED', error, { error, claimedAt: null });
-    run.summary.failed++;
-    return 'failed';
-  }
-  if (run.deps.mailer.remainingDailyQuota() < recipientCount(planned.mail)) {
-    run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
-    run.summary.deferred++;
-    return 'quota';
-  }
-
-  if (hasStandingClaim(run, row)) return 'needs-review';
-
-  const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
-  const claimed = write(run, row, 'SENDING', 'claimed for sending', {
-    claimedAt: claimTime(now),
-    mailRef: row.mailRef || newMailRef(run.deps.random, taken),
-    error: '',
-  });
-  // At the row number the claim was written at: commitBatch follows a row a sort moved.
-  const current = run.deps.queue.readRows([claimed.rowNumber])[0];
-  if (current) remember(run, [current]);
-  // A sent_at filled by hand between the claim and this read wins as well: never mailed twice.
-  if (!isOurClaim(current, claimed) || hasBeenMailed(current)) {
-    run.setAside.add(row.rowNumber);
-    return 'lost-claim';
-  }
-
-  // Built again from the row as it is now: an APPROVED row is mailed exactly as staff left its result.
-  const mail = prepareMail(run, step, current);
-  const back = row.status as Status;
-  if (mail === null) {
-    write(run, current, back, 'Config template must be fixed before sending', { claimedAt: null });
-    return 'waiting';
-  }
-  if (mail.kind === 'permanent') {
-    const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
-    write(run, current, 'FAILED', error, { error, claimedAt: null });
-    run.summary.failed++;
-    return 'failed';
-  }
-  return deliver(run, step, current, mail.mail, back);
+  if (budgetEnded) run.summary.stoppedBecause = 'budget';
+  commitBatch(run, results);
+  return { quotaRows, budgetEnded };
 }
 
-function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail, back: Status): SendOutcome {
+function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail, back: Status): 'sent' | 'failed' | 'needs-review' | 'quota' {
   try {
     run.deps.mailer.send(mail);
   } catch (thrown) {
     const message = messageOf(thrown);
     const kind = classifyMailError(message);
     if (kind === 'quota') {
-      write(run, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
-      run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
+      moveRow(run, results, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
       run.summary.deferred++;
       return 'quota';
     }
     if (kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
-      write(run, claimed, 'FAILED', error, { error, claimedAt: null });
+      moveRow(run, results, claimed, 'FAILED', error, { error, claimedAt: null });
       run.summary.failed++;
       return 'failed';
     }
     const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
-    write(run, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    moveRow(run, results, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
     return 'needs-review';
   }
-  // Recorded and flushed at once: from here on, sent_at guards this row against any second send.
-  const sentAt = run.deps.clock.now();
-  write(run, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt, claimedAt: null, error: '' });
+  // From here on the SENDING claim in the Log and, once the batch is written, sent_at guard this row against any second send.
+  moveRow(run, results, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt: run.deps.clock.now(), claimedAt: null, error: '' });
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
   return 'sent';

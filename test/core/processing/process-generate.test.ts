@@ -152,9 +152,8 @@ describe('runProcessing: generation', () => {
 
   it('a row changed by another writer between claim and read-back is not sent to Gemini', () => {
     const w = world(rowsOf(3));
-    let reads = 0;
+    // The first readRows of a round is the claim's read-back (the claim's compare-and-set needs no read before it).
     w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads < 2) return; // the first read is the re-read before claiming
       queue.edit(3, { status: 'SKIPPED' });
       queue.beforeReadRows = null;
     };
@@ -166,9 +165,8 @@ describe('runProcessing: generation', () => {
 
   it('a row re-claimed by someone else (another claim time) is dropped and its outcome never written', () => {
     const w = world(rowsOf(2));
-    let reads = 0;
+    // The first readRows of a round is the claim's read-back (the claim's compare-and-set needs no read before it).
     w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads < 2) return; // the first read is the re-read before claiming
       queue.edit(2, { claimedAt: T0 + 5000 });
       queue.beforeReadRows = null;
     };

@@ -173,7 +173,7 @@ describe('errors end the run cleanly', () => {
 });
 
 describe('the Log', () => {
-  it('every move is logged by "system": one batch per generation step, each send move at once', () => {
+  it('every move is logged by "system": one batch per generation step, and per send batch for its claims and for its outcomes', () => {
     const w = world([
       row('e1', 't1'),
       row('e1', 't1'),
@@ -186,10 +186,8 @@ describe('the Log', () => {
       ['g:GENERATING>PENDING'],
       ['e1:PENDING>GENERATING', 'g:PENDING>GENERATING'],
       ['e1:GENERATING>READY', 'g:GENERATING>READY'],
-      ['e1:READY>SENDING'],
-      ['e1:SENDING>SENT'],
-      ['g:READY>SENDING'],
-      ['g:SENDING>SENT'],
+      ['e1:READY>SENDING', 'g:READY>SENDING'],
+      ['e1:SENDING>SENT', 'g:SENDING>SENT'],
     ]);
     expect(w.audit.entries.every((entry) => entry.by === 'system' && entry.at === T0)).toBe(true);
   });

@@ -53,22 +53,19 @@ describe('runProcessing: sending', () => {
 
   it('a row taken by another writer between claim and read-back is not mailed', () => {
     const w = world([ready()]);
-    let reads = 0;
-    // The first read is the re-read before claiming; the second is the claim's read-back.
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 2) queue.edit(2, { status: 'SKIPPED' });
-    };
+    // The only read is the claim's read-back, right before the mail (the claim's compare-and-set needs none before it).
+    w.queue.beforeReadRows = (_numbers, queue) => queue.edit(2, { status: 'SKIPPED' });
     runProcessing(w.deps, start);
     expect(w.mailer.outbox).toHaveLength(0);
     expect(w.queue.row(2).status).toBe('SKIPPED');
   });
 
-  it('a READY row whose sent_at staff fill after the run read the Queue is not mailed: the re-read before the claim sees it', () => {
+  it('a READY row whose sent_at staff fill after the run read the Queue is not mailed: the claim\'s compare-and-set sees it and writes nothing', () => {
     const w = world([ready()]);
-    let reads = 0;
-    // The first read is the re-read before claiming: staff have just recorded a reply they sent by hand.
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 1) queue.edit(2, { sentAt: T0 - HOUR });
+    // Right before the claim is written: staff have just recorded a reply they sent by hand.
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      queue.edit(2, { sentAt: T0 - HOUR });
+      queue.beforeWriteRows = null;
     };
     runProcessing(w.deps, start);
     expect(w.mailer.outbox).toHaveLength(0);
@@ -78,21 +75,18 @@ describe('runProcessing: sending', () => {
 
   it('a sent_at filled between the SENDING claim and its read-back stops the mail too', () => {
     const w = world([ready()]);
-    let reads = 0;
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 2) queue.edit(2, { sentAt: T0 - HOUR });
-    };
+    w.queue.beforeReadRows = (_numbers, queue) => queue.edit(2, { sentAt: T0 - HOUR });
     runProcessing(w.deps, start);
     expect(w.mailer.outbox).toHaveLength(0);
   });
 
-  it('a row staff skip while earlier rows are mailed is not claimed over their decision', () => {
+  it('a row staff skip while earlier rows of its batch are mailed is not mailed, and their decision stands', () => {
     const w = world(readyRows(2));
     w.mailer.failWith = () => void w.queue.edit(3, { status: 'SKIPPED' });
     runProcessing(w.deps, start);
     expect(w.mailer.outbox).toHaveLength(1);
     expect(w.queue.rows.map((row) => row.status)).toEqual(['SENT', 'SKIPPED']);
-    expect(w.queue.writes.flat().some((row) => row.rowNumber === 3)).toBe(false);
+    expect(w.audit.entries.filter((entry) => entry.to === 'SENT')).toHaveLength(1);
   });
 
   it('a READY row whose result staff edit while earlier rows are mailed is mailed with their text', () => {

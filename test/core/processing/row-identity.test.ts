@@ -10,7 +10,7 @@ const ready = (eventId: string, recipient: string, patch: Partial<QueueRow> = {}
 const reversed = (rows: QueueRow[]) => rows.reverse();
 
 describe('writes are compare-and-set by event_id', () => {
-  it('a sort between the re-read and the SENDING claim: the claim lands on the same submission where it moved, never on another', () => {
+  it('a sort just before the batch of SENDING claims is written: each claim lands on its own submission where it moved, never on another', () => {
     const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com')]);
     let sorted = false;
     w.queue.beforeWriteRows = (_rows, queue) => {
@@ -19,11 +19,14 @@ describe('writes are compare-and-set by event_id', () => {
     };
     runProcessing(w.deps, start);
     const byEvent = (id: string) => w.queue.rows.find((row) => row.eventId === id) as QueueRow;
-    expect(byEvent('aaaaaa')).toMatchObject({ rowNumber: 3, status: 'SENT', recipient: 'a@example.com' });
-    // B was never written with A's cells; it waits for the next run as it was.
-    expect(byEvent('bbbbbb')).toMatchObject({ rowNumber: 2, status: 'READY', recipient: 'b@example.com', result: 'Reply for bbbbbb' });
-    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['a@example.com']);
-    expect(w.queue.writes.flat().filter((row) => row.eventId === 'bbbbbb')).toEqual([]);
+    expect(byEvent('aaaaaa')).toMatchObject({ rowNumber: 3, status: 'SENT', recipient: 'a@example.com', result: 'Reply for aaaaaa' });
+    // B was never written with A's cells: its claim followed it to row 2, and so did its mail.
+    expect(byEvent('bbbbbb')).toMatchObject({ rowNumber: 2, status: 'SENT', recipient: 'b@example.com', result: 'Reply for bbbbbb' });
+    expect(w.mailer.outbox.map((mail) => [mail.to, mail.body.includes(`Reply for ${mail.to[0].repeat(6)}`)])).toEqual([
+      ['a@example.com', true],
+      ['b@example.com', true],
+    ]);
+    expect(w.queue.writes.flat().filter((row) => row.eventId === 'bbbbbb').every((row) => row.rowNumber === 2 && row.recipient === 'b@example.com')).toBe(true);
   });
 
   it('every mail still goes exactly once across runs after a sort', () => {
@@ -70,5 +73,17 @@ describe('writes are compare-and-set by event_id', () => {
     runProcessing(w.deps, start);
     expect(w.queue.row(2).status).toBe('SKIPPED');
     expect(w.mailer.outbox).toHaveLength(0);
+  });
+
+  it('a recipient staff correct after the run read the Queue is kept by the claim, and the reply goes to it', () => {
+    const w = world([pendingRow({ eventId: 'fix001', responseToken: 'tok-fix001', recipient: 'typo@example.con' })]);
+    // Right before the generation claim is written: the claim's compare-and-set read is the only read before it.
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      queue.edit(2, { recipient: 'fixed@example.com' });
+      queue.beforeWriteRows = null;
+    };
+    runProcessing(w.deps, start);
+    expect(w.queue.row(2)).toMatchObject({ status: 'SENT', recipient: 'fixed@example.com' });
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['fixed@example.com']);
   });
 });
