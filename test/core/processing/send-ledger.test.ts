@@ -80,4 +80,3 @@ describe('the send step checks the Log before any claim', () => {
     expect(w.mailer.outbox).toHaveLength(1);
   });
 });
-});
