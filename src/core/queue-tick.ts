@@ -80,10 +80,10 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
   watchSideConditions(book, ports, outcome.health, snapshot, startedAt);
   sendTriage(book, ports, outcome.health, settings);
-  book.commit();
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
-  ports.props.setMany({ [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt) });
+  // The gate's marks go with the incidents' changes, in one write.
+  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt) });
   return { summary: outcome.summary, nextDueAt };
 }
 

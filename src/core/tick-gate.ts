@@ -12,6 +12,11 @@ export const SAFETY_SWEEP_MS = 15 * 60 * 1000;
 /** Every Script Property of the spill starts with this: the gate sees waiting deliveries without decoding them. */
 export const SPILL_KEY_PREFIX = 'FQ_SPILL_';
 
+/** Deliveries wait in the spill: seen from the keys alone, without decoding anything. */
+export function hasSpilledDeliveries(props: Readonly<Record<string, string>>): boolean {
+  return Object.keys(props).some((key) => key.startsWith(SPILL_KEY_PREFIX));
+}
+
 export interface TickDecision {
   due: boolean;
   reason: string;
@@ -19,7 +24,7 @@ export interface TickDecision {
 
 export function decideTick(props: Readonly<Record<string, string>>, now: number): TickDecision {
   if (props[DIRTY_PROPERTY] !== undefined) return { due: true, reason: 'a new delivery or a staff edit' };
-  if (Object.keys(props).some((key) => key.startsWith(SPILL_KEY_PREFIX))) return { due: true, reason: 'spilled deliveries wait' };
+  if (hasSpilledDeliveries(props)) return { due: true, reason: 'spilled deliveries wait' };
   const nextDue = Number(props[NEXT_DUE_PROPERTY]);
   if (props[NEXT_DUE_PROPERTY] !== undefined && props[NEXT_DUE_PROPERTY] !== '' && Number.isFinite(nextDue) && nextDue <= now) {
     return { due: true, reason: 'a retry is due' };

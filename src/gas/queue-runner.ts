@@ -6,7 +6,7 @@ import { runQueueTick as runTick, type TickPorts, type Workspace } from '../core
 import { redact } from '../core/redact';
 import type { Settings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
-import { decideTick, DIRTY_PROPERTY } from '../core/tick-gate';
+import { decideTick, DIRTY_PROPERTY, hasSpilledDeliveries } from '../core/tick-gate';
 import { createAuditLog } from './audit-log';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
@@ -18,7 +18,7 @@ import { createSentMailbox } from './sent-mailbox';
 import { readPayload } from './payloads';
 import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
-import { createSpillStore } from './spill-store';
+import { spillFigures } from './spill-store';
 import { openSpreadsheet } from './spreadsheet';
 import { systemClock, systemRandom } from './system-clock';
 
@@ -50,7 +50,7 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         random: systemRandom,
         mailer: createMailer(),
         sentMail: createSentMailbox(),
-        spill: createSpillStore(),
+        spill: spillFigures(),
         openWorkspace: (settings) => openWorkspace(settings, props, snapshot),
         dateKey: (now) => Utilities.formatDate(new Date(now), Session.getScriptTimeZone(), 'yyyy-MM-dd'),
         warn: (message) => console.warn(message),
@@ -73,7 +73,8 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     config: createConfigStore(spreadsheet),
     gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
     audit: createAuditLog(spreadsheet),
-    drainSpill: () => void drainSpill(intake),
+    // A spill saved after the snapshot was read is drained by the next tick, which its keys make due (tick-gate.ts).
+    drainSpill: () => (hasSpilledDeliveries(snapshot) ? void drainSpill(intake) : undefined),
     readPayload: (row) => readPayload(spreadsheet, row),
     intakeLock: intakeLock(),
     spreadsheetUrl: () => spreadsheet.getUrl(),

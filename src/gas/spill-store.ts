@@ -52,11 +52,12 @@ function packedValues(receivedAt: number, body: string): { values: Record<string
   return { values: {}, encoded: encode(body), suffix: '' };
 }
 
+const spillEntries = (all: Record<string, string>) => Object.keys(all).filter((key) => key.startsWith(PREFIX));
+const definitions = (all: Record<string, string>) => Object.keys(all).filter((key) => key.startsWith(DEFINITION_PREFIX));
+const sizeOf = (all: Record<string, string>) => [...spillEntries(all), ...definitions(all)].reduce((sum, key) => sum + key.length + all[key].length, 0);
+
 export function createSpillStore(): SpillStore {
   const props = PropertiesService.getScriptProperties();
-  const spillEntries = (all: Record<string, string>) => Object.keys(all).filter((key) => key.startsWith(PREFIX));
-  const definitions = (all: Record<string, string>) => Object.keys(all).filter((key) => key.startsWith(DEFINITION_PREFIX));
-  const sizeOf = (all: Record<string, string>) => [...spillEntries(all), ...definitions(all)].reduce((sum, key) => sum + key.length + all[key].length, 0);
   /** Definitions no entry names any more; one just rewritten by a concurrent save is left (its value changed). */
   const prune = (all: Record<string, string>) => {
     const needed = new Set(spillEntries(all).map((key) => parseKey(key)?.definition));
@@ -122,9 +123,23 @@ export function createSpillStore(): SpillStore {
       return sizeOf(props.getProperties());
     },
     count() {
-      const ids = new Set(spillEntries(props.getProperties()).map((key) => parseKey(key)?.id));
-      ids.delete(undefined);
-      return ids.size;
+      return countOf(props.getProperties());
     },
   };
+}
+
+function countOf(all: Record<string, string>): number {
+  const ids = new Set(spillEntries(all).map((key) => parseKey(key)?.id));
+  ids.delete(undefined);
+  return ids.size;
+}
+
+/**
+ * The spill's size and count as processQueue reports them after its run: both from one read of the properties,
+ * taken at the first question (they are asked milliseconds apart, after the drain), instead of one read each.
+ */
+export function spillFigures(): { size(): number; count(): number } {
+  let all: Record<string, string> | null = null;
+  const read = () => (all ??= PropertiesService.getScriptProperties().getProperties());
+  return { size: () => sizeOf(read()), count: () => countOf(read()) };
 }

@@ -61,14 +61,17 @@ describe('service calls per delivery and per run', () => {
     expect(calls['UrlFetchApp.fetchAll']).toBe(2);
     expect(calls['Range.setValues']).toBe(8);
     expect(calls['SpreadsheetApp.flush']).toBe(9); // the 8 writes and the lock's release
-    // Reads: Queue header and rows, Config, the Log once (the send ledger), each claim read back (a round's at once,
-    // a send's right before its mail); the last row is asked for only by the whole-Queue reads, never per write.
+    // Reads: Queue header and rows, Config, the send ledger's lines (one TextFinder for all 8 rows), each claim read
+    // back (a round's at once, a send's right before its mail); the last row is asked for only by whole-sheet reads.
     expect(calls['Range.getValues']).toBe(23);
-    expect(calls['Sheet.getLastRow']).toBe(5);
-    expect(calls['TextFinder.findAll'] ?? 0).toBe(0);
+    expect(calls['Sheet.getLastRow']).toBe(4);
+    expect(calls['TextFinder.findAll']).toBe(1);
+    // Script Properties: the gate's read and the end's spill figures (one read for both), one write at the end.
+    expect(calls['Properties.getProperties']).toBe(2);
+    expect(calls['Properties.setProperties']).toBe(1);
     // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
     expect(calls['Sheet.appendRow']).toBe(32);
     expect(calls['MailApp.sendEmail']).toBe(8);
-    expect(run.serviceCalls).toBeLessThanOrEqual(154);
+    expect(run.serviceCalls).toBeLessThanOrEqual(151);
   });
 });

@@ -213,10 +213,11 @@ export class IncidentBook implements IncidentSink {
    * Persists this execution's changes: one setMany (plus a delete per ended incident, rare).
    * Pass `latest` (a fresh props.getAll(), read under the script lock) when another execution may have
    * written meanwhile, e.g. doPost beside processQueue: its counts and mail marks are kept, not overwritten.
+   * `also`: other properties of the execution, written in the same call (one setProperties instead of two).
    */
-  commit(latest?: Readonly<Record<string, string>>): void {
+  commit(latest?: Readonly<Record<string, string>>, also: Readonly<Record<string, string>> = {}): void {
     const now = this.clock.now();
-    const values: Record<string, string> = {};
+    const values: Record<string, string> = { ...also };
     for (const code of this.dirty) {
       const mine = this.incidents.get(code);
       if (!mine) continue;
