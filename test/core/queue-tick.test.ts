@@ -9,8 +9,7 @@ import { incidentKey } from '../../src/core/triage/incidents';
 import { MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
 import { memoryIntake } from './intake/memory-intake';
-import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, pendingRow, T0 } from './memory-ports';
-import { MemoryProperties } from './triage/fakes';
+import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
 
