@@ -50,7 +50,7 @@ describe('archiveMayHold (whether intake must look in the Archive)', () => {
 
   it('holds because rowsToArchive never archives a row quiet for less than a day, even when asked to', () => {
     const receivedAt = T0 - 23.5 * HOUR;
-    expect(rowsToArchive([row('SENT', { receivedAt, updatedAt: receivedAt, sentAt: null })], T0, 0)).toEqual([]);
+    expect(rowsToArchive([repliedRow('SENT', { receivedAt, updatedAt: receivedAt, sentAt: null })], T0, 0)).toEqual([]);
     expect(archiveMayHold(at(receivedAt), T0)).toBe(true);
   });
 });
