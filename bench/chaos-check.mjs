@@ -1,10 +1,13 @@
 // The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
+import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from './runtime.mjs';
-import { EVENT_POOL } from './chaos-schedule.mjs';
+import { BURST_SIZE, EVENT_POOL } from './chaos-schedule.mjs';
 
 const FINAL = new Set(['SENT', 'FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'TEST', 'DUPLICATE']);
 const NEEDS_REASON = new Set(['FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'DUPLICATE']);
-const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN };
+const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN, TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN };
+/** A delivery Google refused over 30 simultaneous executions: 200 with its HTML page, doPost never ran. */
+const isRefused = (answer) => answer?.status === 'refused';
 
 function objects(sheet) {
   if (!sheet) return [];
@@ -18,10 +21,18 @@ export function acceptedEvents(answers) {
   return accepted;
 }
 
+/** The response token of submission n (bench/runtime.mjs): a recovered row has it, with a reconciled: event id. */
+const tokenOf = (n) => `tok${String(n).padStart(29, '0')}`;
+
 export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
   const accepted = acceptedEvents(observed.answers);
+  // Typeform holds every refused submission, so the Typeform check must have queued it (or it is in Rejected, from a
+  // bad-token copy, where staff accept it): only then is it not lost.
+  const refusedByPlatform = observed.answers.filter(({ answer }) => isRefused(answer)).length;
+  const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
+  const mustHaveRow = (n) => accepted.has(n) || (observed.answers.some((a) => a.n === n && isRefused(a.answer)) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 
   // Mails per event (each event has its own respondent address).
@@ -36,13 +47,17 @@ export function checkSchedule(observed) {
   }
 
   let lost = 0;
-  for (let n = 1; n <= EVENT_POOL; n++) {
+  for (let n = 1; n <= EVENT_POOL + BURST_SIZE; n++) {
     const id = eventIdOf(n);
-    const mine = rows.filter((r) => r.event_id === id);
+    const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
     const live = mine.filter((r) => r.status !== 'DUPLICATE');
     const sent = mailsOf.get(recipientOf(n)) ?? [];
-    if (accepted.has(n)) {
-      if (mine.length === 0) { lost++; violations.push(`event #${n} (${id}) was accepted but has no row`); continue; }
+    if (mustHaveRow(n)) {
+      if (mine.length === 0) {
+        lost++;
+        violations.push(accepted.has(n) ? `event #${n} (${id}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
+        continue;
+      }
       if (live.length === 0) { lost++; violations.push(`event #${n} has only DUPLICATE rows`); continue; }
       const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
       if (stuck.length > 0) { lost++; violations.push(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`); continue; }
@@ -75,5 +90,5 @@ export function checkSchedule(observed) {
       if (text.includes(secret)) { secretsLeaked++; violations.push(`${name} appears in ${where}`); }
     }
   }
-  return { accepted: accepted.size, duplicateEmails, lost, secretsLeaked, violations };
+  return { accepted: accepted.size, refusedByPlatform, duplicateEmails, lost, secretsLeaked, violations };
 }

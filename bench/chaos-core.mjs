@@ -16,7 +16,7 @@ const bundleHash = () => createHash('sha256').update(readFileSync(BUNDLE)).diges
 
 export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null } = {}) {
   const gemini = await startOfflineGemini({ port: 0 });
-  const totals = { schedules: 0, deliveries: 0, accepted: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
+  const totals = { schedules: 0, deliveries: 0, accepted: 0, refusedByPlatform: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
   const statuses = {};
   const faults = {};
   let lastFailure = null;
@@ -31,6 +31,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     totals.accepted += result.accepted;
     totals.duplicateEmails += result.duplicateEmails;
     totals.lost += result.lost;
+    totals.refusedByPlatform += result.refusedByPlatform;
     totals.secretsLeaked += result.secretsLeaked;
     totals.executions += observed.executions.length;
     totals.mails += observed.outbox.length;
@@ -74,5 +75,5 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
 
 /** The summary line `npm run chaos` prints last. */
 export function summaryLine({ totals }) {
-  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
+  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} refused_by_platform=${totals.refusedByPlatform} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
 }

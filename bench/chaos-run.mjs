@@ -1,10 +1,13 @@
 // Runs one chaos schedule in a fresh runtime, then clears the faults and drains the queue; returns what an auditor needs.
+import { BURST_SIZE, EVENT_POOL } from './chaos-schedule.mjs';
 import { TOKEN, startRuntime, submission } from './runtime.mjs';
 
 const STAFF = 'staff@example.com';
 const OPEN = new Set(['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING']);
 const MAX_DRAIN_RUNS = 15;
 const DAY_MS = 24 * 3600_000;
+/** The Typeform check reads responses from 48 h to 12 h ago: the schedule's submissions are 13 h old when it runs. */
+const PAST_TYPEFORM_RETRIES_MS = 13 * 3600_000;
 
 /** Knobs for a short, deterministic run: no clock triggers, retries due at once, every row mailable. */
 export const CHAOS_PROPS = { RETRY_BASE_SECONDS: '1', MAX_ATTEMPTS: '5', MAX_MAILS_PER_RUN: '1500', MAX_MAILS_PER_RECIPIENT_PER_DAY: '100' };
@@ -86,7 +89,9 @@ function settled(rt) {
  * host keeps only the last 200 records.
  */
 export async function runSchedule(schedule, { gemini } = {}) {
-  const rt = await startRuntime({ props: CHAOS_PROPS, gemini });
+  const rt = await startRuntime({ props: CHAOS_PROPS, gemini, typeform: true });
+  // Submitted now (runtime time), so the end-of-schedule Typeform check's window holds every one.
+  const delivery = (n) => submission(n, (body) => { body.form_response.submitted_at = new Date(host.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'); });
   const host = rt.host;
   const executions = [];
   const quotaSeen = [];
@@ -98,26 +103,32 @@ export async function runSchedule(schedule, { gemini } = {}) {
   const answers = []; // { n, answer }
   const labels = new Map(); // fault id → what it injects
   try {
+    // The Typeform check asks Typeform about the forms Config names (the * row names none).
+    await host.edit({ sheet: 'Config', a1: 'A2', value: 'Wr1tE5sy', user: STAFF });
     if (schedule.approval) {
       const { col } = sheetRows(host, 'Config');
       await host.edit({ sheet: 'Config', a1: `${String.fromCharCode(65 + col('approval_required'))}2`, value: 'TRUE', user: STAFF });
     }
-    for (const group of schedule.groups) {
+    for (const [g, group] of schedule.groups.entries()) {
       for (const f of group.faults) {
         const item = applyFault(host, f);
         if (item) labels.set(item.id, faultLabel(f));
       }
-      await Promise.all(group.actions.map(async (a) => {
-        if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(submission(a.n))).answer });
-        else if (a.t === 'badToken') await rt.deliver(submission(a.n), `${TOKEN.slice(0, -4)}nope`);
+      const burst = schedule.burst && g === 0 ? Array.from({ length: BURST_SIZE }, (_, i) => ({ t: 'deliver', n: EVENT_POOL + 1 + i })) : [];
+      await Promise.all([...burst, ...group.actions].map(async (a) => {
+        if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(delivery(a.n))).answer });
+        else if (a.t === 'badToken') await rt.deliver(delivery(a.n), `${TOKEN.slice(0, -4)}nope`);
         else if (a.t === 'process') await rt.run('processQueue');
         else if (a.t === 'processKilled') await processKilled(rt, labels);
         else if (a.t === 'approve') await approveAll(host);
       }));
     }
     host.faults.clear();
+    // Once Typeform's retries are over, the daily check recovers what the platform refused; staff approve it below.
+    host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
+    const check = await rt.run('reconcileTypeform');
+    const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
     let quiet = 0, drainRuns = 0;
-    const drainLog = [];
     while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
       letTimePass(host);
       await approveAll(host);
