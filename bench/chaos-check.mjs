@@ -1,10 +1,13 @@
 // The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
+import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from './runtime.mjs';
-import { EVENT_POOL } from './chaos-schedule.mjs';
+import { BURST_EVENTS, EVENT_POOL } from './chaos-schedule.mjs';
 
 const FINAL = new Set(['SENT', 'FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'TEST', 'DUPLICATE']);
 const NEEDS_REASON = new Set(['FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'DUPLICATE']);
-const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN };
+const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN, TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN };
+/** A delivery Google refused over 30 simultaneous executions: 200 with its HTML page, doPost never ran. */
+const isRefused = (answer) => answer?.status === 'refused';
 
 function objects(sheet) {
   if (!sheet) return [];
@@ -20,14 +23,17 @@ export function acceptedEvents(answers) {
 
 /** Deliveries the platform itself refused (more than 30 simultaneous executions: Google's HTML 200, no script ran). */
 export function refusedByPlatform(answers) {
-  return answers.filter(({ answer }) => answer?.status === 'refused').length;
+  return answers.filter(({ answer }) => isRefused(answer)).length;
 }
 
-/** Rows whose event no delivery sent (blank rows staff inserted aside). */
-function rowsOfNoEvent(rows, known) {
+/** The response token of submission n (bench/runtime.mjs): a row recovered from Typeform has it, with a reconciled: event id. */
+const tokenOf = (n) => `tok${String(n).padStart(29, '0')}`;
+
+/** Rows of no known event (by event id, or by response token for a row the Typeform check recovered); blank rows aside. */
+function rowsOfNoEvent(rows, knownIds, knownTokens) {
   return rows
     .filter((r) => !Object.values(r).every((v) => v === '' || v === null || v === undefined))
-    .filter((r) => !known.has(String(r.event_id)))
+    .filter((r) => !knownIds.has(String(r.event_id)) && !knownTokens.has(String(r.response_token)))
     .map((r) => `a row of an event no delivery sent: ${String(r.event_id).slice(0, 60)} (${r.status})`);
 }
 
@@ -35,6 +41,10 @@ export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
   const accepted = acceptedEvents(observed.answers);
+  // Typeform holds every refused submission, so the Typeform check must have queued it (or it is in Rejected, from a
+  // bad-token copy, where staff accept it): only then is it not lost.
+  const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
+  const mustHaveRow = (n) => accepted.has(n) || (observed.answers.some((a) => a.n === n && isRefused(a.answer)) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 
   // Mails per event (each event has its own respondent address).
@@ -49,17 +59,23 @@ export function checkSchedule(observed) {
   }
 
   let lost = 0;
-  // The pool's submissions and every hostile one (its event id as delivered), each with its own respondent.
+  // The pool's submissions, the opening burst's and every hostile one (its event id as delivered), each with its own respondent.
   const events = new Map();
   for (let n = 1; n <= EVENT_POOL; n++) events.set(n, eventIdOf(n));
+  for (const n of BURST_EVENTS) events.set(n, eventIdOf(n));
   for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
   for (const [n, id] of events) {
-    const mine = rows.filter((r) => r.event_id === id);
+    const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
     const live = mine.filter((r) => r.status !== 'DUPLICATE');
     const sent = mailsOf.get(recipientOf(n)) ?? [];
-    // Accepted by doPost, or queued later (Accept rejected delivery): it must end answered or with a person.
-    if (accepted.has(n) || mine.length > 0) {
-      if (mine.length === 0) { lost++; violations.push(`event #${n} (${id.slice(0, 60)}) was accepted but has no row`); continue; }
+    // Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or refused by the platform with
+    // no bad-token copy in Rejected: it must end answered or with a person.
+    if (mustHaveRow(n) || mine.length > 0) {
+      if (mine.length === 0) {
+        lost++;
+        violations.push(accepted.has(n) ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
+        continue;
+      }
       if (live.length === 0) { lost++; violations.push(`event #${n} has only DUPLICATE rows`); continue; }
       const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
       if (stuck.length > 0) { lost++; violations.push(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`); continue; }
@@ -76,7 +92,7 @@ export function checkSchedule(observed) {
       else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
     }
   }
-  violations.push(...rowsOfNoEvent(rows, new Set(events.values())));
+  violations.push(...rowsOfNoEvent(rows, new Set(events.values()), new Set([...events.keys()].map(tokenOf))));
   if (lost > 0 && observed.drainLog) violations.push(`drain runs: ${observed.drainLog.join(' / ')}`);
   const failed = (observed.executions ?? []).filter((e) => e.status !== 'ok' && e.fn !== 'benchNoSuchFunction');
   if (violations.length > 0 && failed.length > 0) violations.push(`executions that did not end ok: ${failed.map((e) => `${e.id} ${e.fn} ${e.status}: ${e.error?.message ?? ''}`).join(' / ')}`);
