@@ -37,6 +37,48 @@ function rowsOfNoEvent(rows, knownIds, knownTokens) {
     .map((r) => `a row of an event no delivery sent: ${String(r.event_id).slice(0, 60)} (${r.status})`);
 }
 
+/**
+ * One event's rows and mails. Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or
+ * refused by the platform with no bad-token copy in Rejected (`mustHaveRow`): it must end answered or with a person.
+ */
+function checkEvent({ n, id, mine, sent, mustHaveRow, accepted }) {
+  const violations = [];
+  const live = mine.filter((r) => r.status !== 'DUPLICATE');
+  const lost = (why) => ({ lost: true, violations: [why] });
+  if (mustHaveRow || mine.length > 0) {
+    if (mine.length === 0) return lost(accepted ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
+    if (live.length === 0) return lost(`event #${n} has only DUPLICATE rows`);
+    const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
+    if (stuck.length > 0) return lost(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`);
+  }
+  if (live.length > 1) violations.push(`event #${n} has ${live.length} rows that are not DUPLICATE: ${live.map((r) => r.status).join(', ')}`);
+  for (const r of mine) {
+    if (NEEDS_REASON.has(String(r.status)) && String(r.error ?? '').trim() === '') violations.push(`event #${n}: ${r.status} row without a reason`);
+    if (r.status === 'SENT' && (!r.sent_at || !r.mail_ref)) violations.push(`event #${n}: SENT row without sent_at or mail_ref`);
+    if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
+  }
+  for (const m of sent) {
+    const owner = live.find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
+    if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
+    else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
+  }
+  return { lost: false, violations };
+}
+
+/** Every place a secret appears: sheets, execution logs (and doPost answers), mails. */
+function secretsIn(observed) {
+  const leaks = [];
+  const places = [
+    ...Object.entries(observed.sheets).map(([name, sheet]) => [`sheet ${name}`, JSON.stringify(sheet)]),
+    ...observed.executions.map((e) => [`log of ${e.id} (${e.fn})`, JSON.stringify([e.logs, e.error, e.fn === 'doPost' ? e.value : null])]),
+    ...observed.outbox.map((m) => [`mail to ${m.to} (${m.subject})`, JSON.stringify([m.subject, m.body, m.htmlBody])]),
+  ];
+  for (const [where, text] of places) {
+    for (const [name, secret] of Object.entries(SECRETS)) if (text.includes(secret)) leaks.push(`${name} appears in ${where}`);
+  }
+  return leaks;
+}
+
 export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
@@ -66,31 +108,9 @@ export function checkSchedule(observed) {
   for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
   for (const [n, id] of events) {
     const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
-    const live = mine.filter((r) => r.status !== 'DUPLICATE');
-    const sent = mailsOf.get(recipientOf(n)) ?? [];
-    // Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or refused by the platform with
-    // no bad-token copy in Rejected: it must end answered or with a person.
-    if (mustHaveRow(n) || mine.length > 0) {
-      if (mine.length === 0) {
-        lost++;
-        violations.push(accepted.has(n) ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
-        continue;
-      }
-      if (live.length === 0) { lost++; violations.push(`event #${n} has only DUPLICATE rows`); continue; }
-      const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
-      if (stuck.length > 0) { lost++; violations.push(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`); continue; }
-    }
-    if (live.length > 1) violations.push(`event #${n} has ${live.length} rows that are not DUPLICATE: ${live.map((r) => r.status).join(', ')}`);
-    for (const r of mine) {
-      if (NEEDS_REASON.has(String(r.status)) && String(r.error ?? '').trim() === '') violations.push(`event #${n}: ${r.status} row without a reason`);
-      if (r.status === 'SENT' && (!r.sent_at || !r.mail_ref)) violations.push(`event #${n}: SENT row without sent_at or mail_ref`);
-      if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
-    }
-    for (const m of sent) {
-      const owner = live.find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
-      if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
-      else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
-    }
+    const found = checkEvent({ n, id, mine, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n) });
+    if (found.lost) lost++;
+    violations.push(...found.violations);
   }
   violations.push(...rowsOfNoEvent(rows, new Set(events.values()), new Set([...events.keys()].map(tokenOf))));
   if (lost > 0 && observed.drainLog) violations.push(`drain runs: ${observed.drainLog.join(' / ')}`);
@@ -98,16 +118,7 @@ export function checkSchedule(observed) {
   if (violations.length > 0 && failed.length > 0) violations.push(`executions that did not end ok: ${failed.map((e) => `${e.id} ${e.fn} ${e.status}: ${e.error?.message ?? ''}`).join(' / ')}`);
   if (observed.spill.length > 0) violations.push(`${observed.spill.length} deliveries are still spilled in Script Properties`);
 
-  let secretsLeaked = 0;
-  const places = [
-    ...Object.entries(observed.sheets).map(([name, sheet]) => [`sheet ${name}`, JSON.stringify(sheet)]),
-    ...observed.executions.map((e) => [`log of ${e.id} (${e.fn})`, JSON.stringify([e.logs, e.error, e.fn === 'doPost' ? e.value : null])]),
-    ...observed.outbox.map((m) => [`mail to ${m.to} (${m.subject})`, JSON.stringify([m.subject, m.body, m.htmlBody])]),
-  ];
-  for (const [where, text] of places) {
-    for (const [name, secret] of Object.entries(SECRETS)) {
-      if (text.includes(secret)) { secretsLeaked++; violations.push(`${name} appears in ${where}`); }
-    }
-  }
-  return { accepted: accepted.size, refusedByPlatform: refusedByPlatform(observed.answers), duplicateEmails, lost, secretsLeaked, violations };
+  const leaks = secretsIn(observed);
+  violations.push(...leaks);
+  return { accepted: accepted.size, refusedByPlatform: refusedByPlatform(observed.answers), duplicateEmails, lost, secretsLeaked: leaks.length, violations };
 }

@@ -2,6 +2,7 @@
 // from the Sent folder when a look is due; a failing search changes nothing and is reported once it persists.
 import { messageOf } from '../errors';
 import { errorSummary } from '../redact';
+import { withLedgerFacts } from '../send-ledger';
 import { MINUTE_MS } from '../time';
 import { commitBatch, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, type Run } from './run-context';
 import { countsAsCopy, decideLook, isUnknownOutcome, lookDue, SECOND_LOOK_AFTER_MS, sentCheckState, sentQuery } from './sent-check';
@@ -35,7 +36,7 @@ export function runSentCheck(run: Run): void {
     }
     const decision = decideLook({ look: due.look, copies, state, resendAllowed: run.settings.reconcileResend, now, iso: isoTime });
     if (decision.kind === 'sent') {
-      moveRow(run, batch, row, 'SENT', decision.detail, { sentAt: decision.sentAt, claimedAt: null, error: '' });
+      moveRow(run, batch, row, 'SENT', withLedgerFacts(decision.detail, { mailRef: row.mailRef, sentAt: decision.sentAt }), { sentAt: decision.sentAt, claimedAt: null, error: '' });
       run.summary.sent++;
     } else if (decision.kind === 'review') {
       const error = errorSummary('SENT_CHECK', decision.detail, run.secrets);
