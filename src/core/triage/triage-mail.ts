@@ -11,6 +11,7 @@ import type { Incident, MailKind } from './incidents';
 import { isNotifiable } from './incidents';
 import type { MailPart, RedactionContext } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
+import { needsPersonRowParts, needsPersonStepParts } from './needs-person-mail';
 import { formatDuration, formatTime, plural } from './text';
 import { MINUTE_MS } from '../time';
 
@@ -50,6 +51,7 @@ export function dueMailKind(incident: Incident, now: number, reminderMinutes: nu
   }
   if (!isNotifiable(incident)) return null;
   if (incident.lastMailedAt === null) return 'first';
+  if (INCIDENTS[incident.code].reminds === false) return null;
   const seenSinceMail = incident.lastSeen > incident.lastMailedAt;
   return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * MINUTE_MS ? 'reminder' : null;
 }
@@ -107,7 +109,7 @@ export function planTriageMails(
 }
 
 function impactFor(incident: Incident, health: QueueHealth, now: number): UserImpact {
-  if (incident.code === 'NEEDS_REVIEW_ROWS' && health.needsPersonCount > 0) {
+  if (incident.code === 'ROWS_NEED_A_PERSON' && health.needsPersonCount > 0) {
     return {
       affected: true,
       statement: `${plural(health.needsPersonCount, 'row waits', 'rows wait')} for a person: those respondents get no reply until someone acts.`,
@@ -117,7 +119,7 @@ function impactFor(incident: Incident, health: QueueHealth, now: number): UserIm
 }
 
 function subjectSuffix(incident: Incident, health: QueueHealth, impact: UserImpact, now: number): string {
-  if (incident.code === 'NEEDS_REVIEW_ROWS') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
+  if (incident.code === 'ROWS_NEED_A_PERSON') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
   if (impact.affected === null) return 'queue unreadable, impact unknown';
   if (!impact.affected) return `${health.waiting} waiting, no user impact`;
   const oldest = health.oldestWaitingAt === null ? '' : `, oldest ${formatDuration(now - health.oldestWaitingAt)}`;
@@ -142,7 +144,7 @@ function subjectFor(incident: Incident, kind: MailKind, health: QueueHealth, imp
   return `${SUBJECT_PREFIX} ${title} — ${suffix}`;
 }
 
-function queueParts(health: QueueHealth, now: number): MailPart[] {
+function queueParts(health: QueueHealth, now: number, redaction: RedactionContext): MailPart[] {
   const counts = STATUSES.map((status) => `${status} ${health.counts[status]}`).join(', ');
   const unknown = health.unknownStatus > 0 ? `, unknown status ${health.unknownStatus}` : '';
   const spilled = health.spilled > 0 ? `, in the spill ${health.spilled}` : '';
@@ -156,14 +158,8 @@ function queueParts(health: QueueHealth, now: number): MailPart[] {
       text: pendingAge === null ? 'none' : `${formatDuration(now - (health.oldestPendingAt ?? now))} (received ${formatTime(health.oldestPendingAt ?? now)})`,
     },
     { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
+    ...needsPersonRowParts(health, now, redaction),
   ];
-  for (const row of health.needsPerson) {
-    const label = `row ${row.rowNumber} (${row.status || 'no status'})`;
-    parts.push(row.link ? { kind: 'link', text: label, href: row.link } : { kind: 'line', text: `  ${label}` });
-  }
-  if (health.needsPersonCount > health.needsPerson.length) {
-    parts.push({ kind: 'line', text: `  … and ${health.needsPersonCount - health.needsPerson.length} more (filter the status column).` });
-  }
   return parts;
 }
 
@@ -181,6 +177,13 @@ function detailParts(incident: Incident, now: number): MailPart[] {
   ];
   if (incident.detail) parts.push({ kind: 'line', text: 'Last error:' }, { kind: 'pre', text: incident.detail });
   return parts;
+}
+
+function repeatsLine(code: IncidentCode, reminderMinutes: number): string {
+  if (INCIDENTS[code].reminds === false) {
+    return 'Repeats fold into this incident without another mail (Queue health and the daily summary list rows that join it), and one mail says when it clears.';
+  }
+  return `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.`;
 }
 
 function composeTriageMail(
@@ -207,7 +210,7 @@ function composeTriageMail(
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Caught up', text: caught.length > 0 ? caught.join(', ') : 'nothing was reported as caught up' },
       { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
-      ...queueParts(health, now),
+      ...queueParts(health, now, redaction),
       {
         kind: 'field',
         label: 'Next step',
@@ -224,10 +227,11 @@ function composeTriageMail(
       { kind: 'field', label: 'What happened', text: `${INCIDENTS[incident.code].whatHappened}${firstLine ? ` (${firstLine})` : ''}${seen}` },
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
-      ...queueParts(health, now),
+      ...queueParts(health, now, redaction),
       { kind: 'field', label: 'Next step', text: INCIDENTS[incident.code].nextStep },
     );
-    if (kind === 'first') parts.push({ kind: 'line', text: `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.` });
+    if (kind === 'first') parts.push({ kind: 'line', text: repeatsLine(incident.code, reminderMinutes) });
+    if (incident.code === 'ROWS_NEED_A_PERSON') parts.push(...needsPersonStepParts(health));
   }
   parts.push(...detailParts(incident, now));
   const rendered = renderMail(parts, redaction);

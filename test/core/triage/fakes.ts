@@ -8,6 +8,7 @@ import { emptyRow } from '../../../src/core/queue-row';
 import { readSettings } from '../../../src/core/settings';
 import type { Settings } from '../../../src/core/settings';
 import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
+import type { NeedsPersonRow } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
 import { planTriageMails } from '../../../src/core/triage/triage-mail';
 import type { PlannedTriageMail, TriagePlan } from '../../../src/core/triage/triage-mail';
@@ -29,6 +30,12 @@ export function testSettings(extra: Record<string, string> = {}): Settings {
 
 export function row(rowNumber: number, status: string, receivedAt: number | null = T0): QueueRow {
   return { ...emptyRow(), rowNumber, status, eventId: `ev-${rowNumber}`, receivedAt };
+}
+
+/** A listed row needing a person, as computeHealth makes one (no mail_ref or error unless given). */
+export function needsRow(rowNumber: number, status: string, link: string | null, extra: Partial<NeedsPersonRow> = {}): NeedsPersonRow {
+  const reason = status === 'FAILED' ? 'failed-other' : status === 'NEEDS_REVIEW' ? 'parked-by-edit' : status === 'AWAITING_APPROVAL' ? 'approval-overdue' : 'unknown-status';
+  return { rowNumber, status, link, reason, eventId: `ev-${rowNumber}`, mailRef: '', error: '', waitingSince: null, ...extra };
 }
 
 export interface RunOptions {
