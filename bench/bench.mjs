@@ -3,7 +3,8 @@ import { measureIdleAndRuntime } from './idle-bench.mjs';
 import { measureIntake } from './intake-bench.mjs';
 import { measureThroughput } from './throughput-bench.mjs';
 import { fmt, machine, machineLines, table, writeDoc } from './report.mjs';
-import { setRuntimeDefaults } from './runtime.mjs';
+import { DIST_DIR, setRuntimeDefaults } from './runtime.mjs';
+import { statSync } from 'node:fs';
 import { measureBurst } from './burst-bench.mjs';
 import { measureCostPerRow, measureTriggerDay } from './google-bench.mjs';
 import { burstTable, callsTable, costPerRowTable, dayTable, intakeModeledTable, modelTable, sensitivity, tickTable } from './google-report.mjs';
@@ -83,6 +84,8 @@ async function main() {
       ['idle tick: wall time (median)', fmt.ms(idle.idleWallMs)],
       ['service-call round trip (median / p90 / p99)', `${fmt.x(idle.rtt.medianUs, 0)} / ${fmt.x(idle.rtt.p90Us, 0)} / ${fmt.x(idle.rtt.p99Us, 0)} µs over ${idle.rtt.samples} calls`],
       ['execution start-up (worker + bundle load, no call; median)', fmt.ms(idle.startupMs)],
+      // What the model charges every execution for loading the code (execution.startPerKb).
+      ['bundle dist/Code.js (minified, keepNames)', `${fmt.int(statSync(`${DIST_DIR}/Code.js`).size / 1024)} KB`],
     ],
   );
   const targetTable = table(['target', 'required', 'measured', 'met'], targets.map((t) => [t.name, t.target, t.result, t.ok ? 'yes' : '**NO**']));

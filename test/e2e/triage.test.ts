@@ -221,7 +221,7 @@ describe('triage mail in the local runtime', () => {
     expect(String(row.error)).toMatch(/^GEMINI_RETRYABLE: gave up after 5 attempts/);
   });
 
-  it('an unexpected exception: one mail with the stack, secrets in it redacted, rows left untouched', async () => {
+  it('an unexpected exception: one mail with the stack (its frames naming formqueue functions in the minified bundle), secrets in it redacted, rows left untouched', async () => {
     rt = await startRuntime();
     await rt.deliver(submission(1));
     // An error no classifier knows, thrown from inside the run, whose message carries both secrets.
@@ -239,6 +239,9 @@ describe('triage mail in the local runtime', () => {
     expect(firstLines(mails[0]).find((line) => line.startsWith('Next step:'))).toMatch(/^Next step: Rows were left untouched\. Forward this mail \(the stack is redacted\)/);
     const lastError = mails[0].body.split('Last error:\n')[1];
     expect(lastError).toMatch(/\n\s+at /); // the stack, frames included
+    // The bundle is minified with keepNames: its frames still name formqueue's own functions for the maintainer.
+    expect(lastError).toMatch(/\n\s+at openSpreadsheet \(/);
+    expect(lastError).toMatch(/\n\s+at processQueue \(/);
     expect(incident(rt, 'CODE_BUG')).toMatchObject({ state: 'open', runs: 3, mailsSent: 1 });
     const rows = rt.queue();
     expect(rows.map((row) => [row.status, Number(row.attempts || 0)])).toEqual([['PENDING', 0]]);

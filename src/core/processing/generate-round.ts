@@ -1,26 +1,20 @@
-// One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once, record outcomes.
+// One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
 import { isReconciledEventId } from '../reconcile/reconciled-id';
 import { codeOf, messageOf } from '../errors';
 import type { GeminiOutcome, GeminiRequest } from '../ports';
-import type { IncidentCode, RowErrorCode } from '../codes';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
-import { decideRetry, nextAttemptAt } from './backoff';
 import {
   buildGeminiRequest,
   classifyGeminiOutcome,
   LARGER_BUDGET_FACTOR,
   withLargerBudget,
   type GeminiVerdict,
-  type SystemicGeminiIncident,
 } from './gemini';
 import { recipientProblem } from './mail';
-import { newMailRef } from './mail-ref';
+import { recordVerdicts } from './record-verdicts';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Batch, type Run } from './run-context';
-
-/** What a reply written by Gemini proves gone. */
-const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
+import { commitBatch, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
@@ -183,154 +177,10 @@ export function runGenerationRound(run: Run): boolean {
     outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: requests[i].model })),
   );
 
-  const lastingOutage = judgeOutage(run, verdicts, ours.length);
-
-  const latest = run.deps.queue.readRows(ours.map(({ claim }) => claim.rowNumber));
-  remember(run, latest);
-  const results = newBatch();
-  const systemic: SystemicFindings = new Map();
-  ours.forEach(({ item, claim }, i) => {
-    const current = latest.find((row) => row.rowNumber === claim.rowNumber);
-    const movedAway = current === undefined || current.eventId !== claim.eventId;
-    if (isOurClaim(current, claim)) {
-      recordVerdict(run, results, current, verdicts[i], item.approvalRequired, systemic, lastingOutage);
-    } else if (movedAway) {
-      // Moved (a sort, an insert or a delete above) while Gemini wrote: the store writes the outcome where the
-      // submission stands now, if it still shows our GENERATING claim there.
-      recordVerdict(run, results, claim, verdicts[i], item.approvalRequired, systemic, lastingOutage);
-    }
-    // Otherwise staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
-  });
-  commitBatch(run, results);
-  for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);
+  recordVerdicts(
+    run,
+    ours.map(({ item, claim }) => ({ claim, approvalRequired: item.approvalRequired })),
+    verdicts,
+  );
   return true;
-}
-
-/** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */
-type SystemicFindings = Map<SystemicGeminiIncident | 'GEMINI_RATE_LIMITED' | 'GEMINI_UNAVAILABLE', { detail: string; rows: number[] }>;
-
-/**
- * A round in which no request got any answer (every one 5xx, 408, a timeout or no connection) is what an outage
- * looks like; one answer of any kind (even a 429) proves Gemini reachable. It is a lasting outage, during which
- * rows keep their attempts, once an earlier run saw it too and it has held back at least two rows: one row whose
- * own request keeps failing is charged as usual and ends FAILED, where a person sees it.
- */
-function judgeOutage(run: Run, verdicts: readonly GeminiVerdict[], asked: number): boolean {
-  const outageRound = verdicts.length > 0 && verdicts.every((verdict) => verdict.kind === 'retryable' && verdict.outage === true);
-  if (!outageRound) {
-    if (verdicts.some((verdict) => !(verdict.kind === 'retryable' && (verdict.outage || verdict.uncharged)))) markGone(run, ['GEMINI_UNAVAILABLE']);
-    return false;
-  }
-  const prior = run.deps.incidents.priorOpen('GEMINI_UNAVAILABLE');
-  return prior !== null && (prior.rowCount >= 2 || asked >= 2);
-}
-
-/**
- * A row Gemini did not answer in an outage round is noted for GEMINI_UNAVAILABLE; in a lasting outage it is not the
- * row's fault (as for a bad key), so the attempt is given back and generation pauses. True when the row was held.
- */
-function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, systemic: SystemicFindings, lastingOutage: boolean): boolean {
-  const found = systemic.get('GEMINI_UNAVAILABLE') ?? { detail: reason, rows: [] };
-  found.rows.push(row.rowNumber);
-  systemic.set('GEMINI_UNAVAILABLE', found);
-  if (!lastingOutage) return false;
-  const error = errorSummary('GEMINI_UNAVAILABLE', reason, run.secrets);
-  moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
-    claimedAt: null,
-    attempts: Math.max(0, row.attempts - 1),
-    error,
-  });
-  run.summary.deferred++;
-  run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
-  return true;
-}
-
-function recordVerdict(
-  run: Run,
-  batch: Batch,
-  row: QueueRow,
-  verdict: GeminiVerdict,
-  approvalRequired: boolean,
-  systemic: SystemicFindings,
-  lastingOutage: boolean,
-): void {
-  const now = run.deps.clock.now();
-  const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
-  const leaving = { claimedAt: null };
-  switch (verdict.kind) {
-    case 'ok': {
-      const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
-      const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
-      moveRow(run, batch, row, to, approvalRequired ? 'reply written; waits for approval' : 'reply written', {
-        ...leaving,
-        result: verdict.text,
-        mailRef: row.mailRef || newMailRef(run.deps.random, taken),
-        nextAttemptAt: null,
-        error: '',
-      });
-      run.summary.generated++;
-      markGone(run, GEMINI_INCIDENTS);
-      return;
-    }
-    case 'retryable': {
-      if (verdict.uncharged) {
-        // Never asked (the batch failed and the run ended first): not this row's fault, so no attempt is used.
-        const error = summary('GEMINI_RETRYABLE', verdict.reason);
-        moveRow(run, batch, row, 'PENDING', `${error}; attempt not counted`, { ...leaving, attempts: Math.max(0, row.attempts - 1), error });
-        run.summary.deferred++;
-        return;
-      }
-      if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, systemic, lastingOutage)) return;
-      if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
-        const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
-        moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-        run.summary.failed++;
-        return;
-      }
-      const at = nextAttemptAt(row.attempts, now, run.settings, run.deps.random, verdict.retryAfterSeconds);
-      const error = summary('GEMINI_RETRYABLE', verdict.reason);
-      if (verdict.rateLimited) {
-        // Raised every time; triage mails it only once it persists, so a passing burst stays quiet.
-        const found = systemic.get('GEMINI_RATE_LIMITED') ?? { detail: error, rows: [] };
-        found.rows.push(row.rowNumber);
-        systemic.set('GEMINI_RATE_LIMITED', found);
-      }
-      moveRow(run, batch, row, 'PENDING', `${error}; next try at ${isoTime(at)}`, { ...leaving, nextAttemptAt: at, error });
-      run.summary.deferred++;
-      return;
-    }
-    case 'systemic': {
-      // Not the row's fault: its attempt is given back and it keeps its place in the queue.
-      const error = summary(verdict.incident, verdict.reason);
-      moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
-        ...leaving,
-        attempts: Math.max(0, row.attempts - 1),
-        error,
-      });
-      run.summary.deferred++;
-      run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? verdict.incident;
-      const found = systemic.get(verdict.incident) ?? { detail: error, rows: [] };
-      found.rows.push(row.rowNumber);
-      systemic.set(verdict.incident, found);
-      return;
-    }
-    case 'out-of-tokens': {
-      const error = summary(
-        'GEMINI_CONTENT',
-        `${verdict.reason}. Next step: set a model that thinks less for this form (Config "model", or Script Property ` +
-          'GEMINI_MODEL, e.g. a Flash or Flash-Lite model) or shorten the prompt, then Retry the row; or write the reply in ' +
-          'result yourself and set APPROVED',
-      );
-      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-      run.summary.failed++;
-      return;
-    }
-    case 'content':
-    case 'rejected': {
-      const error = summary(verdict.kind === 'content' ? 'GEMINI_CONTENT' : 'GEMINI_REJECTED', verdict.reason);
-      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-      run.summary.failed++;
-      return;
-    }
-  }
 }

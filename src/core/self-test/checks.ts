@@ -1,5 +1,5 @@
 // Self-test verdicts: each platform assumption formqueue rests on, judged from what the probes observed on the real account.
-import { classifyGeminiOutcome } from '../processing/gemini';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../processing/gemini';
 import type { GeminiOutcome } from '../ports';
 import { redact } from '../redact';
 
@@ -45,7 +45,7 @@ export function judgePlainText(probe: Probe<PlainTextObservation>): CheckResult 
   const title = 'Plain-text format holds on appended rows';
   if (!probe.ok) return failed('plain-text', title, probe.error, 'Run the self-test again; if it keeps failing, Sheets refused the scratch sheet (see the error).');
   const changed = PLAIN_TEXT_SAMPLES.map((typed, i) => ({ typed, read: probe.value.read[i], format: probe.value.formats[i] }))
-    .filter((cell) => typeof cell.read !== 'string' || cell.read !== cell.typed);
+    .filter((cell) => cell.read !== cell.typed);
   const evidence = PLAIN_TEXT_SAMPLES.map((typed, i) => `${JSON.stringify(typed)} → ${describe(probe.value.read[i])} (${JSON.stringify(probe.value.formats[i] ?? '')})`).join(', ');
   if (changed.length === 0) return { id: 'plain-text', title, verdict: 'pass', evidence };
   return {
@@ -176,34 +176,34 @@ export function judgeGemini(probe: Probe<GeminiObservation> | { ok: 'not-set' })
   }
   if (!probe.ok) return failed('gemini', title, probe.error, 'Run the self-test again; if it persists, check GEMINI_BASE_URL and appsscript.json\'s urlFetchWhitelist.');
   const { model, configKeys, outcome } = probe.value;
-  const verdict = classifyGeminiOutcome(outcome);
+  const verdict = classifyGeminiOutcome(outcome, { model });
   const sent = `model ${model}, generationConfig {${configKeys.join(', ')}}`;
-  const status = outcome.kind === 'http' ? `HTTP ${outcome.status}` : `transport failure: ${short(outcome.message)}`;
+  // A transport failure's reason already carries its message.
+  const status = outcome.kind === 'http' ? `HTTP ${outcome.status}` : 'no HTTP answer';
   if (verdict.kind === 'ok') {
     return { id: 'gemini', title, verdict: 'pass', evidence: `${sent}: ${status}, reply ${JSON.stringify(verdict.text.slice(0, 40))}${usage(outcome)}` };
   }
-  const reason = 'reason' in verdict ? verdict.reason : '';
   return {
-    id: 'gemini', title, verdict: verdict.kind === 'retryable' ? 'unknown' : 'fail', evidence: `${sent}: ${status}: ${short(reason)}`,
-    advice: verdict.kind === 'systemic' && verdict.incident === 'GEMINI_KEY_INVALID' ? 'The key is refused: create a new one in Google AI Studio and set GEMINI_API_KEY.'
-      : verdict.kind === 'systemic' && verdict.incident === 'GEMINI_MODEL_NOT_FOUND' ? `The model ${model} does not exist for this key (models are retired often): set GEMINI_MODEL to a current one.`
-        : verdict.kind === 'systemic' ? 'The daily quota of this key is used up: replies wait until it resets (midnight Pacific time), or enable billing.'
-          : verdict.kind === 'retryable' ? 'A passing outage or rate limit: formqueue retries these by itself. Run the self-test again in a few minutes.'
-            : 'Gemini refused these generation settings or the tiny prompt: report it with the evidence.',
+    id: 'gemini', title, verdict: verdict.kind === 'retryable' ? 'unknown' : 'fail', evidence: `${sent}: ${status}: ${short(verdict.reason)}`,
+    advice: geminiAdvice(verdict, model),
   };
+}
+
+function geminiAdvice(verdict: Exclude<GeminiVerdict, { kind: 'ok' }>, model: string): string {
+  if (verdict.kind === 'retryable') return 'A passing outage or rate limit: formqueue retries these by itself. Run the self-test again in a few minutes.';
+  if (verdict.kind !== 'systemic') return 'Gemini refused these generation settings or the tiny prompt: report it with the evidence.';
+  if (verdict.incident === 'GEMINI_KEY_INVALID') return 'The key is refused: create a new one in Google AI Studio and set GEMINI_API_KEY.';
+  if (verdict.incident === 'GEMINI_MODEL_NOT_FOUND') return `The model ${model} does not exist for this key (models are retired often): set GEMINI_MODEL to a current one.`;
+  return 'The daily quota of this key is used up: replies wait until it resets (midnight Pacific time), or enable billing.';
 }
 
 /** Token counts are the measured basis of the cost figures in docs/costs-and-data.md. */
 function usage(outcome: GeminiOutcome): string {
+  // Only an HTTP outcome can be ok (the narrowing is for the type); an ok verdict means its body parsed as a JSON object.
   if (outcome.kind !== 'http') return '';
-  try {
-    const meta = (JSON.parse(outcome.body) as { usageMetadata?: Record<string, unknown> }).usageMetadata;
-    if (!meta) return '';
-    const fields = ['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'totalTokenCount'].filter((k) => meta[k] !== undefined);
-    return fields.length ? `; usageMetadata ${fields.map((k) => `${k} ${String(meta[k])}`).join(', ')}` : '';
-  } catch {
-    return '';
-  }
+  const meta = (JSON.parse(outcome.body) as { usageMetadata?: Record<string, unknown> }).usageMetadata ?? {};
+  const fields = ['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'totalTokenCount'].filter((k) => meta[k] !== undefined);
+  return fields.length ? `; usageMetadata ${fields.map((k) => `${k} ${String(meta[k])}`).join(', ')}` : '';
 }
 
 export function judgeTypeform(probe: Probe<{ status: number; body: string }> | { ok: 'not-set' }): CheckResult {
@@ -236,7 +236,7 @@ export function judgeWebApp(probe: WebAppObservation): CheckResult {
     return { id: 'web-app', title, verdict: 'fail', evidence: 'ScriptApp.getService().getUrl() is empty: there is no web-app deployment',
       advice: 'Run `npm run deploy` from your machine; it prints the URL for Typeform.' };
   }
-  const where = probe.url.replace(/\?.*$/, '');
+  const where = probe.url.split('?')[0];
   if (!probe.answer) return { id: 'web-app', title, verdict: 'unknown', evidence: `${where}: not asked (HEALTH_TOKEN is not set)`, advice: 'Run Set up / repair: it generates the token.' };
   if (!probe.answer.ok) {
     return { id: 'web-app', title, verdict: 'fail', evidence: `${where}: ${short(probe.answer.error)}`,
@@ -247,7 +247,7 @@ export function judgeWebApp(probe: WebAppObservation): CheckResult {
   try {
     parsed = JSON.parse(body);
   } catch {
-    parsed = undefined;
+    // Not JSON: parsed stays undefined and the check fails below.
   }
   const evidence = `${where}: HTTP ${status} ${short(body)}`;
   if (status === 200 && parsed && typeof parsed === 'object' && 'ok' in parsed && (parsed as { error?: string }).error !== 'unauthorized') {

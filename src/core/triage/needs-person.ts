@@ -9,6 +9,7 @@ export const NEEDS_PERSON_REASONS = [
   'mail-outcome-unknown',
   'send-claim-unsettled',
   'already-sent',
+  'sent-check-looks-again',
   'mailed-several-times',
   'no-copy-in-sent',
   'parked-by-edit',
@@ -40,6 +41,9 @@ export interface ReasonGuide {
 const ASK_WHETHER_IT_ARRIVED =
   'Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue ' +
   "to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed).";
+/** The Sent check (src/core/processing/sent-check-step.ts) settles SENDING rows and rows parked with an unknown outcome. */
+const SENT_CHECK_AUTOMATES =
+  'With Script Property RECONCILE_SENT_MAIL=true formqueue searches the Sent folder for such rows itself and settles them (docs/oauth-scopes.md).';
 
 export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>> = {
   'send-interrupted': {
@@ -47,20 +51,19 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     label: 'sending was interrupted',
     step:
       'A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the ' +
-      `"claimed for sending" line and no SENT line after it. ${ASK_WHETHER_IT_ARRIVED} With Script Property RECONCILE_SENT_MAIL=true ` +
-      'formqueue settles such rows from the Sent folder by itself (docs/oauth-scopes.md).',
+      `"claimed for sending" line and no SENT line after it. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
   },
   'mail-outcome-unknown': {
     when: 'NEEDS_REVIEW, error `MAIL_UNKNOWN`',
     label: 'mail outcome unknown',
-    step: `Gmail gave an unclear answer while sending (the error cell and the Log line for the event_id quote it): the mail may or may not have gone. ${ASK_WHETHER_IT_ARRIVED}`,
+    step: `Gmail gave an unclear answer while sending (the error cell and the Log line for the event_id quote it): the mail may or may not have gone. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
   },
   'send-claim-unsettled': {
     when: 'NEEDS_REVIEW, error `ALREADY_CLAIMED`',
     label: 'an earlier send never settled',
     step:
       'The Log sheet shows a send of this submission that no later line settles (a paste over status or a cleared sent_at hid it): ' +
-      `filter the Log by the event_id to see when it was claimed and who changed the row since. ${ASK_WHETHER_IT_ARRIVED}`,
+      `filter the Log by the event_id to see when it was claimed and who changed the row since. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
   },
   'already-sent': {
     when: 'NEEDS_REVIEW, error `ALREADY_SENT`',
@@ -68,6 +71,13 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     step:
       'sent_at is filled, so a reply went out then: the Log line "mailed to the respondent (FQ-…)" for the event_id shows it (no such line ' +
       'means someone filled sent_at by hand: ask them). Set SENT, unless the respondent must get a new reply: then set PENDING.',
+  },
+  'sent-check-looks-again': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: no copy in Sent yet…`',
+    label: 'the Sent check looks again',
+    step:
+      'The Sent folder check (RECONCILE_SENT_MAIL) found no copy yet and looks again after the time in the error cell; then it sets SENT ' +
+      `itself, or says the row is safe to resend. Nothing to do meanwhile; to settle it sooner: ${ASK_WHETHER_IT_ARRIVED}`,
   },
   'mailed-several-times': {
     when: 'NEEDS_REVIEW, error `SENT_CHECK: mailed N times`',
@@ -156,6 +166,7 @@ function reviewReason(error: string): NeedsPersonReason {
     case 'ALREADY_SENT':
       return 'already-sent';
     case 'SENT_CHECK':
+      if (/\bno copy in Sent yet\b/.test(error)) return 'sent-check-looks-again';
       if (/\bmailed \d+ times\b/.test(error)) return 'mailed-several-times';
       if (/\bno copy in Sent\b/.test(error)) return 'no-copy-in-sent';
       return 'parked-by-edit';

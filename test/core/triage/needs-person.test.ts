@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import { NEEDS_PERSON_GUIDE, NEEDS_PERSON_REASONS, needsPersonReason } from '../../../src/core/triage/needs-person';
-import { MINUTE, T0 } from './fakes';
+import { MINUTE, T0 } from '../fakes/rows';
 
 const HOUR = 60 * MINUTE;
 const WAIT_HOURS = 24;
@@ -23,6 +23,7 @@ describe('needsPersonReason', () => {
     ['a claim the Log never settled', 'NEEDS_REVIEW', cell('ALREADY_CLAIMED: the Log shows…'), 'send-claim-unsettled'],
     ['sent_at filled', 'NEEDS_REVIEW', cell('ALREADY_SENT: sent_at is filled'), 'already-sent'],
     ['the Sent check found 2 copies', 'NEEDS_REVIEW', cell('SENT_CHECK: mailed 2 times (message ids a, b); a person must look'), 'mailed-several-times'],
+    ['the Sent check looks again (a parked row)', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent yet at 2026-12-01T10:00:00.000Z; looking again after 2026-12-01T10:45:00.000Z'), 'sent-check-looks-again'],
     ['the Sent check found none', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent: safe to resend — set PENDING'), 'no-copy-in-sent'],
     ['a paste parked it (old error of another step)', 'NEEDS_REVIEW', cell('GEMINI_RETRYABLE: 503'), 'parked-by-edit'],
     ['a paste parked it (no error)', 'NEEDS_REVIEW', cell(''), 'parked-by-edit'],
@@ -77,8 +78,17 @@ describe('what staff are told per reason', () => {
     });
   }
 
-  it('the interrupted send names RECONCILE_SENT_MAIL, which settles exactly those rows, and where it is explained', () => {
-    expect(NEEDS_PERSON_GUIDE['send-interrupted'].step).toContain('RECONCILE_SENT_MAIL=true');
-    expect(NEEDS_PERSON_GUIDE['send-interrupted'].step).toContain('docs/oauth-scopes.md');
+  it('a row the Sent check will look at again: nothing to do, or ask the respondent or the deployer to settle it sooner', () => {
+    const step = NEEDS_PERSON_GUIDE['sent-check-looks-again'].step;
+    expect(step).toContain('Nothing to do meanwhile');
+    expect(step).toContain('respondent');
+    expect(step).toContain('whoever deployed formqueue');
   });
+
+  for (const reason of ['send-interrupted', 'mail-outcome-unknown', 'send-claim-unsettled'] as const) {
+    it(`${reason}: names RECONCILE_SENT_MAIL, which settles such rows from the Sent folder, and where it is explained`, () => {
+      expect(NEEDS_PERSON_GUIDE[reason].step).toContain('RECONCILE_SENT_MAIL=true');
+      expect(NEEDS_PERSON_GUIDE[reason].step).toContain('docs/oauth-scopes.md');
+    });
+  }
 });

@@ -5,9 +5,9 @@ import { computeHealth, type QueueHealth } from '../../../src/core/triage/health
 import type { Incident } from '../../../src/core/triage/incidents';
 import { ERROR_SHOWN_CHARS } from '../../../src/core/triage/needs-person-mail';
 import { planTriageMails } from '../../../src/core/triage/triage-mail';
-import { API_KEY, MINUTE, SPREADSHEET_URL, T0, row, testSettings } from './fakes';
+import { API_KEY, SPREADSHEET_URL, testSettings } from './fakes';
+import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
 
-const HOUR = 60 * MINUTE;
 
 function incident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
   return {
@@ -20,10 +20,10 @@ function incident(code: IncidentCode, overrides: Partial<Incident> = {}): Incide
 /** Two PENDING rows (one received 3 h ago), one FAILED row with a link, one mistyped status, two spilled deliveries. */
 function busyHealth(): QueueHealth {
   const rows = [
-    row(2, 'PENDING', T0 - 3 * HOUR),
-    row(3, 'PENDING', T0 - HOUR),
-    { ...row(4, 'FAILED', T0 - HOUR), error: 'GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)' },
-    row(5, 'SENTT', T0 - HOUR),
+    queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 3 * HOUR }),
+    queueRow('PENDING', { rowNumber: 3, receivedAt: T0 - HOUR }),
+    queueRow('FAILED', { rowNumber: 4, receivedAt: T0 - HOUR, error: 'GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)' }),
+    queueRow('SENTT', { rowNumber: 5, receivedAt: T0 - HOUR }),
   ];
   return computeHealth(rows, T0, SPREADSHEET_URL, 0, { spilled: 2 });
 }
@@ -163,7 +163,7 @@ describe('details that depend on the figures', () => {
     const mail = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), busyHealth());
     expect(mail.subject).toBe('[formqueue] Rows need a person — 2 rows need a person');
     expect(mail.body).toContain('Respondents affected: Yes. 2 rows wait for a person: those respondents get no reply until someone acts.\n');
-    const one = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), computeHealth([row(4, 'FAILED')], T0, SPREADSHEET_URL, 0));
+    const one = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0));
     expect(one.subject).toBe('[formqueue] Rows need a person — 1 row needs a person');
   });
 
@@ -198,11 +198,11 @@ describe('details that depend on the figures', () => {
 
 describe('the needs-a-person mail', () => {
   const queue = [
-    { ...row(2, 'FAILED', T0 - 3 * HOUR), error: 'MAIL_PERMANENT: no email address in the submission; no reply was generated (no Gemini call).' },
-    { ...row(3, 'NEEDS_REVIEW', T0 - 2 * HOUR), mailRef: 'FQ-GHQFAA', error: 'STALE_SENDING: sending started 21 min ago and its outcome was never recorded' },
-    { ...row(4, 'AWAITING_APPROVAL', T0 - 31 * HOUR), updatedAt: T0 - 30 * HOUR, mailRef: 'FQ-HSTG6B' },
-    { ...row(5, 'AWAITING_APPROVAL', T0 - 3 * HOUR), updatedAt: T0 - 2 * HOUR }, // younger than APPROVAL_WAIT_HOURS: not yet
-    row(6, 'SENT', T0 - HOUR),
+    queueRow('FAILED', { rowNumber: 2, receivedAt: T0 - 3 * HOUR, error: 'MAIL_PERMANENT: no email address in the submission; no reply was generated (no Gemini call).' }),
+    queueRow('NEEDS_REVIEW', { rowNumber: 3, receivedAt: T0 - 2 * HOUR, mailRef: 'FQ-GHQFAA', error: 'STALE_SENDING: sending started 21 min ago and its outcome was never recorded' }),
+    queueRow('AWAITING_APPROVAL', { rowNumber: 4, receivedAt: T0 - 31 * HOUR, updatedAt: T0 - 30 * HOUR, mailRef: 'FQ-HSTG6B' }),
+    queueRow('AWAITING_APPROVAL', { rowNumber: 5, receivedAt: T0 - 3 * HOUR, updatedAt: T0 - 2 * HOUR }), // younger than APPROVAL_WAIT_HOURS: not yet
+    queueRow('SENT', { rowNumber: 6, receivedAt: T0 - HOUR }),
   ];
   const health = computeHealth(queue, T0, SPREADSHEET_URL, 0, { approvalWaitHours: 24 });
   const mail = mailFor(incident('ROWS_NEED_A_PERSON', { rows: [2, 3, 4], rowCount: 3, count: 1, runs: 1, detail: '3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1' }), health);
@@ -228,7 +228,7 @@ describe('the needs-a-person mail', () => {
         "",
         "What to do",
         "----------",
-        "Sending was interrupted (row 3): A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the "claimed for sending" line and no SENT line after it. Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed). With Script Property RECONCILE_SENT_MAIL=true formqueue settles such rows from the Sent folder by itself (docs/oauth-scopes.md).",
+        "Sending was interrupted (row 3): A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the "claimed for sending" line and no SENT line after it. Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed). With Script Property RECONCILE_SENT_MAIL=true formqueue searches the Sent folder for such rows itself and settles them (docs/oauth-scopes.md).",
         "No email address (row 2): The submission gave no email address, so no reply was written. If the answers give another way to reach the person, type the address into recipient and set PENDING; or answer them another way and set SENT; or SKIPPED.",
         "Waiting for approval (row 4): The reply waits for approval. Read result, change it if you like, then set APPROVED (or use Approve selected); SKIPPED if it should not be answered.",
       ]
@@ -239,7 +239,7 @@ describe('the needs-a-person mail', () => {
     const key = API_KEY;
     // The cut falls 16 characters into the key: cutting first would leave "AIzaSyD3m0Key_01", which no rule knows.
     const head = `MAIL_UNKNOWN: ${'word '.repeat(40)}`.slice(0, ERROR_SHOWN_CHARS - 1 - 16);
-    const leaky = computeHealth([{ ...row(2, 'NEEDS_REVIEW'), error: `${head}${key} and more words after it` }], T0, SPREADSHEET_URL, 0);
+    const leaky = computeHealth([queueRow('NEEDS_REVIEW', { rowNumber: 2, error: `${head}${key} and more words after it` })], T0, SPREADSHEET_URL, 0);
     const body = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), leaky).body;
     expect(body).not.toContain(key.slice(0, 10));
     expect(body).toContain(`${head}[redacted] and`);

@@ -1,0 +1,185 @@
+// Recording one generation round's verdicts: each row's next state, the outage judgement, and the incidents found.
+import type { IncidentCode, RowErrorCode } from '../codes';
+import type { QueueRow } from '../queue-row';
+import { errorSummary } from '../redact';
+import { decideRetry, nextAttemptAt } from './backoff';
+import type { GeminiVerdict, SystemicGeminiIncident } from './gemini';
+import { newMailRef } from './mail-ref';
+import { isOurClaim } from './row-inputs';
+import { commitBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, remember, type Batch, type Run } from './run-context';
+
+/** What a reply written by Gemini proves gone. */
+const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
+
+/** A claim this run still holds after asking Gemini, with what the row's form asks for a written reply. */
+export interface AskedClaim {
+  claim: QueueRow;
+  approvalRequired: boolean;
+}
+
+/**
+ * Writes each verdict to its row, re-read first: only a row that still shows our GENERATING claim gets the
+ * outcome. Incidents the round found are raised once its writes are committed.
+ */
+export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts: readonly GeminiVerdict[]): void {
+  const outage = judgeOutage(verdicts, () => run.deps.incidents.priorOpen('GEMINI_UNAVAILABLE'));
+  if (outage.answered) markGone(run, ['GEMINI_UNAVAILABLE']);
+
+  const latest = run.deps.queue.readRows(asked.map(({ claim }) => claim.rowNumber));
+  remember(run, latest);
+  const results = newBatch();
+  const systemic: SystemicFindings = new Map();
+  asked.forEach(({ claim, approvalRequired }, i) => {
+    const current = latest.find((row) => row.rowNumber === claim.rowNumber);
+    const movedAway = current === undefined || current.eventId !== claim.eventId;
+    if (isOurClaim(current, claim)) {
+      recordVerdict(run, results, current, verdicts[i], approvalRequired, systemic, outage.lasting);
+    } else if (movedAway) {
+      // Moved (a sort, an insert or a delete above) while Gemini wrote: the store writes the outcome where the
+      // submission stands now, if it still shows our GENERATING claim there.
+      recordVerdict(run, results, claim, verdicts[i], approvalRequired, systemic, outage.lasting);
+    }
+    // Otherwise staff changed the row while Gemini was writing (e.g. SKIPPED it): their decision stands.
+  });
+  commitBatch(run, results);
+  for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);
+}
+
+/** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */
+type SystemicFindings = Map<SystemicGeminiIncident | 'GEMINI_RATE_LIMITED' | 'GEMINI_UNAVAILABLE', { detail: string; rows: number[] }>;
+
+/** What one round's verdicts say about Gemini being down. */
+export interface OutageJudgement {
+  /** Some request got an answer of any kind (even a 429): Gemini is reachable, so GEMINI_UNAVAILABLE is gone. */
+  answered: boolean;
+  /** A lasting outage: the rows Gemini did not answer keep their attempts and generation pauses. */
+  lasting: boolean;
+}
+
+/**
+ * A round in which no request got any answer (every one 5xx, 408, a timeout or no connection) is what an outage
+ * looks like; one answer of any kind (even a 429) proves Gemini reachable. It is a lasting outage, during which
+ * rows keep their attempts, once an earlier run saw it too (`priorOutage`, asked only in an outage round) and it
+ * has held back at least two rows: one row whose own request keeps failing is charged as usual and ends FAILED,
+ * where a person sees it. A request never asked (`uncharged`) proves nothing either way.
+ */
+export function judgeOutage(
+  verdicts: readonly GeminiVerdict[],
+  priorOutage: () => { rowCount: number } | null,
+): OutageJudgement {
+  const answered = verdicts.some((verdict) => !(verdict.kind === 'retryable' && (verdict.outage || verdict.uncharged)));
+  const outageRound = verdicts.length > 0 && verdicts.every((verdict) => verdict.kind === 'retryable' && verdict.outage === true);
+  if (!outageRound) return { answered, lasting: false };
+  const prior = priorOutage();
+  return { answered, lasting: prior !== null && (prior.rowCount >= 2 || verdicts.length >= 2) };
+}
+
+/**
+ * A row Gemini did not answer in an outage round is noted for GEMINI_UNAVAILABLE; in a lasting outage it is not the
+ * row's fault (as for a bad key), so the attempt is given back and generation pauses. True when the row was held.
+ */
+function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, systemic: SystemicFindings, lastingOutage: boolean): boolean {
+  const found = systemic.get('GEMINI_UNAVAILABLE') ?? { detail: reason, rows: [] };
+  found.rows.push(row.rowNumber);
+  systemic.set('GEMINI_UNAVAILABLE', found);
+  if (!lastingOutage) return false;
+  const error = errorSummary('GEMINI_UNAVAILABLE', reason, run.secrets);
+  moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
+    claimedAt: null,
+    attempts: Math.max(0, row.attempts - 1),
+    error,
+  });
+  run.summary.deferred++;
+  run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
+  return true;
+}
+
+function recordVerdict(
+  run: Run,
+  batch: Batch,
+  row: QueueRow,
+  verdict: GeminiVerdict,
+  approvalRequired: boolean,
+  systemic: SystemicFindings,
+  lastingOutage: boolean,
+): void {
+  const now = run.deps.clock.now();
+  const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
+  const leaving = { claimedAt: null };
+  switch (verdict.kind) {
+    case 'ok': {
+      const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+      const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
+      moveRow(run, batch, row, to, approvalRequired ? 'reply written; waits for approval' : 'reply written', {
+        ...leaving,
+        result: verdict.text,
+        mailRef: row.mailRef || newMailRef(run.deps.random, taken),
+        nextAttemptAt: null,
+        error: '',
+      });
+      run.summary.generated++;
+      markGone(run, GEMINI_INCIDENTS);
+      return;
+    }
+    case 'retryable': {
+      if (verdict.uncharged) {
+        // Never asked (the batch failed and the run ended first): not this row's fault, so no attempt is used.
+        const error = summary('GEMINI_RETRYABLE', verdict.reason);
+        moveRow(run, batch, row, 'PENDING', `${error}; attempt not counted`, { ...leaving, attempts: Math.max(0, row.attempts - 1), error });
+        run.summary.deferred++;
+        return;
+      }
+      if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, systemic, lastingOutage)) return;
+      if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
+        const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
+        moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+        run.summary.failed++;
+        return;
+      }
+      const at = nextAttemptAt(row.attempts, now, run.settings, run.deps.random, verdict.retryAfterSeconds);
+      const error = summary('GEMINI_RETRYABLE', verdict.reason);
+      if (verdict.rateLimited) {
+        // Raised every time; triage mails it only once it persists, so a passing burst stays quiet.
+        const found = systemic.get('GEMINI_RATE_LIMITED') ?? { detail: error, rows: [] };
+        found.rows.push(row.rowNumber);
+        systemic.set('GEMINI_RATE_LIMITED', found);
+      }
+      moveRow(run, batch, row, 'PENDING', `${error}; next try at ${isoTime(at)}`, { ...leaving, nextAttemptAt: at, error });
+      run.summary.deferred++;
+      return;
+    }
+    case 'systemic': {
+      // Not the row's fault: its attempt is given back and it keeps its place in the queue.
+      const error = summary(verdict.incident, verdict.reason);
+      moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
+        ...leaving,
+        attempts: Math.max(0, row.attempts - 1),
+        error,
+      });
+      run.summary.deferred++;
+      run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? verdict.incident;
+      const found = systemic.get(verdict.incident) ?? { detail: error, rows: [] };
+      found.rows.push(row.rowNumber);
+      systemic.set(verdict.incident, found);
+      return;
+    }
+    case 'out-of-tokens': {
+      const error = summary(
+        'GEMINI_CONTENT',
+        `${verdict.reason}. Next step: set a model that thinks less for this form (Config "model", or Script Property ` +
+          'GEMINI_MODEL, e.g. a Flash or Flash-Lite model) or shorten the prompt, then Retry the row; or write the reply in ' +
+          'result yourself and set APPROVED',
+      );
+      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+      run.summary.failed++;
+      return;
+    }
+    case 'content':
+    case 'rejected': {
+      const error = summary(verdict.kind === 'content' ? 'GEMINI_CONTENT' : 'GEMINI_REJECTED', verdict.reason);
+      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+      run.summary.failed++;
+      return;
+    }
+  }
+}
