@@ -55,6 +55,9 @@ interface NumberKnob {
   max: number;
 }
 
+/** The shortest ARCHIVE_AFTER_DAYS: intake skips the Archive for submissions younger than this (staff/archive.ts). */
+export const MIN_ARCHIVE_AFTER_DAYS = 1;
+
 const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'GEMINI_CONCURRENCY', field: 'geminiConcurrency', fallback: 4, min: 1, max: 20 },
   { key: 'MAX_ATTEMPTS', field: 'maxAttempts', fallback: 5, min: 1, max: 20 },
@@ -64,7 +67,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'STALE_SENDING_MINUTES', field: 'staleSendingMinutes', fallback: 15, min: 7, max: 1440 },
   { key: 'MAX_MAILS_PER_RUN', field: 'maxMailsPerRun', fallback: 50, min: 1, max: 1500 },
   { key: 'MAX_MAILS_PER_RECIPIENT_PER_DAY', field: 'maxMailsPerRecipientPerDay', fallback: 5, min: 1, max: 100 },
-  { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: 1, max: 3650 },
+  { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
 ];
