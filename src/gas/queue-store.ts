@@ -1,6 +1,6 @@
 // QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
 import { codedError } from '../core/errors';
-import type { QueueStore } from '../core/ports';
+import type { CellNote, QueueStore } from '../core/ports';
 import { mergeWrite, stillHolds } from '../core/row-write';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
@@ -172,6 +172,7 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       for (const group of contiguousGroups(ordered.map((row) => row.rowNumber)).reverse()) queue.deleteRows(group[0], group.length);
       return ordered;
     },
+    noteCells: (notes) => noteCellsIn(queue, index, notes),
     archivedKeys() {
       const archive = spreadsheet.getSheetByName(SHEETS.archive);
       const keys = new Set<string>();
@@ -200,4 +201,16 @@ function archiveSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): Sh
   created.getRange(1, 1, 1, ARCHIVE_HEADERS.length).setValues([ARCHIVE_HEADERS.slice()]);
   created.setFrozenRows(1);
   return created;
+}
+
+/** Sets each note where its row stands: one read and one write of the notes of the box the cells span. */
+function noteCellsIn(queue: Sheet, index: ColumnIndex, notes: readonly CellNote[]): void {
+  const placed = notes.filter((n) => n.rowNumber >= 2 && index[n.header] >= 0);
+  if (placed.length === 0) return;
+  const top = Math.min(...placed.map((n) => n.rowNumber));
+  const left = Math.min(...placed.map((n) => index[n.header]));
+  const box = queue.getRange(top, left + 1, Math.max(...placed.map((n) => n.rowNumber)) - top + 1, Math.max(...placed.map((n) => index[n.header])) - left + 1);
+  const current = box.getNotes();
+  for (const n of placed) current[n.rowNumber - top][index[n.header] - left] = n.note;
+  box.setNotes(current);
 }

@@ -108,7 +108,7 @@ describe('service calls per delivery and per run', () => {
     expect(calls['SpreadsheetApp.flush']).toBe(9); // the 8 writes and the lock's release
     // Reads: Queue header and rows, Config, the send ledger's lines (one TextFinder for all 8 rows), each claim read
     // back (a round's at once, a send's right before its mail); the last row is asked for only by whole-sheet reads.
-    expect(calls['Range.getValues']).toBe(23);
+    expect(calls['Range.getValues']).toBe(22);
     expect(calls['Sheet.getLastRow']).toBe(4);
     expect(calls['TextFinder.findAll']).toBe(1);
     // Script Properties: the gate's read and the end's spill figures (one read for both), one write at the end.

@@ -5,6 +5,7 @@ import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
+import { withLedgerFacts } from '../send-ledger';
 import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
@@ -183,7 +184,9 @@ function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[], from:
     plannedTo.set(mailbox, (plannedTo.get(mailbox) ?? 0) + 1);
     const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
     taken.add(mailRef);
-    const claim = moveRow(run, plan.moves, row, 'SENDING', 'claimed for sending', { claimedAt: claimTime(now), mailRef, error: '' });
+    const claimedAt = claimTime(now);
+    // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
+    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt }), { claimedAt, mailRef, error: '' });
     plan.claims.push({ claim, back: row.status as Status });
   }
   return plan;
@@ -277,7 +280,8 @@ function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail
     return 'needs-review';
   }
   // From here on the SENDING claim in the Log and, once the batch is written, sent_at guard this row against any second send.
-  moveRow(run, results, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt: run.deps.clock.now(), claimedAt: null, error: '' });
+  const sentAt = run.deps.clock.now();
+  moveRow(run, results, claimed, 'SENT', withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, { mailRef: claimed.mailRef, sentAt }), { sentAt, claimedAt: null, error: '' });
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
   return 'sent';
