@@ -59,7 +59,7 @@ export function renderMail(parts: readonly MailPart[], context: RedactionContext
         plain.push(part.text);
         html.push(`<pre style="white-space:pre-wrap;font-size:12px">${escapeHtml(part.text)}</pre>`);
         break;
-      default:
+      case 'line':
         plain.push(part.text);
         html.push(`<div>${escapeHtml(part.text)}</div>`);
     }
