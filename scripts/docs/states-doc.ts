@@ -1,6 +1,8 @@
 // The generated parts of docs/states.md: the states table and the lists the move table decides.
 import {
+  canStaffMove,
   isStaffMoveFromAnyUnfinished,
+  isSystemMove,
   STAFF_MOVE_WORDS,
   SYSTEM_MOVE_NOTES,
   TRANSITIONS,
@@ -15,7 +17,8 @@ function andList(items: readonly string[]): string {
 
 /** Targets in the order the table writes them, each with its note. */
 function movesCell(from: Status, actor: Actor): string {
-  const targets = (Object.keys(TRANSITIONS[from]) as Status[]).filter((to) => TRANSITIONS[from][to] === actor);
+  const allowed = actor === 'system' ? isSystemMove : canStaffMove;
+  const targets = (Object.keys(TRANSITIONS[from]) as Status[]).filter((to) => allowed(from, to));
   if (targets.length === 0) return '—';
   return targets
     .map((to) => {
@@ -37,7 +40,7 @@ export function statesTable(): string {
 /** The staff move allowed from any unfinished state, and those states. */
 export function anyUnfinishedMove(): string {
   const to = STATUSES.find((status) => STAFF_MOVE_WORDS[status] !== undefined && isStaffMoveFromAnyUnfinished(status)) as Status;
-  const from = STATUSES.filter((status) => TRANSITIONS[status][to] === 'staff');
+  const from = STATUSES.filter((status) => canStaffMove(status, to));
   return `- **any unfinished status → ${to}** (${from.join(', ')}).`;
 }
 
@@ -45,8 +48,9 @@ export function uncheckedKeeps(): string {
   return (
     'A multi-cell edit of the status column (a paste, a fill) cannot be checked, because Sheets gives no previous\n' +
     `values: ${andList(UNCHECKED_KEEPS)} are kept as typed (with a note and a Log line): the system never moves a row\n` +
-    'out of them, and they are states a person moves rows into or out of. Anything else parks the row in NEEDS_REVIEW,\n' +
-    'so nothing is sent until a person looks.'
+    'out of them because of its status (NEEDS_REVIEW only on the Log\'s send claim and the Sent folder, below), and they\n' +
+    'are states a person moves rows into or out of. Anything else parks the row in NEEDS_REVIEW, so nothing is sent\n' +
+    'until a person looks.'
   );
 }
 

@@ -37,7 +37,8 @@ const NOTHING_LEFT_FROM_SENDING: readonly string[] = ['READY', 'APPROVED', 'FAIL
 
 /**
  * The record independent of the row's cells: a SENDING claim in the Log that no later line settles. A claim is
- * settled by the system saying nothing left (SENDING → READY, APPROVED or FAILED) or by a person asking for a new
+ * settled by the system saying nothing left (SENDING → READY, APPROVED or FAILED, or NEEDS_REVIEW → READY or APPROVED
+ * after the Sent check found no copy twice) or by a person asking for a new
  * reply (their move to PENDING). While a claim stands the submission is never mailed again, whatever its
  * `status` and `sent_at` cells say now (a paste, a cleared sent_at). Lines are taken in time order, as staff may
  * sort the Log.
@@ -49,7 +50,20 @@ export function standingSendClaim(history: readonly LogEntry[]): LogEntry | null
     const bySystem = entry.by === 'system';
     if (bySystem && entry.to === 'SENDING' && entry.from !== 'SENDING') claim = entry;
     else if (bySystem && entry.from === 'SENDING' && NOTHING_LEFT_FROM_SENDING.includes(entry.to)) claim = null;
+    // The system moves NEEDS_REVIEW back to READY/APPROVED only when two looks found no copy in Sent (RECONCILE_RESEND).
+    else if (bySystem && entry.from === 'NEEDS_REVIEW' && asksToBeMailed({ status: entry.to })) claim = null;
     else if (!bySystem && entry.to === 'PENDING' && entry.from !== 'PENDING') claim = null;
   }
   return claim;
+}
+
+/**
+ * The standing claim whose mail outcome nobody recorded: no system line after it says SENT. Null when no claim
+ * stands or when the Log says the claim was mailed (a row then pasted back to NEEDS_REVIEW is not unknown).
+ */
+export function unrecordedSendClaim(history: readonly LogEntry[]): LogEntry | null {
+  const claim = standingSendClaim(history);
+  if (claim === null) return null;
+  const mailed = history.some((entry) => entry.by === 'system' && entry.to === 'SENT' && entry.at >= claim.at && entry !== claim);
+  return mailed ? null : claim;
 }

@@ -7,8 +7,7 @@ import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspa
 import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
 import { HOUR_MS } from '../../src/core/time';
-import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, pendingRow, T0 } from './memory-ports';
-import { MemoryProperties } from './triage/fakes';
+import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
 

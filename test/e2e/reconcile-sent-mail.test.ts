@@ -1,5 +1,6 @@
 // RECONCILE_SENT_MAIL end to end: the bundle built with --reconcile-sent-mail settles a SENDING row from the Sent folder
-// (Gmail advanced service in the runtime): confirmed once, safe to resend, mailed twice, and Gmail's index lag.
+// (Gmail advanced service in the runtime): confirmed once, safe to resend, mailed twice, and Gmail's index lag; and a row
+// parked in NEEDS_REVIEW by the stale sweep before the setting was on.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,6 +145,52 @@ describe('RECONCILE_SENT_MAIL in the local runtime', () => {
     await tick();
     expect(row(id).status).toBe('SENT');
     expect(respondentMails()).toHaveLength(1);
+  });
+
+  /** A crash at the send with the check off: the stale sweep parks the row in NEEDS_REVIEW; then the check is turned on. */
+  const parkedThenOn = async (n: number, fault: Record<string, unknown>, on: Record<string, string> = {}) => {
+    await start({ RECONCILE_SENT_MAIL: 'false' });
+    const id = await crashAtSend(n, fault);
+    rt.host.advanceClock(8 * MINUTE);
+    await tick();
+    expect(row(id)).toMatchObject({ status: 'NEEDS_REVIEW', sent_at: '' });
+    expect(String(row(id).error)).toMatch(/^STALE_SENDING: /);
+    rt.host.properties.set('RECONCILE_SENT_MAIL', 'true');
+    for (const [key, value] of Object.entries(on)) rt.host.properties.set(key, value);
+    return id;
+  };
+
+  it('a row the stale sweep parked before the check was on is confirmed SENT from Sent once it is on, with no second mail', async () => {
+    const id = await parkedThenOn(12, { crashAfterSend: 1 });
+    await tick();
+    expect(row(id).status).toBe('SENT');
+    expect(logDetails(id)).toContain(`confirmed in Sent (message id ${respondentMails()[0].id})`);
+    rt.host.advanceClock(60 * MINUTE);
+    await tick();
+    expect(respondentMails()).toHaveLength(1);
+  });
+
+  it('a parked row with no copy at either look gets "safe to resend"; with RECONCILE_RESEND it is mailed exactly once', async () => {
+    const id = await parkedThenOn(13, { crashBeforeSend: 1 }, { RECONCILE_RESEND: 'true' });
+    await tick();
+    expect(row(id).status).toBe('NEEDS_REVIEW');
+    expect(String(row(id).error)).toMatch(/^SENT_CHECK: no copy in Sent yet at /);
+    rt.host.advanceClock(46 * MINUTE);
+    await tick();
+    expect(row(id).status).toBe('SENT');
+    expect(respondentMails()).toHaveLength(1);
+    rt.host.advanceClock(120 * MINUTE);
+    await tick();
+    expect(respondentMails()).toHaveLength(1);
+  });
+
+  it('a parked row with no copy at either look, resend off, ends "safe to resend" and nothing is mailed', async () => {
+    const id = await parkedThenOn(14, { crashBeforeSend: 1 });
+    await tick();
+    rt.host.advanceClock(46 * MINUTE);
+    await tick();
+    expect(row(id)).toMatchObject({ status: 'NEEDS_REVIEW', error: 'SENT_CHECK: no copy in Sent: safe to resend — set PENDING' });
+    expect(respondentMails()).toHaveLength(0);
   });
 
   it('a Gmail error changes nothing and raises SENT_CHECK_FAILED; the row is settled once Gmail answers', async () => {

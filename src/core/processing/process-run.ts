@@ -149,7 +149,7 @@ function nextDueAt(run: Run, now: number): number | null {
       consider(heldBack || run.summary.sendingHaltedBy !== null ? recheck : now);
     } else {
       // A claim left by a run that died becomes stale at a known time: the sweep must run then.
-      const look = nextLookAt(run, row);
+      const look = nextLookAt(run, row, now);
       const stale = look ?? staleDeadline(row, run.settings);
       if (stale !== null) consider(stale);
     }

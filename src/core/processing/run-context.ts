@@ -135,6 +135,19 @@ export function moveRow(
 }
 
 /**
+ * A copy of `row` with `patch` applied and its status kept, recorded in `batch` with a system Log line: a change of
+ * reason a person must see in the row's history (e.g. the Sent check's finding on a NEEDS_REVIEW row).
+ */
+export function noteRow(run: Run, batch: Batch, row: QueueRow, detail: string, patch: Partial<QueueRow>): QueueRow {
+  const now = run.deps.clock.now();
+  const noted: QueueRow = { ...row, ...patch, status: row.status, updatedAt: now };
+  batch.rows.push(noted);
+  batch.expected.push({ eventId: row.eventId, status: row.status });
+  batch.entries.push({ at: now, eventId: row.eventId, from: String(row.status), to: String(row.status), by: 'system', detail });
+  return noted;
+}
+
+/**
  * Writes the batch's rows in one call (compare-and-set by event_id), flushes, and logs the moves that were
  * written. A row written where it moved to gets its new row number (callers holding it see it); a row not
  * written keeps its old one, so the claim read-back that follows finds it is not ours. When any row moved,

@@ -1,10 +1,24 @@
-// The run's Sent-folder check (RECONCILE_SENT_MAIL): each SENDING row whose outcome was never recorded is settled
-// from the Sent folder when a look is due; a failing search changes nothing and is reported once it persists.
+// The run's Sent-folder check (RECONCILE_SENT_MAIL): each row whose send claim has no recorded outcome — still in
+// SENDING, or parked in NEEDS_REVIEW for it — is settled from the Sent folder when a look is due; a failing search
+// changes nothing and is reported once it persists.
 import { messageOf } from '../errors';
+import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { MINUTE_MS } from '../time';
-import { commitBatch, isoTime, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, type Run } from './run-context';
-import { countsAsCopy, decideLook, isUnknownOutcome, lookDue, SECOND_LOOK_AFTER_MS, sentCheckState, sentQuery } from './sent-check';
+import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteRow, noteWaitingRows, raiseIncident, type Batch, type Run } from './run-context';
+import {
+  countsAsCopy,
+  decideLook,
+  isParkedUnknownOutcome,
+  isSentCheckCandidate,
+  isUnknownOutcome,
+  lookDue,
+  parkedLookAt,
+  SECOND_LOOK_AFTER_MS,
+  sentCheckState,
+  sentQuery,
+  type SentCheckDecision,
+} from './sent-check';
 
 export function runSentCheck(run: Run): void {
   const mailbox = run.deps.sentMail;
@@ -14,13 +28,17 @@ export function runSentCheck(run: Run): void {
   const notes = new Map<number, string>();
   const failing: number[] = [];
   let failure = '';
-  // When a look is due depends on the row alone; the Log (one read for all due rows) adds where a resend goes and how many there were.
+  // A SENDING row says from its cells alone when a look is due; a parked row's claim time is in the Log, so every
+  // parked candidate is read there (one read for all due rows), with where a resend goes and how many there were.
   const dueRows = run.rows.filter((row) => {
+    if (isParkedUnknownOutcome(row)) return true;
     const bare = isUnknownOutcome(row) ? sentCheckState(row, []) : null;
     return bare !== null && lookDue(bare, now, run.settings).kind === 'look';
   });
   const histories = dueRows.length > 0 ? run.deps.audit.historiesOf(dueRows.map((row) => row.eventId)) : new Map<string, never[]>();
   for (const row of dueRows) {
+    // Each look is a search: a backlog (the setting just turned on) is worked through over several runs.
+    if (isOverBudget(run)) break;
     const state = sentCheckState(row, histories.get(row.eventId) ?? []);
     if (state === null) continue;
     const due = lookDue(state, now, run.settings);
@@ -34,18 +52,7 @@ export function runSentCheck(run: Run): void {
       continue;
     }
     const decision = decideLook({ look: due.look, copies, state, resendAllowed: run.settings.reconcileResend, now, iso: isoTime });
-    if (decision.kind === 'sent') {
-      moveRow(run, batch, row, 'SENT', decision.detail, { sentAt: decision.sentAt, claimedAt: null, error: '' });
-      run.summary.sent++;
-    } else if (decision.kind === 'review') {
-      const error = errorSummary('SENT_CHECK', decision.detail, run.secrets);
-      moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-      run.summary.needsReview++;
-    } else if (decision.kind === 'resend') {
-      moveRow(run, batch, row, decision.to, decision.detail, { claimedAt: null, error: '' });
-    } else {
-      notes.set(row.rowNumber, errorSummary('SENT_CHECK', decision.note, run.secrets));
-    }
+    settle(run, batch, notes, row, decision);
   }
   commitBatch(run, batch);
   noteWaitingRows(run, notes);
@@ -53,7 +60,7 @@ export function runSentCheck(run: Run): void {
     raiseIncident(
       run,
       'SENT_CHECK_FAILED',
-      `the Sent folder could not be searched (${failure}); ${failing.length} row(s) stay in SENDING until it can. ` +
+      `the Sent folder could not be searched (${failure}); ${failing.length} row(s) stay as they are (SENDING or NEEDS_REVIEW) until it can. ` +
         `Check that appsscript.json enables the Gmail advanced service with gmail.readonly and run Set up / repair (docs/oauth-scopes.md)`,
       failing,
     );
@@ -62,10 +69,33 @@ export function runSentCheck(run: Run): void {
   }
 }
 
+/** One look's decision written to the row: a SENDING row moves; a parked row moves, or gets the finding as its reason. */
+function settle(run: Run, batch: Batch, notes: Map<number, string>, row: QueueRow, decision: SentCheckDecision): void {
+  const parked = row.status === 'NEEDS_REVIEW';
+  if (decision.kind === 'sent') {
+    moveRow(run, batch, row, 'SENT', decision.detail, { sentAt: decision.sentAt, claimedAt: null, error: '' });
+    // A parked row confirmed is no mail of this run's: it does not count against MAX_MAILS_PER_RUN.
+    if (!parked) run.summary.sent++;
+  } else if (decision.kind === 'review') {
+    const error = errorSummary('SENT_CHECK', decision.detail, run.secrets);
+    if (parked) {
+      noteRow(run, batch, row, error, { error });
+    } else {
+      moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+      run.summary.needsReview++;
+    }
+  } else if (decision.kind === 'resend') {
+    moveRow(run, batch, row, decision.to, decision.detail, { claimedAt: null, error: '' });
+  } else {
+    notes.set(row.rowNumber, errorSummary('SENT_CHECK', decision.note, run.secrets));
+  }
+}
+
 /** When the next look at a row is due (for the tick gate), or null when the check is off or the row is not checked. */
-export function nextLookAt(run: Run, row: Parameters<typeof isUnknownOutcome>[0] & { error: string; eventId: string }): number | null {
-  if (!run.settings.reconcileSentMail || !isUnknownOutcome(row) || row.claimedAt === null) return null;
+export function nextLookAt(run: Run, row: QueueRow, now: number): number | null {
+  if (!run.settings.reconcileSentMail || !isSentCheckCandidate(row)) return null;
+  if (isParkedUnknownOutcome(row)) return parkedLookAt(row, now, run.settings);
   const noted = sentCheckState(row, []);
   if (noted === null) return null;
-  return noted.firstEmptyLookAt === null ? row.claimedAt + run.settings.staleSendingMinutes * MINUTE_MS : noted.firstEmptyLookAt + SECOND_LOOK_AFTER_MS;
+  return noted.firstEmptyLookAt === null ? noted.claimedAt + run.settings.staleSendingMinutes * MINUTE_MS : noted.firstEmptyLookAt + SECOND_LOOK_AFTER_MS;
 }

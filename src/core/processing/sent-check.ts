@@ -1,6 +1,8 @@
-// The Sent-folder check for a SENDING claim whose outcome was never recorded: when to look, which copies count, and
-// what a look decides (pure; the Gmail search is a port, src/gas/sent-mailbox.ts).
-import { standingSendClaim } from '../mail-guard';
+// The Sent-folder check for a send claim whose outcome was never recorded (a row in SENDING, or parked in NEEDS_REVIEW
+// for it): which rows, when to look, which copies count, and what a look decides (pure; the Gmail search is a port,
+// src/gas/sent-mailbox.ts).
+import type { Code } from '../codes';
+import { standingSendClaim, unrecordedSendClaim } from '../mail-guard';
 import type { LogEntry, SentCopy } from '../ports';
 import type { QueueRow } from '../queue-row';
 import type { Settings } from '../settings';
@@ -30,23 +32,64 @@ export interface SentCheckState {
   resends: number;
 }
 
-/** A stale-able SENDING row with a reference to search: the only rows the check is for. */
+/** A stale-able SENDING row with a reference to search. */
 export function isUnknownOutcome(row: Pick<QueueRow, 'status' | 'sentAt' | 'mailRef' | 'claimedAt'>): boolean {
   return row.status === 'SENDING' && row.sentAt === null && row.mailRef !== '' && row.claimedAt !== null;
 }
 
-export function sentCheckState(row: Pick<QueueRow, 'claimedAt' | 'error'>, history: readonly LogEntry[]): SentCheckState | null {
-  if (row.claimedAt === null) return null;
-  const claim = standingSendClaim(history);
-  const noted = new RegExp(`${NO_COPY_YET} (\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z)`).exec(row.error);
-  const firstAt = noted ? Date.parse(noted[1]) : NaN;
+/**
+ * The reasons a row is parked in NEEDS_REVIEW with when nobody knows whether its mail went: the stale sweep with the
+ * check off, a send error that may have mailed, a claim the Log shows unsettled. Any other NEEDS_REVIEW is a person's.
+ */
+export const UNKNOWN_OUTCOME_CODES: readonly Code[] = ['STALE_SENDING', 'MAIL_UNKNOWN', 'ALREADY_CLAIMED'];
+
+/**
+ * A NEEDS_REVIEW row parked with an unknown mail outcome (by the code its `error` starts with), or one whose first
+ * look found no copy yet. Whether its claim still stands unmailed is the Log's to say (sentCheckState).
+ */
+export function isParkedUnknownOutcome(row: Pick<QueueRow, 'status' | 'sentAt' | 'mailRef' | 'error'>): boolean {
+  if (row.status !== 'NEEDS_REVIEW' || row.sentAt !== null || row.mailRef === '') return false;
+  return UNKNOWN_OUTCOME_CODES.some((code) => row.error.startsWith(`${code}: `)) || row.error.startsWith(`SENT_CHECK: ${NO_COPY_YET} `);
+}
+
+/** The rows the check is for: in SENDING, or parked in NEEDS_REVIEW, with the outcome of their claim unknown. */
+export function isSentCheckCandidate(row: Pick<QueueRow, 'status' | 'sentAt' | 'mailRef' | 'claimedAt' | 'error'>): boolean {
+  return isUnknownOutcome(row) || isParkedUnknownOutcome(row);
+}
+
+function firstEmptyLookNoted(error: string): number {
+  const noted = new RegExp(`${NO_COPY_YET} (\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z)`).exec(error);
+  return noted ? Date.parse(noted[1]) : NaN;
+}
+
+/**
+ * The claim and the looks so far, or null when there is nothing to check. A SENDING row carries its claim time; a
+ * parked row's was cleared, so the Log's claim line is the record, and only while it stands with no SENT after it.
+ */
+export function sentCheckState(row: Pick<QueueRow, 'status' | 'claimedAt' | 'error'>, history: readonly LogEntry[]): SentCheckState | null {
+  const parked = row.status === 'NEEDS_REVIEW';
+  const claim = parked ? unrecordedSendClaim(history) : standingSendClaim(history);
+  const claimedAt = parked ? (claim?.at ?? null) : row.claimedAt;
+  if (claimedAt === null) return null;
+  const firstAt = firstEmptyLookNoted(row.error);
   return {
-    claimedAt: row.claimedAt,
+    claimedAt,
     claimedFrom: claim?.from ?? 'READY',
     // A note from before this claim (or one a person edited into nonsense) counts as no look: one more look, never fewer.
-    firstEmptyLookAt: Number.isFinite(firstAt) && firstAt >= row.claimedAt ? firstAt : null,
+    firstEmptyLookAt: Number.isFinite(firstAt) && firstAt >= claimedAt ? firstAt : null,
     resends: history.filter((entry) => entry.by === 'system' && entry.detail.includes(RESEND_AFTER_CHECK)).length,
   };
+}
+
+/**
+ * When a parked row's next look is due as far as the row alone says (for the tick gate), or null when the row does
+ * not say: the second look 45 minutes after a noted first one; a first look no sooner than STALE_SENDING_MINUTES
+ * after it was parked (its claim came before). Only future times: a look that is due now was this run's to make.
+ */
+export function parkedLookAt(row: Pick<QueueRow, 'error' | 'updatedAt'>, now: number, settings: Pick<Settings, 'staleSendingMinutes'>): number | null {
+  const firstAt = firstEmptyLookNoted(row.error);
+  const at = Number.isFinite(firstAt) ? firstAt + SECOND_LOOK_AFTER_MS : row.updatedAt === null ? null : row.updatedAt + settings.staleSendingMinutes * MINUTE_MS;
+  return at !== null && at > now ? at : null;
 }
 
 export type LookDue = { kind: 'not-yet'; at: number } | { kind: 'look'; look: 1 | 2 };

@@ -2,19 +2,21 @@
 import { FINISHED_STATUSES, isStatus, STATUSES, type Status } from '../statuses';
 
 export type Actor = 'system' | 'staff';
+/** Who may make a move: one actor, or both (a person who checked by hand, or the Sent check that found the copy). */
+export type Movers = Actor | 'staff and system';
 
 /** States staff may skip: everything not finished (SKIPPED is the way a person ends a row). */
 const UNFINISHED_STATUSES: readonly Status[] = STATUSES.filter((status) => !FINISHED_STATUSES.includes(status));
 
-function staffSkips(): Partial<Record<Status, Actor>> {
+function staffSkips(): Partial<Record<Status, Movers>> {
   return { SKIPPED: 'staff' };
 }
 
 /**
  * Allowed moves: TRANSITIONS[from][to] names who may make it. A move that is absent is refused for everyone.
- * Each pair has exactly one actor, so a Log line's `by` always matches the table.
+ * A Log line's `by` (system, or a person) always matches the table.
  */
-export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status, Actor>>>>> = {
+export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status, Movers>>>>> = {
   // PENDING → FAILED: no usable address, so no Gemini call is spent on a reply nobody can receive.
   PENDING: { GENERATING: 'system', FAILED: 'system', DUPLICATE: 'system', ...staffSkips() },
   GENERATING: {
@@ -37,7 +39,10 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
     ...staffSkips(),
   },
   SENT: {},
-  NEEDS_REVIEW: { PENDING: 'staff', SENT: 'staff', ...staffSkips() },
+  // The system's moves out of NEEDS_REVIEW are the Sent check's alone (RECONCILE_SENT_MAIL), for a row parked with an
+  // unknown mail outcome whose Log still shows the send claim: one copy in Sent → SENT; none after two looks and
+  // RECONCILE_RESEND → back to the state it was claimed from, once (sent-check.ts). Never on the status alone.
+  NEEDS_REVIEW: { PENDING: 'staff', SENT: 'staff and system', READY: 'system', APPROVED: 'system', ...staffSkips() },
   FAILED: { PENDING: 'staff', SENT: 'staff', ...staffSkips() },
   SKIPPED: {},
   DUPLICATE: {},
@@ -50,7 +55,14 @@ export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial
   READY: { SENDING: 'claimed' },
   APPROVED: { SENDING: 'claimed' },
   SENDING: { READY: 'mail quota', APPROVED: 'mail quota' },
+  NEEDS_REVIEW: { SENT: 'one copy in Sent', READY: 'no copy in Sent, resent once', APPROVED: 'no copy in Sent, resent once' },
 };
+
+/**
+ * System moves made only on evidence a paste cannot write (the Log's send claim and the Sent folder), never because
+ * of the status: a multi-cell edit may leave their source state as typed (UNCHECKED_KEEPS).
+ */
+const EVIDENCE_MOVES_FROM: readonly Status[] = ['NEEDS_REVIEW'];
 
 interface StaffMoveWords {
   /** "only … rows can be <passive>". */
@@ -71,23 +83,30 @@ export const STAFF_MOVE_WORDS: Readonly<Partial<Record<Status, StaffMoveWords>>>
   SKIPPED: { passive: 'skipped', log: () => 'skipped: will not be answered' },
 };
 
-export function actorOf(from: string, to: string): Actor | null {
-  if (!isStatus(from) || !isStatus(to)) return null;
-  return TRANSITIONS[from][to] ?? null;
+/** Who may move a row from `from` to `to` (none when the move is refused for everyone). */
+export function moversOf(from: string, to: string): Actor[] {
+  if (!isStatus(from) || !isStatus(to)) return [];
+  const movers = TRANSITIONS[from][to];
+  if (movers === undefined) return [];
+  return movers === 'staff and system' ? ['staff', 'system'] : [movers];
+}
+
+function mayMove(actor: Actor, from: string, to: string): boolean {
+  return moversOf(from, to).includes(actor);
 }
 
 export function isSystemMove(from: string, to: string): boolean {
-  return actorOf(from, to) === 'system';
+  return mayMove('system', from, to);
 }
 
 export function canStaffMove(from: string, to: string): boolean {
-  return actorOf(from, to) === 'staff';
+  return mayMove('staff', from, to);
 }
 
 /** Every state `actor` may move a row to from `from`, in STATUSES order. */
 export function targetsFrom(from: string, actor: Actor): Status[] {
   if (!isStatus(from)) return [];
-  return STATUSES.filter((to) => TRANSITIONS[from][to] === actor);
+  return STATUSES.filter((to) => mayMove(actor, from, to));
 }
 
 /** Every state staff may leave a row in by hand: for the dropdown's help text and the console. */
@@ -97,7 +116,7 @@ export function staffTargetsFrom(from: string): Status[] {
 
 /** The states from which `actor` may move a row to `to`, in STATUSES order. */
 export function sourcesOf(to: Status, actor: Actor): Status[] {
-  return STATUSES.filter((from) => TRANSITIONS[from][to] === actor);
+  return STATUSES.filter((from) => mayMove(actor, from, to));
 }
 
 /** Every state staff may move some row to, in STATUSES order. */
@@ -148,7 +167,7 @@ export function staffMoveRefusal(from: string, to: string): string | null {
   if (from === 'DUPLICATE') return `DUPLICATE rows are final: the same submission is answered by an earlier row`;
   if (from === 'TEST') return `TEST rows are final: test deliveries are never mailed`;
   if (from === 'SKIPPED') return `SKIPPED rows are final: a person already decided not to answer this one`;
-  if (actorOf(from, to) === 'system') return `only formqueue moves ${from} rows to ${to}`;
+  if (isSystemMove(from, to)) return `only formqueue moves ${from} rows to ${to}`;
   const words = STAFF_MOVE_WORDS[to];
   if (words === undefined) return `staff cannot move ${from} rows to ${to}; staff moves are ${staffMovesSentence()}`;
   if (isStaffMoveFromAnyUnfinished(to)) return `${from} rows are finished and cannot be ${words.passive}`;
@@ -164,9 +183,12 @@ export const COLLAPSIBLE_STATUSES: readonly Status[] = sourcesOf('DUPLICATE', 's
 
 /**
  * Statuses a multi-cell edit may leave as typed, although Sheets gives no previous value to check the move
- * against: the system never moves a row out of them (no mail can follow), and they belong to a person's part
- * of the table (staff move rows into them or out of them). Anything else is parked in NEEDS_REVIEW.
+ * against: the system never moves a row out of them because of its status (no mail can follow from the paste;
+ * NEEDS_REVIEW is left only on the Log's and the Sent folder's evidence), and they belong to a person's part of
+ * the table (staff move rows into them or out of them). Anything else is parked in NEEDS_REVIEW.
  */
 export const UNCHECKED_KEEPS: readonly Status[] = STATUSES.filter(
-  (status) => targetsFrom(status, 'system').length === 0 && (targetsFrom(status, 'staff').length > 0 || sourcesOf(status, 'staff').length > 0),
+  (status) =>
+    (targetsFrom(status, 'system').length === 0 || EVIDENCE_MOVES_FROM.includes(status)) &&
+    (targetsFrom(status, 'staff').length > 0 || sourcesOf(status, 'staff').length > 0),
 );

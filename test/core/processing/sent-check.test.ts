@@ -22,7 +22,7 @@ const claimLines = (from = 'READY') => [line(T0 - 1000, 'GENERATING', from), lin
 const settings = { staleSendingMinutes: 15 };
 const copy = (id: string, over: Partial<SentCopy> = {}): SentCopy => ({ id, to: 'ann@example.org', subject: 'Your reply', body: 'Reference: FQ-AAAAAA', sentAt: T0 + 2000, ...over });
 const firstLookNote = (at: number) => `SENT_CHECK: ${NO_COPY_YET} ${iso(at)}; looking again after ${iso(at + SECOND_LOOK_AFTER_MS)}`;
-const state = (error = '', history = claimLines()) => sentCheckState({ claimedAt: T0, error }, history)!;
+const state = (error = '', history = claimLines()) => sentCheckState({ status: 'SENDING', claimedAt: T0, error }, history)!;
 
 describe('sent check: when to look', () => {
   it.each([

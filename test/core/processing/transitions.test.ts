@@ -2,17 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/core/statuses';
 import {
-  actorOf,
   canStaffMove,
   COLLAPSIBLE_STATUSES,
   isStaffMoveFromAnyUnfinished,
   isSystemMove,
+  moversOf,
   sourcesOf,
   STAFF_TARGETS,
   staffMovesSentence,
   staffMoveRefusal,
   staffSourcesText,
   staffTargetsFrom,
+  targetsFrom,
   TRANSITIONS,
   UNCHECKED_KEEPS,
 } from '../../../src/core/processing/transitions';
@@ -39,14 +40,18 @@ const SYSTEM_MOVES: [string, string, string][] = [
   ['SENDING', 'NEEDS_REVIEW', 'unknown outcome or stale'],
   ['SENDING', 'READY', 'mail quota refused'],
   ['SENDING', 'APPROVED', 'mail quota refused an approved row'],
+  ['NEEDS_REVIEW', 'READY', 'no copy in Sent after two looks, RECONCILE_RESEND'],
+  ['NEEDS_REVIEW', 'APPROVED', 'the same for an approved row'],
 ];
+
+/** Moves both may make: a person who checked by hand, and the Sent check that found the one copy. */
+const SHARED_MOVES: [string, string][] = [['NEEDS_REVIEW', 'SENT']];
 
 const STAFF_MOVES: [string, string][] = [
   ['AWAITING_APPROVAL', 'APPROVED'],
   ['FAILED', 'PENDING'],
   ['NEEDS_REVIEW', 'PENDING'],
   ['FAILED', 'SENT'],
-  ['NEEDS_REVIEW', 'SENT'],
   ...['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING', 'NEEDS_REVIEW', 'FAILED'].map(
     (from): [string, string] => [from, 'SKIPPED'],
   ),
@@ -54,7 +59,7 @@ const STAFF_MOVES: [string, string][] = [
 
 describe('transitions', () => {
   it.each(SYSTEM_MOVES)('the system moves %s → %s (%s), staff may not', (from, to) => {
-    expect(actorOf(from, to)).toBe('system');
+    expect(moversOf(from, to)).toEqual(['system']);
     expect(isSystemMove(from, to)).toBe(true);
     expect(canStaffMove(from, to)).toBe(false);
     expect(staffMoveRefusal(from, to)).toBe(`only formqueue moves ${from} rows to ${to}`);
@@ -66,14 +71,21 @@ describe('transitions', () => {
     expect(staffMoveRefusal(from, to)).toBeNull();
   });
 
+  it.each(SHARED_MOVES)('staff and the system may both move %s → %s', (from, to) => {
+    expect(moversOf(from, to)).toEqual(['staff', 'system']);
+    expect(isSystemMove(from, to)).toBe(true);
+    expect(canStaffMove(from, to)).toBe(true);
+    expect(staffMoveRefusal(from, to)).toBeNull();
+  });
+
   it('the table holds exactly the moves listed above and nothing else', () => {
-    const listed = new Set([...SYSTEM_MOVES.map(([f, t]) => `${f}>${t}`), ...STAFF_MOVES.map(([f, t]) => `${f}>${t}`)]);
+    const listed = new Set([...SYSTEM_MOVES, ...STAFF_MOVES, ...SHARED_MOVES].map(([f, t]) => `${f}>${t}`));
     const inTable = Object.entries(TRANSITIONS).flatMap(([from, moves]) => Object.keys(moves).map((to) => `${from}>${to}`));
     expect(new Set(inTable)).toEqual(listed);
   });
 
   it.each(['SENT', 'SKIPPED', 'DUPLICATE', 'TEST'])('%s is final: no move leaves it', (from) => {
-    for (const to of STATUSES) expect(actorOf(from, to)).toBeNull();
+    for (const to of STATUSES) expect(moversOf(from, to)).toEqual([]);
   });
 
   it.each([
@@ -97,6 +109,7 @@ describe('transitions', () => {
     expect(staffTargetsFrom('FAILED')).toEqual(['PENDING', 'SENT', 'SKIPPED']);
     expect(staffTargetsFrom('AWAITING_APPROVAL')).toEqual(['APPROVED', 'SKIPPED']);
     expect(staffTargetsFrom('SENT')).toEqual([]);
+    expect(staffTargetsFrom('NEEDS_REVIEW')).toEqual(['PENDING', 'SENT', 'SKIPPED']);
   });
 });
 
@@ -105,6 +118,11 @@ describe('what the table drives', () => {
     expect(STAFF_TARGETS).toEqual(['PENDING', 'APPROVED', 'SENT', 'SKIPPED']);
     expect(COLLAPSIBLE_STATUSES).toEqual(['PENDING', 'READY', 'AWAITING_APPROVAL', 'APPROVED']);
     expect(UNCHECKED_KEEPS).toEqual(['SENT', 'NEEDS_REVIEW', 'FAILED', 'SKIPPED']);
+  });
+
+  it('NEEDS_REVIEW stays a state a paste may leave: the system leaves it only on the Log\'s and the Sent folder\'s evidence', () => {
+    expect(targetsFrom('NEEDS_REVIEW', 'system')).toEqual(['READY', 'APPROVED', 'SENT']);
+    expect(UNCHECKED_KEEPS).toContain('NEEDS_REVIEW');
   });
 
   it('the dropdown help names every staff move with its sources', () => {

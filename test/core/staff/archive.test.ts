@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowsToArchive } from '../../../src/core/staff/archive';
 import { STATUSES } from '../../../src/core/statuses';
-import { DAY, row, T0 } from './rows';
+import { DAY, repliedRow, T0 } from '../fakes/rows';
 
 describe('rowsToArchive', () => {
   const old = { receivedAt: T0 - 40 * DAY, updatedAt: T0 - 31 * DAY, sentAt: null };
@@ -10,7 +10,7 @@ describe('rowsToArchive', () => {
   it.each(STATUSES.map((status) => [status, ['SENT', 'SKIPPED', 'DUPLICATE', 'TEST'].includes(status)]))(
     'a %s row untouched for 31 days is archived: %s',
     (status, archived) => {
-      expect(rowsToArchive([row(status, old)], T0, 30)).toHaveLength(archived ? 1 : 0);
+      expect(rowsToArchive([repliedRow(status, old)], T0, 30)).toHaveLength(archived ? 1 : 0);
     },
   );
 
@@ -21,11 +21,11 @@ describe('rowsToArchive', () => {
     ['only received_at, long ago', { receivedAt: T0 - 40 * DAY, updatedAt: null, sentAt: null }, true],
     ['no time at all', { receivedAt: null, updatedAt: null, sentAt: null }, false],
   ])('a SENT row %s: archived = %s', (_label, times, archived) => {
-    expect(rowsToArchive([row('SENT', times)], T0, 30)).toHaveLength(archived ? 1 : 0);
+    expect(rowsToArchive([repliedRow('SENT', times)], T0, 30)).toHaveLength(archived ? 1 : 0);
   });
 
   it('keeps sheet order and honours ARCHIVE_AFTER_DAYS', () => {
-    const rows = [row('SENT', old, 2), row('PENDING', old, 3), row('SKIPPED', old, 4)];
+    const rows = [repliedRow('SENT', { ...old, rowNumber: 2 }), repliedRow('PENDING', { ...old, rowNumber: 3 }), repliedRow('SKIPPED', { ...old, rowNumber: 4 })];
     expect(rowsToArchive(rows, T0, 30).map((r) => r.rowNumber)).toEqual([2, 4]);
     expect(rowsToArchive(rows, T0, 60)).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { healthDialogHtml } from '../../../src/core/staff/health-view';
 import { computeHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incident-record';
-import { DAY, row, T0 } from './rows';
+import { DAY, repliedRow, T0 } from '../fakes/rows';
 
 const incident = (patch: Partial<Incident>): Incident => ({
   code: 'GEMINI_DAILY_QUOTA',
@@ -22,7 +22,7 @@ const incident = (patch: Partial<Incident>): Incident => ({
 });
 
 describe('the Queue health dialog', () => {
-  const rows = [row('PENDING', { receivedAt: T0 - DAY }, 2), row('PENDING', { receivedAt: T0 - 2 * DAY }, 3), row('FAILED', {}, 4), row('SENT', {}, 5)];
+  const rows = [repliedRow('PENDING', { rowNumber: 2, receivedAt: T0 - DAY }), repliedRow('PENDING', { rowNumber: 3, receivedAt: T0 - 2 * DAY }), repliedRow('FAILED', { rowNumber: 4 }), repliedRow('SENT', { rowNumber: 5 })];
   const health = computeHealth(rows, T0, 'https://docs.google.com/spreadsheets/d/abc/edit', 0);
 
   it('shows counts by status, the oldest PENDING age, rows needing a person with links, and open incidents only', () => {

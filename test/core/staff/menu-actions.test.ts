@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyMenuAction, type MenuAction } from '../../../src/core/staff/menu-actions';
 import { STATUSES } from '../../../src/core/statuses';
-import { row, STAFF, T0 } from './rows';
+import { repliedRow, STAFF, T0 } from '../fakes/rows';
 
 /** One row of every status, rows 2…13, as a mixed selection. */
-const mixed = () => STATUSES.map((status, i) => row(status, {}, i + 2));
+const mixed = () => STATUSES.map((status, i) => repliedRow(status, { rowNumber: i + 2 }));
 
 const MOVED: Record<MenuAction, { target: string; from: string[] }> = {
   approve: { target: 'APPROVED', from: ['AWAITING_APPROVAL'] },
@@ -27,25 +27,25 @@ describe('menu actions on a mixed selection', () => {
   });
 
   it('retry resets attempts and back-off and says the rows will be mailed next run', () => {
-    const outcome = applyMenuAction('retry', [row('FAILED', { attempts: 5, nextAttemptAt: T0 + 60_000, error: 'X: y' })], STAFF);
+    const outcome = applyMenuAction('retry', [repliedRow('FAILED', { attempts: 5, nextAttemptAt: T0 + 60_000, error: 'X: y' })], STAFF);
     expect(outcome.changed[0]).toMatchObject({ status: 'PENDING', attempts: 0, nextAttemptAt: null, error: '' });
     expect(outcome.message).toMatch(/next run/);
   });
 
   it('retry of a row that already has sent_at clears it: the person asked for a new reply, and the Log says one was mailed', () => {
-    const outcome = applyMenuAction('retry', [row('NEEDS_REVIEW', { sentAt: T0 - 1 })], STAFF);
+    const outcome = applyMenuAction('retry', [repliedRow('NEEDS_REVIEW', { sentAt: T0 - 1 })], STAFF);
     expect(outcome.changed[0]).toMatchObject({ status: 'PENDING', sentAt: null });
     expect(outcome.log[0].detail).toMatch(/a reply was already mailed at .*, and a new one will be/);
   });
 
   it('mark sent closes a NEEDS_REVIEW row with sent_at = now and a "marked sent by" Log line', () => {
-    const outcome = applyMenuAction('markSent', [row('NEEDS_REVIEW')], STAFF);
+    const outcome = applyMenuAction('markSent', [repliedRow('NEEDS_REVIEW')], STAFF);
     expect(outcome.changed[0]).toMatchObject({ status: 'SENT', sentAt: T0, updatedAt: T0 });
     expect(outcome.log[0].detail).toBe('marked sent by ana@example.org after checking by hand');
   });
 
   it('mark sent refuses a SENT row as already sent and a READY row as not the system\'s to skip', () => {
-    const outcome = applyMenuAction('markSent', [row('SENT', {}, 2), row('READY', {}, 3)], STAFF);
+    const outcome = applyMenuAction('markSent', [repliedRow('SENT', { rowNumber: 2 }), repliedRow('READY', { rowNumber: 3 })], STAFF);
     expect(outcome.changed).toHaveLength(0);
     expect(outcome.refused).toEqual([
       { rowNumber: 2, reason: 'already SENT' },
@@ -58,14 +58,14 @@ describe('menu actions on a mixed selection', () => {
   });
 
   it('a long list of refusals is cut short with a count', () => {
-    const rows = Array.from({ length: 20 }, (_, i) => row('SENT', {}, i + 2));
+    const rows = Array.from({ length: 20 }, (_, i) => repliedRow('SENT', { rowNumber: i + 2 }));
     const outcome = applyMenuAction('skip', rows, STAFF);
     expect(outcome.message.split('\n').filter((line) => line.startsWith('• row'))).toHaveLength(8);
     expect(outcome.message).toContain('… and 12 more');
   });
 
   it('does not change the rows it was given', () => {
-    const given = [row('FAILED')];
+    const given = [repliedRow('FAILED')];
     applyMenuAction('retry', given, STAFF);
     expect(given[0].status).toBe('FAILED');
   });
@@ -73,11 +73,11 @@ describe('menu actions on a mixed selection', () => {
 
 describe('what staff read after a menu action, exactly', () => {
   it('one row moved: singular, with its number, and no refusals', () => {
-    expect(applyMenuAction('approve', [row('AWAITING_APPROVAL', {}, 7)], STAFF).message).toBe('Approved: 1 row (7).');
+    expect(applyMenuAction('approve', [repliedRow('AWAITING_APPROVAL', { rowNumber: 7 })], STAFF).message).toBe('Approved: 1 row (7).');
   });
 
   it('several moved and several refused, each refusal with its reason', () => {
-    const outcome = applyMenuAction('approve', [row('AWAITING_APPROVAL', {}, 2), row('AWAITING_APPROVAL', {}, 3), row('APPROVED', {}, 4), row('', {}, 5)], STAFF);
+    const outcome = applyMenuAction('approve', [repliedRow('AWAITING_APPROVAL', { rowNumber: 2 }), repliedRow('AWAITING_APPROVAL', { rowNumber: 3 }), repliedRow('APPROVED', { rowNumber: 4 }), repliedRow('', { rowNumber: 5 })], STAFF);
     expect(outcome.message).toBe(
       [
         'Approved: 2 rows (2, 3).',
@@ -89,11 +89,11 @@ describe('what staff read after a menu action, exactly', () => {
   });
 
   it('nothing moved: says so; one refusal is singular', () => {
-    expect(applyMenuAction('markSent', [row('SENT', {}, 9)], STAFF).message).toBe('Marked as sent: no rows.\nLeft as they were: 1 row.\n• row 9: already SENT');
+    expect(applyMenuAction('markSent', [repliedRow('SENT', { rowNumber: 9 })], STAFF).message).toBe('Marked as sent: no rows.\nLeft as they were: 1 row.\n• row 9: already SENT');
   });
 
   it('more than eight refusals: eight are spelled out, the rest counted', () => {
-    const rows = Array.from({ length: 10 }, (_, i) => row('SENT', {}, i + 2));
+    const rows = Array.from({ length: 10 }, (_, i) => repliedRow('SENT', { rowNumber: i + 2 }));
     const lines = applyMenuAction('skip', rows, STAFF).message.split('\n');
     expect(lines).toHaveLength(2 + 8 + 1);
     expect(lines.at(-1)).toBe('• … and 2 more.');
@@ -102,13 +102,13 @@ describe('what staff read after a menu action, exactly', () => {
   });
 
   it('only a retry that moved rows promises the next run', () => {
-    expect(applyMenuAction('retry', [row('SENT')], STAFF).message).not.toContain('next run');
-    expect(applyMenuAction('skip', [row('FAILED')], STAFF).message).not.toContain('next run');
-    expect(applyMenuAction('retry', [row('FAILED', {}, 4)], STAFF).message).toBe('Queued for a new try: 1 row (4).\nThey will be generated and mailed on the next run.');
+    expect(applyMenuAction('retry', [repliedRow('SENT')], STAFF).message).not.toContain('next run');
+    expect(applyMenuAction('skip', [repliedRow('FAILED')], STAFF).message).not.toContain('next run');
+    expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF).message).toBe('Queued for a new try: 1 row (4).\nThey will be generated and mailed on the next run.');
   });
 
   it('skip acts on any unfinished row and leaves the refusal of finished ones to the move itself', () => {
-    const outcome = applyMenuAction('skip', [row('GENERATING', {}, 2), row('DUPLICATE', {}, 3)], STAFF);
+    const outcome = applyMenuAction('skip', [repliedRow('GENERATING', { rowNumber: 2 }), repliedRow('DUPLICATE', { rowNumber: 3 })], STAFF);
     expect(outcome.changed.map((r) => r.rowNumber)).toEqual([2]);
     expect(outcome.refused).toHaveLength(1);
     expect(outcome.refused[0].rowNumber).toBe(3);

@@ -4,13 +4,15 @@ import type { DailySummaryInput } from '../../../src/core/triage/daily-summary';
 import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incident-record';
-import { API_KEY, MINUTE, MemoryProperties, SPREADSHEET_URL, T0, fixedClock, row, runOnce, testSettings } from './fakes';
+import { API_KEY, SPREADSHEET_URL, runOnce, testSettings } from './fakes';
+import { FakeClock, MemoryProperties } from '../memory-ports';
+import { MINUTE, queueRow, T0 } from '../fakes/rows';
 
 function input(overrides: Partial<DailySummaryInput> = {}): DailySummaryInput {
   return {
     dateKey: '2025-06-01',
     lastSentDateKey: '2025-05-31',
-    health: computeHealth([row(2, 'SENT'), row(3, 'PENDING'), row(4, 'FAILED')], T0, SPREADSHEET_URL, 0),
+    health: computeHealth([queueRow('SENT', { rowNumber: 2 }), queueRow('PENDING', { rowNumber: 3 }), queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0),
     incidents: [],
     history: [],
     now: T0,
@@ -39,7 +41,7 @@ describe('daily summary', () => {
     runOnce(props, T0 - 100 * MINUTE, (book) => book.clear('SHEETS_UNAVAILABLE'));
     runOnce(props, T0 - 90 * MINUTE, () => undefined); // recovery mailed: now only in the history
     runOnce(props, T0 - 10 * MINUTE, (book) => book.raise('GEMINI_KEY_INVALID', `bad key ${API_KEY}`));
-    const book = new IncidentBook(props, fixedClock(T0));
+    const book = new IncidentBook(props, new FakeClock(T0));
     const mail = planDailySummary(input({ incidents: book.all(), history: book.recentHistory() }));
     expect(mail?.to).toBe('duty@example.org,lead@example.org');
     expect(mail?.subject).toBe('[formqueue] Daily summary 2025-06-01 — 1 waiting, 1 need a person, 2 incidents');
@@ -54,7 +56,7 @@ describe('daily summary', () => {
     const props = new MemoryProperties();
     const sent: string[] = [];
     for (const [at, dateKey] of [[T0, '2025-06-01'], [T0 + MINUTE, '2025-06-01'], [T0 + 24 * 60 * MINUTE, '2025-06-02']] as const) {
-      const book = new IncidentBook(props, fixedClock(at));
+      const book = new IncidentBook(props, new FakeClock(at));
       const mail = planDailySummary(input({ now: at, dateKey, lastSentDateKey: book.lastDailySummaryDate() }));
       if (mail) {
         sent.push(dateKey);
@@ -74,7 +76,7 @@ describe('daily summary, exactly', () => {
   });
 
   it('the whole mail: counts, rows for a person with and without links, and each kind of incident line', () => {
-    const health = { ...computeHealth([row(4, 'FAILED'), row(5, '')], T0, SPREADSHEET_URL, 0) };
+    const health = { ...computeHealth([queueRow('FAILED', { rowNumber: 4 }), queueRow('', { rowNumber: 5 })], T0, SPREADSHEET_URL, 0) };
     health.needsPerson = [{ rowNumber: 4, status: 'FAILED', link: `${SPREADSHEET_URL}#gid=0&range=A4` }, { rowNumber: 5, status: '', link: null }];
     const mail = planDailySummary(input({
       health,

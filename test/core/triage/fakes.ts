@@ -1,10 +1,6 @@
-// In-memory ports and a "run" helper for triage tests: each run is one execution, as processQueue would wire it.
-import type { Clock } from '../../../src/core/ports';
-import { MemoryProperties } from '../memory-ports';
-
-export { MemoryProperties };
+// The triage tests' settings, secrets and "run" helper: each run is one execution, as processQueue would wire it.
+import { FakeClock, type MemoryProperties } from '../memory-ports';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { emptyRow } from '../../../src/core/queue-row';
 import { readSettings } from '../../../src/core/settings';
 import type { Settings } from '../../../src/core/settings';
 import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
@@ -15,20 +11,9 @@ import type { PlannedTriageMail, TriagePlan } from '../../../src/core/triage/tri
 export const API_KEY = 'AIzaSyD3m0Key_0123456789abcdefghijklmn';
 export const WEBHOOK_TOKEN = 'wh-tok-7f3a9c1e5b2d4f6a8c0e';
 export const SPREADSHEET_URL = 'https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit';
-export const T0 = Date.UTC(2025, 5, 1, 10, 0, 0);
-export const MINUTE = 60_000;
-
-
-export function fixedClock(at: number): Clock {
-  return { now: () => at };
-}
 
 export function testSettings(extra: Record<string, string> = {}): Settings {
   return readSettings({ STAFF_EMAILS: 'duty@example.org, lead@example.org', GEMINI_API_KEY: API_KEY, WEBHOOK_TOKEN, ...extra }).settings;
-}
-
-export function row(rowNumber: number, status: string, receivedAt: number | null = T0): QueueRow {
-  return { ...emptyRow(), rowNumber, status, eventId: `ev-${rowNumber}`, receivedAt };
 }
 
 export interface RunOptions {
@@ -40,7 +25,7 @@ export interface RunOptions {
 /** One execution: load the book, let the caller raise/clear, plan, "send", mark, commit. */
 export function runOnce(props: MemoryProperties, at: number, act: (book: IncidentBook) => void, options: RunOptions = {}): TriagePlan & { sent: PlannedTriageMail[] } {
   const settings = options.settings ?? testSettings();
-  const book = new IncidentBook(props, fixedClock(at), { knownSecrets: [API_KEY, WEBHOOK_TOKEN] });
+  const book = new IncidentBook(props, new FakeClock(at), { knownSecrets: [API_KEY, WEBHOOK_TOKEN] });
   act(book);
   const rows = options.rows === undefined ? [] : options.rows;
   const health = rows === null ? healthWhenUnreadable(at, book.lastKnownHealth(at)) : computeHealth(rows, at, SPREADSHEET_URL, 0);

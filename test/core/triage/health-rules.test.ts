@@ -1,6 +1,5 @@
 // The health figures and their words: what counts as waiting, the oldest ages, the rows for a person, the stored snapshot.
 import { describe, expect, it } from 'vitest';
-import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import {
   assessUserImpact,
   computeHealth,
@@ -12,11 +11,9 @@ import {
   rowLink,
 } from '../../../src/core/triage/health';
 import { utf8Length } from '../../../src/core/triage/text';
-import { MINUTE, SPREADSHEET_URL, T0 } from './fakes';
+import { SPREADSHEET_URL } from './fakes';
+import { MINUTE, queueRow, T0 } from '../fakes/rows';
 
-const at = (status: string, rowNumber: number, receivedAt: number | null, extra: Partial<QueueRow> = {}): QueueRow => ({
-  ...emptyRow(), rowNumber, status, eventId: `ev-${rowNumber}`, receivedAt, ...extra,
-});
 
 describe('rowLink', () => {
   it('opens the spreadsheet on the row, replacing any fragment, sheet 0 when unknown', () => {
@@ -28,7 +25,7 @@ describe('rowLink', () => {
 
 describe('computeHealth', () => {
   it('skips blank rows, trims statuses, counts a row with an event but no status as mistyped', () => {
-    const health = computeHealth([{ ...emptyRow(), rowNumber: 2, status: '' }, at(' SENT ', 3, T0), at('', 4, T0), at('sent', 5, T0)], T0);
+    const health = computeHealth([queueRow('', { eventId: '', receivedAt: null }), queueRow(' SENT ', { rowNumber: 3, receivedAt: T0 }), queueRow('', { rowNumber: 4, receivedAt: T0 }), queueRow('sent', { rowNumber: 5, receivedAt: T0 })], T0);
     expect(health.counts.SENT).toBe(1);
     expect(health.unknownStatus).toBe(2);
     expect(health.needsPersonCount).toBe(2);
@@ -37,13 +34,13 @@ describe('computeHealth', () => {
 
   it('the oldest PENDING and oldest waiting are the earliest, whatever the row order; updated_at stands in for received_at', () => {
     const health = computeHealth([
-      at('READY', 2, T0 - 10 * MINUTE),
-      at('PENDING', 3, T0 - 20 * MINUTE),
-      at('PENDING', 4, T0 - 30 * MINUTE),
-      at('PENDING', 5, T0 - 25 * MINUTE),
-      at('APPROVED', 6, null, { updatedAt: T0 - 40 * MINUTE }),
-      at('SENT', 7, T0 - 99 * MINUTE),
-      at('PENDING', 8, null),
+      queueRow('READY', { rowNumber: 2, receivedAt: T0 - 10 * MINUTE }),
+      queueRow('PENDING', { rowNumber: 3, receivedAt: T0 - 20 * MINUTE }),
+      queueRow('PENDING', { rowNumber: 4, receivedAt: T0 - 30 * MINUTE }),
+      queueRow('PENDING', { rowNumber: 5, receivedAt: T0 - 25 * MINUTE }),
+      queueRow('APPROVED', { rowNumber: 6, receivedAt: null, updatedAt: T0 - 40 * MINUTE }),
+      queueRow('SENT', { rowNumber: 7, receivedAt: T0 - 99 * MINUTE }),
+      queueRow('PENDING', { rowNumber: 8, receivedAt: null }),
     ], T0);
     expect(health.oldestPendingAt).toBe(T0 - 30 * MINUTE);
     expect(health.oldestWaitingAt).toBe(T0 - 40 * MINUTE);
@@ -52,14 +49,14 @@ describe('computeHealth', () => {
   });
 
   it('a lone waiting row without any time sets no age', () => {
-    const health = computeHealth([at('PENDING', 2, null)], T0);
+    const health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: null })], T0);
     expect(health.oldestPendingAt).toBeNull();
     expect(health.oldestWaitingAt).toBeNull();
     expect(oldestPendingMinutes(health, T0)).toBeNull();
   });
 
   it('lists at most MAX_NEEDS_PERSON_LISTED rows by name, with links, but counts them all', () => {
-    const rows = Array.from({ length: MAX_NEEDS_PERSON_LISTED + 5 }, (_, i) => at('FAILED', i + 2, T0));
+    const rows = Array.from({ length: MAX_NEEDS_PERSON_LISTED + 5 }, (_, i) => queueRow('FAILED', { rowNumber: i + 2, receivedAt: T0 }));
     const health = computeHealth(rows, T0, SPREADSHEET_URL, 7);
     expect(health.needsPersonCount).toBe(MAX_NEEDS_PERSON_LISTED + 5);
     expect(health.needsPerson).toHaveLength(MAX_NEEDS_PERSON_LISTED);
@@ -67,13 +64,13 @@ describe('computeHealth', () => {
   });
 
   it('spilled deliveries wait too; a negative spill count is none', () => {
-    expect(computeHealth([at('PENDING', 2, T0)], T0, '', null, { spilled: 3 }).waiting).toBe(4);
+    expect(computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 })], T0, '', null, { spilled: 3 }).waiting).toBe(4);
     expect(computeHealth([], T0, '', null, { spilled: -2 }).spilled).toBe(0);
   });
 });
 
 describe('assessUserImpact, in words', () => {
-  const pending = computeHealth([at('PENDING', 2, T0 - 12 * MINUTE), at('READY', 3, T0 - 5 * MINUTE)], T0);
+  const pending = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 12 * MINUTE }), queueRow('READY', { rowNumber: 3, receivedAt: T0 - 5 * MINUTE })], T0);
 
   it.each<[string, boolean, string]>([
     ['nothing waits', false, 'No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.'],
@@ -91,7 +88,7 @@ describe('assessUserImpact, in words', () => {
   });
 
   it('a Google error with only non-PENDING rows waiting still affects them', () => {
-    const ready = computeHealth([at('READY', 3, T0 - 5 * MINUTE)], T0, '', null, { spilled: 1 });
+    const ready = computeHealth([queueRow('READY', { rowNumber: 3, receivedAt: T0 - 5 * MINUTE })], T0, '', null, { spilled: 1 });
     expect(assessUserImpact(ready, T0, true).statement).toBe(
       'A Google error with no PENDING rows would mean no user impact, but other rows are waiting: 2 respondents are waiting for a reply (READY 1, spilled 1; the oldest has waited 5 min); they get it once this clears.',
     );
@@ -110,7 +107,7 @@ describe('healthWhenUnreadable', () => {
   });
 
   it('with the last figures: kept, said to be old, and the spill counted afresh', () => {
-    const last = computeHealth([at('PENDING', 2, T0 - 30 * MINUTE)], T0 - 20 * MINUTE, '', null, { spilled: 5 });
+    const last = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 30 * MINUTE })], T0 - 20 * MINUTE, '', null, { spilled: 5 });
     const now = healthWhenUnreadable(T0, last, { spilled: 2 });
     expect(now).toMatchObject({ readable: false, countedAt: T0 - 20 * MINUTE, checkedAt: T0, spilled: 2, waiting: 3 });
     expect(now.userImpact.statement).toBe(
@@ -122,7 +119,7 @@ describe('healthWhenUnreadable', () => {
 });
 
 describe('the stored snapshot', () => {
-  const health = computeHealth([at('PENDING', 2, T0 - 30 * MINUTE), at('APPROVED', 3, T0 - 40 * MINUTE), at('FAILED', 4, T0), at('oops', 5, T0)], T0, SPREADSHEET_URL, 4);
+  const health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 30 * MINUTE }), queueRow('APPROVED', { rowNumber: 3, receivedAt: T0 - 40 * MINUTE }), queueRow('FAILED', { rowNumber: 4, receivedAt: T0 }), queueRow('oops', { rowNumber: 5, receivedAt: T0 })], T0, SPREADSHEET_URL, 4);
 
   it('round-trips the figures and rebuilds the links', () => {
     const back = healthSnapshotFromJson(healthSnapshotToJson(health), T0 + MINUTE);

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook, incidentKey, INCIDENT_HISTORY_KEY, MAX_DETAIL_CHARS, DAILY_SUMMARY_SENT_KEY } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incidents';
-import { API_KEY, MINUTE, MemoryProperties, T0, row } from './fakes';
+import { API_KEY } from './fakes';
+import { MemoryProperties } from '../memory-ports';
+import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
 
-const HOUR = 60 * MINUTE;
 
 class Clock {
   constructor(public at: number) {}
@@ -205,7 +206,7 @@ describe('commit', () => {
 });
 
 describe('the remembered health', () => {
-  const health = (at: number) => computeHealth([row(2, 'PENDING', at - HOUR)], at);
+  const health = (at: number) => computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: at - HOUR })], at);
 
   it('is kept for runs that cannot read the queue, readable healths only', () => {
     const props = new MemoryProperties();
@@ -227,7 +228,7 @@ describe('the remembered health', () => {
     const soon = book(props, T0 + 14 * MINUTE);
     soon.rememberHealth({ ...health(T0), countedAt: T0 + 14 * MINUTE, checkedAt: T0 + 14 * MINUTE });
     expect(soon.hasChanges()).toBe(false);
-    soon.rememberHealth(computeHealth([row(2, 'PENDING', T0 - HOUR), row(3, 'FAILED')], T0 + 14 * MINUTE));
+    soon.rememberHealth(computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - HOUR }), queueRow('FAILED', { rowNumber: 3 })], T0 + 14 * MINUTE));
     expect(soon.hasChanges()).toBe(true);
     const later = book(props, T0 + 15 * MINUTE);
     later.rememberHealth({ ...health(T0), countedAt: T0 + 15 * MINUTE, checkedAt: T0 + 15 * MINUTE });

@@ -12,7 +12,7 @@ import {
 } from '../../../src/core/triage/incident-record';
 import { RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS } from '../../../src/core/triage/incident-catalog';
 import { utf8Length } from '../../../src/core/triage/text';
-import { MINUTE, T0 } from './fakes';
+import { MINUTE, T0 } from '../fakes/rows';
 
 const full: Incident = {
   code: 'CODE_BUG', firstSeen: T0, lastSeen: T0 + MINUTE, count: 3, runs: 2, rows: [2, 5], rowCount: 7, detail: 'boom',

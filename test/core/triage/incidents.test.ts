@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { INCIDENT_CODES } from '../../../src/core/codes';
 import { IncidentBook, MAX_ROWS_KEPT, incidentFromJson, incidentKey, incidentToJson } from '../../../src/core/triage/incidents';
 import { utf8Length } from '../../../src/core/triage/text';
-import { API_KEY, MINUTE, MemoryProperties, T0, fixedClock, runOnce } from './fakes';
+import { API_KEY, runOnce } from './fakes';
+import { FakeClock, MemoryProperties } from '../memory-ports';
+import { MINUTE, T0 } from '../fakes/rows';
 
 const NINE_KB = 9 * 1024;
 
@@ -81,7 +83,7 @@ describe('incident storage size', () => {
   it('drops an unreadable stored value instead of failing the run', () => {
     const props = new MemoryProperties();
     props.values[incidentKey('CODE_BUG')] = '{not json';
-    const book = new IncidentBook(props, fixedClock(T0));
+    const book = new IncidentBook(props, new FakeClock(T0));
     expect(book.all()).toEqual([]);
   });
 });
@@ -89,7 +91,7 @@ describe('incident storage size', () => {
 describe('batched writes', () => {
   it('a run that raises several incidents persists them with one setMany', () => {
     const props = new MemoryProperties();
-    const book = new IncidentBook(props, fixedClock(T0), { properties: {} });
+    const book = new IncidentBook(props, new FakeClock(T0), { properties: {} });
     book.raise('SHEETS_UNAVAILABLE', 'INTERNAL');
     book.raise('SPILL_BACKLOG', '3 deliveries', []);
     book.raise('CODE_BUG', 'boom');
@@ -100,7 +102,7 @@ describe('batched writes', () => {
 
   it('clearing a code with no incident writes nothing', () => {
     const props = new MemoryProperties();
-    const book = new IncidentBook(props, fixedClock(T0));
+    const book = new IncidentBook(props, new FakeClock(T0));
     for (const code of INCIDENT_CODES) book.clear(code);
     expect(book.hasChanges()).toBe(false);
     book.commit();
@@ -111,7 +113,7 @@ describe('batched writes', () => {
     const props = new MemoryProperties();
     runOnce(props, T0, (book) => book.raise('SHEETS_UNAVAILABLE', 'INTERNAL'));
     runOnce(props, T0 + MINUTE, (book) => book.clear('SHEETS_UNAVAILABLE'));
-    const book = new IncidentBook(props, fixedClock(T0 + 2 * MINUTE));
+    const book = new IncidentBook(props, new FakeClock(T0 + 2 * MINUTE));
     book.clear('SHEETS_UNAVAILABLE');
     expect(book.hasChanges()).toBe(false);
   });
@@ -152,7 +154,7 @@ describe('commit with a newer stored copy', () => {
   it('keeps the mail mark another execution wrote meanwhile and adds this run\'s raises to its count', () => {
     const props = new MemoryProperties();
     runOnce(props, T0, (book) => book.raise('REJECTED_DELIVERIES', 'bad token'), { quota: 0 });
-    const intake = new IncidentBook(props, fixedClock(T0 + MINUTE)); // doPost loads the unmailed copy
+    const intake = new IncidentBook(props, new FakeClock(T0 + MINUTE)); // doPost loads the unmailed copy
     runOnce(props, T0 + MINUTE, (book) => book.raise('REJECTED_DELIVERIES', 'bad token')); // processQueue mails it
     intake.raise('REJECTED_DELIVERIES', 'bad token');
     intake.commit(props.getAll());

@@ -4,9 +4,9 @@ import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incidents';
 import { planTriageMails } from '../../../src/core/triage/triage-mail';
-import { API_KEY, MINUTE, SPREADSHEET_URL, T0, row, testSettings } from './fakes';
+import { API_KEY, SPREADSHEET_URL, testSettings } from './fakes';
+import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
 
-const HOUR = 60 * MINUTE;
 
 function incident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
   return {
@@ -19,10 +19,10 @@ function incident(code: IncidentCode, overrides: Partial<Incident> = {}): Incide
 /** Two PENDING rows (one received 3 h ago), one FAILED row with a link, one mistyped status, two spilled deliveries. */
 function busyHealth(): QueueHealth {
   const rows = [
-    row(2, 'PENDING', T0 - 3 * HOUR),
-    row(3, 'PENDING', T0 - HOUR),
-    row(4, 'FAILED', T0 - HOUR),
-    row(5, 'SENTT', T0 - HOUR),
+    queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 3 * HOUR }),
+    queueRow('PENDING', { rowNumber: 3, receivedAt: T0 - HOUR }),
+    queueRow('FAILED', { rowNumber: 4, receivedAt: T0 - HOUR }),
+    queueRow('SENTT', { rowNumber: 5, receivedAt: T0 - HOUR }),
   ];
   return computeHealth(rows, T0, SPREADSHEET_URL, 0, { spilled: 2 });
 }
@@ -159,7 +159,7 @@ describe('details that depend on the figures', () => {
     const mail = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), busyHealth());
     expect(mail.subject).toBe('[formqueue] Rows need a person — 2 rows need a person');
     expect(mail.body).toContain('Respondents affected: Yes. 2 rows wait for a person: those respondents get no reply until someone acts.\n');
-    const one = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), computeHealth([row(4, 'FAILED')], T0, SPREADSHEET_URL, 0));
+    const one = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0));
     expect(one.subject).toBe('[formqueue] Rows need a person — 1 row needs a person');
   });
 

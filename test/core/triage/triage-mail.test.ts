@@ -7,7 +7,9 @@ import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
 import { incidentKey } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incidents';
 import { nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
-import { API_KEY, MINUTE, MemoryProperties, SPREADSHEET_URL, T0, WEBHOOK_TOKEN, row, runOnce, testSettings } from './fakes';
+import { API_KEY, SPREADSHEET_URL, WEBHOOK_TOKEN, runOnce, testSettings } from './fakes';
+import { MemoryProperties } from '../memory-ports';
+import { MINUTE, queueRow, T0 } from '../fakes/rows';
 
 function openIncident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
   return {
@@ -40,7 +42,7 @@ describe('first mail', () => {
 
   it('answers what, class, impact, queue, oldest PENDING, rows needing a person and next step in its first lines', () => {
     const props = new MemoryProperties();
-    const rows = [row(2, 'PENDING', T0 - 12 * MINUTE), row(3, 'SENT'), row(4, 'NEEDS_REVIEW')];
+    const rows = [queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 12 * MINUTE }), queueRow('SENT', { rowNumber: 3 }), queueRow('NEEDS_REVIEW', { rowNumber: 4 })];
     const plan = runOnce(props, T0, (book) => book.raise('GEMINI_KEY_INVALID', 'HTTP 403: API key not valid', [2]), { rows });
     const lines = plan.sent[0].mail.body.split('\n');
     expect(lines[0]).toMatch(/^What happened: Gemini refused the API key/);
@@ -56,7 +58,7 @@ describe('first mail', () => {
 
   it('renders simple escaped HTML with working row links', () => {
     const props = new MemoryProperties();
-    const plan = runOnce(props, T0, (book) => book.raise('CODE_BUG', 'TypeError: <script>alert(1)</script> & more'), { rows: [row(7, 'FAILED')] });
+    const plan = runOnce(props, T0, (book) => book.raise('CODE_BUG', 'TypeError: <script>alert(1)</script> & more'), { rows: [queueRow('FAILED', { rowNumber: 7 })] });
     const html = plan.sent[0].mail.htmlBody;
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; more');
     expect(html).not.toContain('<script>');
@@ -260,7 +262,7 @@ describe('redaction in mails', () => {
       `    at callGemini (Code:120:11) token=${WEBHOOK_TOKEN}`,
       '    Authorization: Bearer ya29.a0AfB_byC1234567890abcdefghij',
     ].join('\n');
-    const plan = runOnce(props, T0, (book) => book.raise('CODE_BUG', stack), { rows: [row(3, 'FAILED')] });
+    const plan = runOnce(props, T0, (book) => book.raise('CODE_BUG', stack), { rows: [queueRow('FAILED', { rowNumber: 3 })] });
     const { subject, body, htmlBody } = plan.sent[0].mail;
     for (const text of [subject, body, htmlBody]) {
       expect(text).not.toContain(API_KEY);
