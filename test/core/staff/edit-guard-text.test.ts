@@ -4,7 +4,7 @@ import type { LogEntry } from '../../../src/core/ports';
 import {
   canStaffEdit, decideResultEdit, decideStatusEdit, decideSystemColumnEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit, lastLoggedStatus,
 } from '../../../src/core/staff/edit-guard';
-import { row, STAFF, T0 } from './rows';
+import { repliedRow as row, STAFF, T0 } from '../fakes/rows';
 
 const AT = '(2025-06-01 10:00 UTC, edit by ana@example.org)';
 const by = 'ana@example.org';

@@ -5,9 +5,9 @@ import { computeHealth, type QueueHealth } from '../../../src/core/triage/health
 import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import type { Incident } from '../../../src/core/triage/incidents';
 import { dueMailKind, nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
-import { MINUTE, SPREADSHEET_URL, T0, WEBHOOK_TOKEN, row, testSettings } from './fakes';
+import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
+import { SPREADSHEET_URL, WEBHOOK_TOKEN, testSettings } from './fakes';
 
-const HOUR = 60 * MINUTE;
 const QUIET = RECOVERY_QUIET_MINUTES * MINUTE;
 
 function incident(code: IncidentCode, overrides: Partial<Incident> = {}): Incident {
@@ -82,7 +82,7 @@ describe('lines that depend on the figures', () => {
   });
 
   it('NEEDS_REVIEW_ROWS: one row is one row; with none left it states the ordinary impact', () => {
-    const one = mailFor(incident('NEEDS_REVIEW_ROWS'), computeHealth([row(4, 'FAILED')], T0, SPREADSHEET_URL, 0));
+    const one = mailFor(incident('NEEDS_REVIEW_ROWS'), computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0));
     expect(lines(one.body)).toContain('Respondents affected: Yes. 1 row waits for a person: those respondents get no reply until someone acts.');
     const none = mailFor(incident('NEEDS_REVIEW_ROWS'), computeHealth([], T0));
     expect(lines(none.body)).toContain('Respondents affected: No. No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.');
@@ -93,13 +93,13 @@ describe('lines that depend on the figures', () => {
   });
 
   it('a row needing a person without a link (no spreadsheet URL) and without a status is a plain line', () => {
-    const mail = mailFor(incident('CODE_BUG'), computeHealth([row(7, '')], T0));
+    const mail = mailFor(incident('CODE_BUG'), computeHealth([queueRow('', { rowNumber: 7 })], T0));
     expect(lines(mail.body)).toContain('  row 7 (no status)');
     expect(mail.htmlBody).toContain('<div>  row 7 (no status)</div>');
   });
 
   it('the rest of the rows needing a person is a line in HTML too', () => {
-    const health: QueueHealth = { ...computeHealth([row(4, 'FAILED')], T0), needsPersonCount: 3 };
+    const health: QueueHealth = { ...computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0), needsPersonCount: 3 };
     expect(mailFor(incident('CODE_BUG'), health).htmlBody).toContain('<div>  … and 2 more (filter the status column).</div>');
   });
 
@@ -129,7 +129,7 @@ describe('a recovery mail, by what the queue shows now', () => {
   });
 
   it('one row still needing a person is named in the next step; the first word of it is a line in HTML', () => {
-    const mail = mailFor(cleared, computeHealth([row(4, 'FAILED')], T0));
+    const mail = mailFor(cleared, computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0));
     expect(lines(mail.body)).toContain('Next step: Nothing for this incident; 1 row still needs a person (linked above).');
     expect(mail.htmlBody).toContain('<div>No mail went out while it lasted (mail quota or no staff address); this is the first word of it.</div>');
   });
