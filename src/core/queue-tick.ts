@@ -2,7 +2,7 @@
 import { messageOf } from './errors';
 import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
-import { rejectedThisHour } from './intake/rejections';
+import { rejectedOnDay } from './intake/rejections';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { readCheckRecord } from './reconcile/check-record';
@@ -18,7 +18,7 @@ import { knownSecretsOf, nextTriageMailAt, planTriageMails } from './triage/tria
 import { redact } from './redact';
 import { DAY_MS } from './time';
 
-/** Rejections in one hour that make an incident (a token rotation gone wrong looks like this). */
+/** Rejections in one calendar day that make an incident (a token rotation gone wrong looks like this). */
 export const REJECTED_INCIDENT_THRESHOLD = 10;
 /** How long archiving waits for the intake lock before leaving the rows for the next run. */
 const ARCHIVE_LOCK_WAIT_MS = 10000;
@@ -182,9 +182,13 @@ function watchSideConditions(book: IncidentBook, ports: TickPorts, health: Queue
   } else {
     book.clear('SPILL_BACKLOG');
   }
-  const rejected = rejectedThisHour(snapshot, now);
+  const today = ports.dateKey(now);
+  const rejected = rejectedOnDay(snapshot, today);
+  // One incident per calendar day, like its count: yesterday's ends (silently, it has no follow-ups) before today's opens.
+  const open = book.get('REJECTED_DELIVERIES');
+  if (open && ports.dateKey(open.firstSeen) !== today) book.clear('REJECTED_DELIVERIES');
   if (rejected.total >= REJECTED_INCIDENT_THRESHOLD) {
-    book.raise('REJECTED_DELIVERIES', `${rejected.total} deliveries were rejected this hour (${rejected.dropped} without their body); see the Rejected sheet`);
+    book.raise('REJECTED_DELIVERIES', `${rejected.total} deliveries were rejected today (${rejected.dropped} without their body); see the Rejected sheet`);
   } else {
     book.clear('REJECTED_DELIVERIES');
   }

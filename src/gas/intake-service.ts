@@ -13,7 +13,7 @@ import { createScriptCache } from './script-cache';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
 import { openSpreadsheet } from './spreadsheet';
-import { systemClock } from './system-clock';
+import { scriptDateKey, systemClock } from './system-clock';
 
 export function intakeDeps(props: PropertyStore = createScriptPropertyStore(), snapshot: Record<string, string> = props.getAll()): IntakeDeps {
   const { settings } = readSettings(snapshot);
@@ -25,6 +25,7 @@ export function intakeDeps(props: PropertyStore = createScriptPropertyStore(), s
     props,
     spill: createSpillStore(),
     openSheets: () => createIntakeSheets(openSpreadsheet(settings)),
+    dateKey: scriptDateKey,
     log: (message) => console.warn(message),
   };
 }

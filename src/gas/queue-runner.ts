@@ -20,7 +20,7 @@ import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
 import { openSpreadsheet } from './spreadsheet';
-import { systemClock, systemRandom } from './system-clock';
+import { scriptDateKey, systemClock, systemRandom } from './system-clock';
 
 export interface TickOutcome {
   ran: boolean;
@@ -52,7 +52,7 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         sentMail: createSentMailbox(),
         spill: createSpillStore(),
         openWorkspace: (settings) => openWorkspace(settings, props, snapshot),
-        dateKey: (now) => Utilities.formatDate(new Date(now), Session.getScriptTimeZone(), 'yyyy-MM-dd'),
+        dateKey: scriptDateKey,
         warn: (message) => console.warn(message),
       };
       return { ran: true, reason: gate.reason, summary: runTick(ports, snapshot, startedAt).summary };

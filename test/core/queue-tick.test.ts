@@ -6,7 +6,9 @@ import type { Lock } from '../../src/core/ports';
 import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
 import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
-import { HOUR_MS } from '../../src/core/time';
+import { MINUTE_MS } from '../../src/core/time';
+import { handleDelivery } from '../../src/core/intake/intake';
+import { memoryIntake } from './intake/memory-intake';
 import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
@@ -121,16 +123,40 @@ describe('the processQueue tick', () => {
     expect(incident(w, 'SPILL_BACKLOG')).toMatchObject({ state: 'cleared' });
   });
 
-  it(`REJECTED_DELIVERIES opens at ${REJECTED_INCIDENT_THRESHOLD} rejections this hour, counted by intake's own reader`, () => {
-    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ hour: Math.floor(T0 / HOUR_MS), kept: 8, dropped: 2 }) });
+  it(`REJECTED_DELIVERIES opens at ${REJECTED_INCIDENT_THRESHOLD} rejections today, counted by intake's own reader`, () => {
+    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ day: '2026-11-20', kept: 8, dropped: 2 }) });
     tick(w);
-    expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe('10 deliveries were rejected this hour (2 without their body); see the Rejected sheet');
+    expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe('10 deliveries were rejected today (2 without their body); see the Rejected sheet');
   });
 
-  it('rejections counted in an earlier hour do not open it', () => {
-    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ hour: Math.floor(T0 / HOUR_MS) - 1, kept: 50, dropped: 50 }) });
+  it('rejections counted on an earlier day do not open it', () => {
+    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ day: '2026-11-19', kept: 50, dropped: 50 }) });
     tick(w);
     expect(incident(w, 'REJECTED_DELIVERIES')).toBeUndefined();
+  });
+
+  it('ten junk deliveries an hour for a whole day (counted by intake, read by the tick every 15 min): one "Deliveries rejected" mail that day, no "Resolved" mail, and a new one the next day', () => {
+    const dayStart = Date.UTC(2026, 10, 21, 0, 0, 0);
+    const intake = memoryIntake({ props: SETTINGS });
+    const w = tickWorld(SETTINGS, []);
+    w.props.values = intake.props; // doPost and processQueue share Script Properties
+    w.clock.time = dayStart;
+    intake.deps.clock = w.clock;
+    const utcDay = (now: number) => new Date(now).toISOString().slice(0, 10);
+    intake.deps.dateKey = utcDay;
+    w.ports.dateKey = utcDay;
+    const subjects = () => w.mailer.outbox.map((mail) => mail.subject).filter((subject) => /Deliveries rejected/.test(subject));
+    for (let quarter = 0; quarter < 24 * 4; quarter++) {
+      if (quarter % 4 === 0) for (let n = 0; n < 10; n++) handleDelivery({ token: 'no-token', body: '{"junk":true}' }, intake.deps);
+      tick(w);
+      w.clock.advance(15 * MINUTE_MS);
+    }
+    expect(subjects()).toEqual(['[formqueue] Deliveries rejected — 0 waiting, no user impact']);
+    // The next day starts a new count: the old incident ends without mail, the new one is mailed once it has 10.
+    for (let n = 0; n < 10; n++) handleDelivery({ token: 'no-token', body: '{"junk":true}' }, intake.deps);
+    tick(w);
+    expect(subjects()).toHaveLength(2);
+    expect(w.mailer.outbox.filter((mail) => /Resolved/.test(mail.subject))).toEqual([]);
   });
 
   it('NEEDS_REVIEW_ROWS names every NEEDS_REVIEW row in the Queue, even one a staff edit parked while paused', () => {

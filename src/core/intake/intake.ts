@@ -42,6 +42,8 @@ export interface IntakeDeps {
   spill: SpillStore;
   /** Opening can fail when Sheets is down: intake spills then. */
   openSheets(): IntakeSheetsWithConfig;
+  /** The calendar day of `now` in the script's time zone: rejections are counted per day. */
+  dateKey(now: number): string;
   /** Where a delivery that could not even be recorded is reported (the execution log). */
   log(message: string): void;
 }

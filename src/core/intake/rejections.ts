@@ -1,9 +1,8 @@
-// Rejected deliveries: the hourly bound on kept bodies, and reasons and bodies made fit to be recorded and read.
+// Rejected deliveries: the daily bound on kept bodies, and reasons and bodies made fit to be recorded and read.
 import { messageOf } from '../errors';
 import type { IntakeSheets, PropertyStore } from '../ports';
 import { redact, removeKnownSecrets } from '../redact';
 import { secretValues, type Settings } from '../settings';
-import { HOUR_MS } from '../time';
 import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from './cell-chunks';
 import { clip } from './delivery-limits';
 
@@ -12,31 +11,32 @@ export interface RejectionDeps {
   settings: Settings;
   props: PropertyStore;
   openSheets(): IntakeSheets;
+  /** The calendar day of `now` in the script's time zone ("2026-12-01"): rejections are counted per day. */
+  dateKey(now: number): string;
   log(message: string): void;
 }
 
-/** Rejected bodies kept per hour; past it only a count, so a flood cannot fill the sheet. */
-export const REJECTED_BODIES_PER_HOUR = 50;
-/** Rejections this hour, for the triage's REJECTED_DELIVERIES incident. */
-export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_HOUR';
+/** Rejected bodies kept per day; past it only a count, so a flood cannot fill the sheet. */
+export const REJECTED_BODIES_PER_DAY = 50;
+/** Today's rejections, for the triage's REJECTED_DELIVERIES incident. */
+export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_DAY';
 /** A reason is read by a person: a few lines, whatever value it quotes. */
 const REASON_LIMIT_CHARS = 2000;
 
-/** This hour's rejection counter as intake wrote it; a garbled or older one counts as none. */
-function readRejectedCount(props: Readonly<Record<string, string>>, now: number): RejectedCount {
-  const hour = Math.floor(now / HOUR_MS);
+/** The day's rejection counter as intake wrote it; a garbled or older one counts as none. */
+function readRejectedCount(props: Readonly<Record<string, string>>, day: string): RejectedCount {
   try {
     const stored = JSON.parse(props[REJECTED_COUNT_PROPERTY] ?? 'null') as RejectedCount | null;
-    if (stored && stored.hour === hour) return stored;
+    if (stored && stored.day === day) return stored;
   } catch {
     // A garbled counter starts over.
   }
-  return { hour, kept: 0, dropped: 0 };
+  return { day, kept: 0, dropped: 0 };
 }
 
-/** Deliveries rejected in the current clock hour, and how many of them without their body: for REJECTED_DELIVERIES. */
-export function rejectedThisHour(props: Readonly<Record<string, string>>, now: number): { total: number; dropped: number } {
-  const count = readRejectedCount(props, now);
+/** Deliveries rejected on calendar day `day`, and how many of them without their body: for REJECTED_DELIVERIES. */
+export function rejectedOnDay(props: Readonly<Record<string, string>>, day: string): { total: number; dropped: number } {
+  const count = readRejectedCount(props, day);
   return { total: count.kept + count.dropped, dropped: count.dropped };
 }
 
@@ -45,15 +45,15 @@ export function secretsOf(deps: RejectionDeps): string[] {
 }
 
 interface RejectedCount {
-  hour: number;
+  day: string;
   kept: number;
   dropped: number;
 }
 
-/** Counts this hour's rejections in Script Properties; true while bodies may still be kept. */
+/** Counts the day's rejections in Script Properties; true while bodies may still be kept. */
 function countRejection(deps: RejectionDeps, now: number): boolean {
-  const count = readRejectedCount(deps.props.getAll(), now);
-  const keep = count.kept < REJECTED_BODIES_PER_HOUR;
+  const count = readRejectedCount(deps.props.getAll(), deps.dateKey(now));
+  const keep = count.kept < REJECTED_BODIES_PER_DAY;
   if (keep) count.kept += 1;
   else count.dropped += 1;
   deps.props.set(REJECTED_COUNT_PROPERTY, JSON.stringify(count));
@@ -69,7 +69,7 @@ export interface Rejection {
   eventId?: string;
 }
 
-/** A delivery refused before the lock, recorded in Rejected within the hourly bound (appends are atomic: no lock). */
+/** A delivery refused before the lock, recorded in Rejected within the daily bound (appends are atomic: no lock). */
 export function rejectDelivery(deps: RejectionDeps, rejection: Rejection): void {
   try {
     if (!countRejection(deps, rejection.at)) return;

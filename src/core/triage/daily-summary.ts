@@ -7,7 +7,7 @@ import { INCIDENTS } from './incident-catalog';
 import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
-import { SUBJECT_PREFIX, knownSecretsOf } from './triage-mail';
+import { SUBJECT_PREFIX, knownSecretsOf, staffMailFits } from './triage-mail';
 import { formatDuration, formatTime, plural } from './text';
 import { DAY_MS } from '../time';
 
@@ -25,11 +25,11 @@ export interface DailySummaryInput {
   remainingMailQuota: number;
 }
 
-/** The summary due now, or null (off, already sent for this date, nobody to send to, or no quota: it waits). */
+/** The summary due now, or null (off, already sent for this date, nobody to send to, or the quota is down to the replies' reserve: it waits). */
 export function planDailySummary(input: DailySummaryInput): OutgoingMail | null {
   const { settings, health, now } = input;
   if (!settings.dailySummary || input.dateKey === '' || input.dateKey === input.lastSentDateKey) return null;
-  if (settings.staffEmails.length === 0 || input.remainingMailQuota < settings.staffEmails.length) return null;
+  if (!staffMailFits(input.remainingMailQuota, settings.staffEmails.length)) return null;
   const dayStart = now - DAY_MS;
   const current = input.incidents.filter((incident) => incident.lastSeen >= dayStart || incident.state === 'open');
   const resolved = input.history.filter((entry) => entry.clearedAt >= dayStart);

@@ -29,6 +29,13 @@ export const RECOVERY_QUIET_MINUTES = 5;
 /** When staff get the first mail: at once, or only once the condition has persisted over several runs. */
 export type MailRule = { kind: 'at-once' } | { kind: 'once-persistent'; runs: number; minutes: number };
 
+/**
+ * What follows the first mail. 'reminders-and-recovery': reminders while it lasts and one "Resolved" mail when it
+ * clears. 'none': the first mail only; no reminder and no recovery mail (the incident ends silently and the daily
+ * summary lists it), for a condition outsiders can cause again every hour, which would otherwise mail staff every hour.
+ */
+export type FollowUps = 'reminders-and-recovery' | 'none';
+
 const AT_ONCE: MailRule = { kind: 'at-once' };
 
 export interface IncidentRecord {
@@ -42,6 +49,7 @@ export interface IncidentRecord {
   /** Which check opens it and what clears it (docs/triage.md prints it). */
   raisedBy: string;
   mails: MailRule;
+  followUps: FollowUps;
   /**
    * Rows wait for the condition to end: when it clears, what later runs catch up (replies sent) is added to it
    * and told in its recovery mail.
@@ -57,6 +65,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: "Nothing to do while it is short: Google's spreadsheet service is failing, new deliveries are kept in Script Properties and moved into Queue when Sheets answers again. If it lasts over an hour, check the Google Workspace status dashboard.",
     raisedBy: "processQueue, when a Sheets call fails with `Service Spreadsheets failed…`, `Error code INTERNAL`, a time-out and the like (opening the spreadsheet or any read or write during the run). Cleared by the first run that reads the Queue again.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   GEMINI_UNAVAILABLE: {
@@ -66,6 +75,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Nothing to do while it lasts: rows keep their place and attempts, and are generated and sent by themselves once Gemini answers again. If it lasts over an hour, check the Gemini API status page (https://aistudio.google.com/status).',
     raisedBy: `processQueue, by every generation round in which no request got any answer (each one 5xx, 408, a time-out or no connection). In the first such run rows are charged an attempt as for any retry; from the next one on (once at least two rows were held back) the rows go back to PENDING with the attempt given back and generation is looked at again 5 minutes later, so an outage never turns rows FAILED. One row whose own request keeps failing while others get answers is charged as usual. Staff hear of it once it is seen in at least ${OUTAGE_PERSIST_RUNS} runs spanning at least ${OUTAGE_PERSIST_MINUTES} minutes; any answer from Gemini (even a 429) clears it.`,
     mails: { kind: 'once-persistent', runs: OUTAGE_PERSIST_RUNS, minutes: OUTAGE_PERSIST_MINUTES },
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   GEMINI_KEY_INVALID: {
@@ -75,6 +85,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Create a key in Google AI Studio and set Script Property GEMINI_API_KEY; rows keep their place and will be generated once the key works.',
     raisedBy: "processQueue, when Gemini answers 401, 403, 400 with reason `API_KEY_INVALID`, or 400 `FAILED_PRECONDITION` (billing or region). Generation stops for that run; the rows go back to PENDING with the attempt given back and are looked at again 5 minutes later (or at the next delivery). Cleared by the next successful generation.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   GEMINI_MODEL_NOT_FOUND: {
@@ -84,6 +95,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: "The model id is retired or mistyped: set Script Property GEMINI_MODEL (or the Config sheet's model cell) to a current Gemini model; rows keep their place and will be generated once it works.",
     raisedBy: "processQueue, when Gemini answers 404 for the model. The rows are kept as for a bad key.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   GEMINI_DAILY_QUOTA: {
@@ -93,6 +105,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: "Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
     raisedBy: "processQueue, when Gemini answers 429 naming a per-day quota. The rows are kept as for a bad key.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   GEMINI_RATE_LIMITED: {
@@ -102,6 +115,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Rows retry with back-off by themselves; if this keeps coming back, lower Script Property GEMINI_CONCURRENCY or raise the rate limit of the key in Google AI Studio.',
     raisedBy: `processQueue, on every Gemini 429 that names no per-day quota, with the rows it sent back to PENDING (each row is still retried with back-off, uses an attempt, and becomes FAILED after \`MAX_ATTEMPTS\`). Staff hear of it only once it is seen in at least ${RATE_LIMIT_PERSIST_RUNS} runs spanning at least ${RATE_LIMIT_PERSIST_MINUTES} minutes; a burst that passes sooner is dropped without mail. A reply written by Gemini clears it.`,
     mails: { kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES },
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   MAIL_QUOTA_EXHAUSTED: {
@@ -111,6 +125,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: "Nothing to do today: the account's daily mail quota is used up; READY rows keep their place and are mailed once the quota returns. If this happens often, run formqueue from a Google Workspace account (1,500 recipients a day).",
     raisedBy: "processQueue, when the account's remaining daily mail quota cannot cover the next reply. That row and the ones after it stay READY/APPROVED and are sent on a later run.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   MAIL_LIMIT_REACHED: {
@@ -120,6 +135,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'A safety limit held mails back (MAX_MAILS_PER_RUN or MAX_MAILS_PER_RECIPIENT_PER_DAY): look at the linked rows for a loop or a flood; raise the Script Property only if the volume is genuine. Held rows wait and go out later.',
     raisedBy: "processQueue, when `MAX_MAILS_PER_RUN` (default 50) or `MAX_MAILS_PER_RECIPIENT_PER_DAY` (default 5) holds replies back.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   SPILL_BACKLOG: {
@@ -129,6 +145,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Deliveries wait in Script Properties because the Queue sheet could not take them; they move into Queue by themselves. If the backlog keeps growing, check that SPREADSHEET_ID opens and the Queue sheet exists.',
     raisedBy: "processQueue, when the deliveries kept in Script Properties take more than 200,000 characters (the spill holds 400,000).",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   GRID_NEARLY_FULL: {
@@ -138,6 +155,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Copy old rows of Archive, Log and Payloads to another spreadsheet and delete them from this one (Archive rows are no longer needed for dedupe after Typeform stops retrying, 10 hours); the detail says how many days are left at the current rate.',
     raisedBy: 'processQueue, at most every 6 hours, when all sheets together have 8,000,000 grid cells or more (empty cells count). Cleared below that.',
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
   },
   REJECTED_DELIVERIES: {
@@ -145,8 +163,9 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     title: 'Deliveries rejected',
     whatHappened: 'Webhook deliveries were refused (bad token, malformed body or unknown form).',
     nextStep: "Read the reasons in the Rejected sheet. After a token rotation, put the current WEBHOOK_TOKEN in the webhook URL in Typeform (Connect → Webhooks), or keep the old one in WEBHOOK_TOKEN_PREVIOUS until Typeform uses the new one.",
-    raisedBy: "processQueue, when 10 or more webhook deliveries were rejected in the current clock hour (doPost counts them; it raises nothing itself).",
+    raisedBy: "processQueue, when 10 or more webhook deliveries were rejected in the current calendar day (the script's time zone; doPost counts them, it raises nothing itself). Cleared when the day ends and its count starts over, so a new day is a new incident: with no reminder and no recovery mail, staff get at most one mail a day, however long the rejections go on (the daily summary carries them).",
     mails: AT_ONCE,
+    followUps: 'none',
     holdsRowsBack: false,
   },
   NEEDS_REVIEW_ROWS: {
@@ -156,6 +175,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: "Open each linked row: for NEEDS_REVIEW, check the script account's Sent mail — set status SENT if the reply went out, PENDING to send it again; for FAILED, read the error column, then set PENDING to retry or SKIPPED; approve AWAITING_APPROVAL rows by setting APPROVED.",
     raisedBy: "processQueue, when a send ends with an unknown outcome, a SENDING row goes stale, or a row that should be unsent has `sent_at` filled; and by every full run that finds any row NEEDS_REVIEW (e.g. one parked by a multi-cell edit). Cleared when no row is NEEDS_REVIEW.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
   },
   WEBHOOK_DISABLED: {
@@ -165,6 +185,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'In Typeform open the form → Connect → Webhooks, switch the webhook to ON (its URL is the web app URL with the token Set up gave it), then run formqueue → Check Typeform for missed submissions: what came in meanwhile is recovered for approval.',
     raisedBy: "processQueue, from the last Typeform check (the daily reconcileTypeform trigger or the menu item, with TYPEFORM_TOKEN set): Typeform's Webhooks API lists this form's webhook with `enabled: false`, or none. Cleared by the first check that finds it enabled.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
   },
   SUBMISSIONS_RECOVERED: {
@@ -174,6 +195,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Open Queue and filter event_id starting with "reconciled:": each waits in AWAITING_APPROVAL with its reply written; set APPROVED to mail it, or SKIPPED if it was already answered another way.',
     raisedBy: 'processQueue, for 24 hours after a Typeform check (daily trigger or menu) that queued at least one submission no sheet held. Cleared 24 hours after that check.',
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
   },
   CONFIG_MISSING: {
@@ -183,6 +205,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Add the setting named above in the Apps Script editor (Project Settings → Script Properties) or recreate the missing sheet with the formqueue menu; rows keep their place and continue once it is set.',
     raisedBy: "processQueue, when `GEMINI_API_KEY`, `STAFF_EMAILS` or `WEBHOOK_TOKEN` is empty, `SPREADSHEET_ID` is not set (and Apps Script gives no active spreadsheet), the Queue sheet lacks one of its columns, or a sheet formqueue needs (Queue, Config, Log, …) is missing: the detail names it and says to run Set up / repair. The rows wait untouched.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   CONFIG_INVALID: {
@@ -192,6 +215,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Fix the value named above (Project Settings → Script Properties, or the Config sheet); the safe default is used meanwhile.',
     raisedBy: "processQueue, when a numeric Script Property is not a whole number in its range, `GEMINI_BASE_URL` is not https:// (plain http:// only to localhost), or `WEBHOOK_TOKEN`, `WEBHOOK_TOKEN_PREVIOUS` or `HEALTH_TOKEN` is shorter than 32 random characters (such a token opens nothing); the default is used meanwhile.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
   },
   TEMPLATE_INVALID: {
@@ -201,6 +225,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Fix the template cell named above in the Config sheet (known: the field refs and ids of the form, {{hidden.<name>}}, {{variables.<key>}}, {{score}}, {{answers}}, {{result}}, {{mail_ref}}); a placeholder a submission left empty is never mailed blank, so change the template not to need it or skip that row. The rows wait and continue once it is fixed.',
     raisedBy: "processQueue, when a prompt or mail template in the Config sheet names an unknown placeholder, a mail template names one that a submission left empty (only that row waits), or a form's Config row names an invalid email address (also reported under this code). Only that form's rows wait.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   SENT_CHECK_FAILED: {
@@ -210,6 +235,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Check that appsscript.json enables the Gmail advanced service and grants gmail.readonly, then run formqueue → Set up / repair and accept the consent screen (docs/oauth-scopes.md); or set RECONCILE_SENT_MAIL off and check those rows by hand. The rows stay in SENDING and nothing is mailed meanwhile.',
     raisedBy: `processQueue, when a Sent-folder look is due and Gmail.Users.Messages.list or get throws (scope missing, service not enabled, Gmail error). Staff hear of it only once it is seen in at least ${RATE_LIMIT_PERSIST_RUNS} runs spanning at least ${RATE_LIMIT_PERSIST_MINUTES} minutes. A run whose due looks all succeed clears it.`,
     mails: { kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES },
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
   CODE_BUG: {
@@ -219,12 +245,18 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep: 'Rows were left untouched. Forward this mail (the stack is redacted) to whoever maintains formqueue; if the same rows keep failing, use the formqueue menu → Pause until it is fixed.',
     raisedBy: "processQueue, for any exception formqueue did not expect. The run stops where it was (rows are moved in whole steps, so none is left half-written; the rest are untouched) and the next tick runs again, so a bug that persists is folded into the same incident.",
     mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
 };
 
 export function isGoogleError(code: IncidentCode): boolean {
   return INCIDENTS[code].class === 'platform';
+}
+
+/** Whether reminders and a recovery mail follow the first mail (see FollowUps). */
+export function hasFollowUps(code: IncidentCode): boolean {
+  return INCIDENTS[code].followUps === 'reminders-and-recovery';
 }
 
 /** Codes during which rows wait for the condition to end (see IncidentRecord.holdsRowsBack). */

@@ -3,6 +3,7 @@ import { INCIDENT_CODES } from '../codes';
 import type { Clock, IncidentSink, PropertyStore } from '../ports';
 import type { IncidentCode } from '../codes';
 import { redact } from '../redact';
+import { hasFollowUps } from './incident-catalog';
 import { HEALTH_SNAPSHOT_KEY, healthSnapshotFromJson, healthSnapshotToJson } from './health';
 import type { QueueHealth } from './health';
 import {
@@ -129,6 +130,11 @@ export class IncidentBook implements IncidentSink {
     if (!current) return;
     if (current.mailsSent === 0 && !isNotifiable(current)) {
       this.drop(code, false);
+      return;
+    }
+    // No recovery mail will follow: it ends now, and the daily summary lists it from the history.
+    if (!hasFollowUps(code)) {
+      this.drop(code, true);
       return;
     }
     const merged: Record<string, number> = { ...(current.caughtUp ?? {}) };

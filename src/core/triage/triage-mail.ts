@@ -5,7 +5,7 @@ import { secretValues, type Settings } from '../settings';
 import { STATUSES } from '../statuses';
 import type { QueueHealth, UserImpact } from './health';
 import { assessUserImpact, oldestPendingMinutes } from './health';
-import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, isGoogleError } from './incident-catalog';
+import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, hasFollowUps, isGoogleError } from './incident-catalog';
 import type { IncidentClass } from './incident-catalog';
 import type { Incident, MailKind } from './incidents';
 import { isNotifiable } from './incidents';
@@ -15,6 +15,19 @@ import { formatDuration, formatTime, plural } from './text';
 import { MINUTE_MS } from '../time';
 
 export const SUBJECT_PREFIX = '[formqueue]';
+/**
+ * Recipients of the daily mail quota that triage mail and the daily summary never take: they are kept for replies.
+ * A staff mail goes only if at least this many recipients are left after it. 20 is a fifth of a consumer account's
+ * 100 a day (Workspace: 1,500); MailApp tells only what is left, not the day's total
+ * (https://developers.google.com/apps-script/reference/mail/mail-app#getRemainingDailyQuota()), so the reserve is a
+ * fixed number. A mail held by it stays due and goes once the quota allows (docs/quotas.md).
+ */
+export const TRIAGE_MAIL_RESERVE = 20;
+
+/** Whether a staff mail to `recipients` addresses may take from a quota of `remaining` without touching the replies' reserve. */
+export function staffMailFits(remaining: number, recipients: number): boolean {
+  return recipients > 0 && Math.floor(remaining) - recipients >= TRIAGE_MAIL_RESERVE;
+}
 const ROWS_SHOWN = 30;
 
 export interface PlannedTriageMail {
@@ -29,11 +42,11 @@ export interface TriagePlan {
   /** Send these, in order; after each success call book.markMailed(code, kind). */
   mails: PlannedTriageMail[];
   /** Due but held back; they stay due (nothing is lost) and are planned again on a later run. */
-  held: { code: IncidentCode; kind: MailKind; reason: 'mail-quota' | 'no-staff-emails' }[];
+  held: { code: IncidentCode; kind: MailKind; reason: 'mail-reserve' | 'no-staff-emails' }[];
 }
 
 export interface TriageContext {
-  /** Recipients MailApp may still reach today (Mailer.remainingDailyQuota()). */
+  /** Recipients MailApp may still reach today (Mailer.remainingDailyQuota()); TRIAGE_MAIL_RESERVE of them stay for replies. */
   remainingMailQuota: number;
 }
 
@@ -44,12 +57,16 @@ export function knownSecretsOf(settings: Settings): string[] {
 
 /** The mail an incident is due, if any, at `now`. */
 export function dueMailKind(incident: Incident, now: number, reminderMinutes: number): MailKind | null {
+  const followUps = hasFollowUps(incident.code);
   if (incident.state === 'cleared') {
+    // IncidentBook.clear ends an incident without follow-ups at once; one stored cleared by an older version ends unmailed.
+    if (!followUps) return null;
     const quietMs = RECOVERY_QUIET_MINUTES * MINUTE_MS;
     return incident.clearedAt !== null && now - incident.clearedAt >= quietMs ? 'recovery' : null;
   }
   if (!isNotifiable(incident)) return null;
   if (incident.lastMailedAt === null) return 'first';
+  if (!followUps) return null;
   const seenSinceMail = incident.lastSeen > incident.lastMailedAt;
   return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * MINUTE_MS ? 'reminder' : null;
 }
@@ -92,8 +109,8 @@ export function planTriageMails(
   for (const { incident, kind } of due) {
     if (recipients === 0) {
       plan.held.push({ code: incident.code, kind, reason: 'no-staff-emails' });
-    } else if (quota < recipients) {
-      plan.held.push({ code: incident.code, kind, reason: 'mail-quota' });
+    } else if (!staffMailFits(quota, recipients)) {
+      plan.held.push({ code: incident.code, kind, reason: 'mail-reserve' });
     } else {
       quota -= recipients;
       const mail = composeTriageMail(incident, kind, health, now, redaction, settings.triageReminderMinutes);
@@ -180,6 +197,12 @@ function detailParts(incident: Incident, now: number): MailPart[] {
   return parts;
 }
 
+function repeatsLine(code: IncidentCode, reminderMinutes: number): string {
+  return hasFollowUps(code)
+    ? `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.`
+    : 'Repeats fold into this incident: no reminder and no mail when it clears (at most one mail a day); the daily summary lists it.';
+}
+
 function composeTriageMail(
   incident: Incident,
   kind: MailKind,
@@ -224,7 +247,7 @@ function composeTriageMail(
       ...queueParts(health, now),
       { kind: 'field', label: 'Next step', text: INCIDENTS[incident.code].nextStep },
     );
-    if (kind === 'first') parts.push({ kind: 'line', text: `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.` });
+    if (kind === 'first') parts.push({ kind: 'line', text: repeatsLine(incident.code, reminderMinutes) });
   }
   parts.push(...detailParts(incident, now));
   const rendered = renderMail(parts, redaction);

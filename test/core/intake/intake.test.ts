@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handleDelivery } from '../../../src/core/intake/intake';
-import { REJECTED_BODIES_PER_HOUR } from '../../../src/core/intake/rejections';
+import { REJECTED_BODIES_PER_DAY } from '../../../src/core/intake/rejections';
 import { DIRTY_PROPERTY } from '../../../src/core/tick-gate';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
 import { form, memoryIntake, OLD_TOKEN, TOKEN } from './memory-intake';
@@ -111,7 +111,7 @@ describe('handleDelivery', () => {
     expect(m.rejected).toHaveLength(1);
     expect(m.rejected[0].reason).toMatch(/^partial_response: .*never answered/);
     expect(m.rejected[0].body).toBe(JSON.stringify(JSON.parse(body)));
-    expect(m.props.FQ_REJECTED_HOUR).toBeUndefined();
+    expect(m.props.FQ_REJECTED_DAY).toBeUndefined();
   });
 
   it("queues Typeform's example payload (answers carry only field.id) with its recipient found through the definition", () => {
@@ -146,11 +146,11 @@ describe('handleDelivery', () => {
     expect(JSON.stringify(m.rejected)).not.toContain(TOKEN);
   });
 
-  it(`keeps at most ${REJECTED_BODIES_PER_HOUR} rejected bodies an hour, then only counts`, () => {
+  it(`keeps at most ${REJECTED_BODIES_PER_DAY} rejected bodies a day, then only counts`, () => {
     const m = memoryIntake();
-    for (let i = 0; i < REJECTED_BODIES_PER_HOUR + 20; i++) handleDelivery({ token: 'bad', body: essay }, m.deps);
-    expect(m.rejected).toHaveLength(REJECTED_BODIES_PER_HOUR);
-    expect(JSON.parse(m.props.FQ_REJECTED_HOUR)).toMatchObject({ kept: REJECTED_BODIES_PER_HOUR, dropped: 20 });
+    for (let i = 0; i < REJECTED_BODIES_PER_DAY + 20; i++) handleDelivery({ token: 'bad', body: essay }, m.deps);
+    expect(m.rejected).toHaveLength(REJECTED_BODIES_PER_DAY);
+    expect(JSON.parse(m.props.FQ_REJECTED_DAY)).toMatchObject({ kept: REJECTED_BODIES_PER_DAY, dropped: 20 });
   });
 
   it('rejects a form Config does not enable as "unknown form", keeping the body', () => {

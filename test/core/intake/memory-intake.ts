@@ -97,6 +97,7 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
       if (state.sheetsDown.value) throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
       return sheets;
     },
+    dateKey: (now) => new Date(now).toISOString().slice(0, 10),
     log: (message) => void state.logs.push(message),
   };
   return state;

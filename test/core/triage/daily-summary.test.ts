@@ -3,6 +3,7 @@ import { planDailySummary } from '../../../src/core/triage/daily-summary';
 import type { DailySummaryInput } from '../../../src/core/triage/daily-summary';
 import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
+import { TRIAGE_MAIL_RESERVE } from '../../../src/core/triage/triage-mail';
 import type { Incident } from '../../../src/core/triage/incident-record';
 import { API_KEY, SPREADSHEET_URL, runOnce, testSettings } from './fakes';
 import { FakeClock, MemoryProperties } from '../memory-ports';
@@ -27,6 +28,7 @@ describe('daily summary', () => {
     { name: 'DAILY_SUMMARY is off', overrides: { settings: testSettings() } },
     { name: 'it was already sent for this date', overrides: { lastSentDateKey: '2025-06-01' } },
     { name: 'the mail quota cannot cover every staff address', overrides: { remainingMailQuota: 1 } },
+    { name: "the mail quota after it would fall under the replies' reserve", overrides: { remainingMailQuota: TRIAGE_MAIL_RESERVE + 1 } },
     { name: 'no staff address is set', overrides: { settings: testSettings({ DAILY_SUMMARY: 'on', STAFF_EMAILS: '' }) } },
   ];
   for (const { name, overrides } of silentCases) {
@@ -120,8 +122,8 @@ describe('daily summary, exactly', () => {
     expect(readable?.body).not.toContain('could not be read');
   });
 
-  it('is sent when the quota covers exactly every staff address, and not for an empty date key', () => {
-    expect(planDailySummary(input({ remainingMailQuota: 2 }))).not.toBeNull();
+  it("is sent when the quota covers exactly every staff address plus the replies' reserve, and not for an empty date key", () => {
+    expect(planDailySummary(input({ remainingMailQuota: TRIAGE_MAIL_RESERVE + 2 }))).not.toBeNull();
     expect(planDailySummary(input({ dateKey: '' }))).toBeNull();
   });
 

@@ -6,7 +6,7 @@ import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES } from '../../../src/cor
 import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
 import { incidentKey } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incidents';
-import { nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
+import { TRIAGE_MAIL_RESERVE, dueMailKind, nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
 import { API_KEY, SPREADSHEET_URL, WEBHOOK_TOKEN, runOnce, testSettings } from './fakes';
 import { MemoryProperties } from '../memory-ports';
 import { MINUTE, queueRow, T0 } from '../fakes/rows';
@@ -155,13 +155,47 @@ describe('recovery', () => {
   });
 });
 
+describe('incidents without follow-ups (REJECTED_DELIVERIES)', () => {
+  it('the catalog says which codes get no reminder and no recovery mail', () => {
+    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES']);
+  });
+
+  it('raised every hour for a day: one first mail, no reminder, and when it clears no "Resolved" mail — the daily summary keeps it', () => {
+    const props = new MemoryProperties();
+    const kinds: string[] = [];
+    for (let hour = 0; hour < 24; hour++) {
+      for (let minute = 0; minute < 60; minute += 15) {
+        const plan = runOnce(props, T0 + (hour * 60 + minute) * MINUTE, (book) => book.raise('REJECTED_DELIVERIES', 'junk'));
+        kinds.push(...plan.sent.map((mail) => mail.kind));
+      }
+    }
+    expect(kinds).toEqual(['first']);
+    const cleared = runOnce(props, T0 + 24 * 60 * MINUTE, (book) => book.clear('REJECTED_DELIVERIES'));
+    const later = runOnce(props, T0 + 25 * 60 * MINUTE, () => undefined);
+    expect([...cleared.sent, ...later.sent]).toEqual([]);
+    expect(props.values[incidentKey('REJECTED_DELIVERIES')]).toBeUndefined();
+    expect(JSON.parse(props.values.FQ_INCIDENT_HISTORY)).toEqual([expect.objectContaining({ code: 'REJECTED_DELIVERIES', count: 96 })]);
+  });
+
+  it('its first mail says no reminder and no mail when it clears follow', () => {
+    const plan = runOnce(new MemoryProperties(), T0, (book) => book.raise('REJECTED_DELIVERIES', '10 deliveries were rejected today'));
+    expect(plan.sent[0].mail.body).toContain('Repeats fold into this incident: no reminder and no mail when it clears (at most one mail a day); the daily summary lists it.');
+  });
+
+  it('a stored cleared copy (an older version) is never due a recovery mail', () => {
+    const stored = openIncident('REJECTED_DELIVERIES', { state: 'cleared', clearedAt: T0, lastMailedAt: T0, mailsSent: 1 });
+    expect(dueMailKind(stored, T0 + 60 * MINUTE, 60)).toBeNull();
+    expect(dueMailKind(openIncident('REJECTED_DELIVERIES', { lastMailedAt: T0, mailsSent: 1, lastSeen: T0 + 59 * MINUTE }), T0 + 120 * MINUTE, 60)).toBeNull();
+  });
+});
+
 describe('mail quota', () => {
   it('with quota 0 the mail waits, then goes out once when the quota returns', () => {
     const props = new MemoryProperties();
     const sent: string[] = [];
     for (let minute = 0; minute < 5; minute++) {
       const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('MAIL_QUOTA_EXHAUSTED', 'Service invoked too many times for one day: email.'), { quota: 0 });
-      expect(plan.held).toEqual([{ code: 'MAIL_QUOTA_EXHAUSTED', kind: 'first', reason: 'mail-quota' }]);
+      expect(plan.held).toEqual([{ code: 'MAIL_QUOTA_EXHAUSTED', kind: 'first', reason: 'mail-reserve' }]);
       sent.push(...plan.sent.map((mail) => mail.kind));
     }
     for (let minute = 5; minute < 10; minute++) {
@@ -182,11 +216,41 @@ describe('mail quota', () => {
     expect(again.sent).toEqual([]);
   });
 
-  it('counts each staff address against the quota and holds what does not fit', () => {
+  it(`counts each staff address against the quota and holds what would touch the replies' reserve of ${TRIAGE_MAIL_RESERVE}`, () => {
     const incidents = [openIncident('CODE_BUG'), openIncident('CONFIG_INVALID')];
-    const plan = planTriageMails(incidents, EMPTY_HEALTH, T0, testSettings(), { remainingMailQuota: 3 });
+    const plan = planTriageMails(incidents, EMPTY_HEALTH, T0, testSettings(), { remainingMailQuota: TRIAGE_MAIL_RESERVE + 3 });
     expect(plan.mails.map((mail) => [mail.code, mail.recipients])).toEqual([['CODE_BUG', 2]]);
-    expect(plan.held).toEqual([{ code: 'CONFIG_INVALID', kind: 'first', reason: 'mail-quota' }]);
+    expect(plan.held).toEqual([{ code: 'CONFIG_INVALID', kind: 'first', reason: 'mail-reserve' }]);
+  });
+
+  // Two staff addresses: a mail costs 2 recipients and goes only if TRIAGE_MAIL_RESERVE are left after it.
+  it.each([
+    [0, false],
+    [1, false],
+    [TRIAGE_MAIL_RESERVE, false],
+    [TRIAGE_MAIL_RESERVE + 1, false],
+    [TRIAGE_MAIL_RESERVE + 2, true],
+    [100, true],
+  ])('with %i recipients left today a triage mail to two addresses is sent: %s', (quota, sent) => {
+    const plan = planTriageMails([openIncident('SHEETS_UNAVAILABLE')], EMPTY_HEALTH, T0, testSettings(), { remainingMailQuota: quota });
+    expect(plan.mails.length > 0).toBe(sent);
+    expect(plan.held).toEqual(sent ? [] : [{ code: 'SHEETS_UNAVAILABLE', kind: 'first', reason: 'mail-reserve' }]);
+  });
+
+  it('a mail held by the reserve stays un-mailed run after run, then goes out once when the quota allows', () => {
+    const props = new MemoryProperties();
+    const kinds: string[] = [];
+    for (let minute = 0; minute < 5; minute++) {
+      const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('GEMINI_KEY_INVALID', 'HTTP 403'), { quota: TRIAGE_MAIL_RESERVE + 1 });
+      kinds.push(...plan.sent.map((mail) => mail.kind));
+    }
+    expect(kinds).toEqual([]);
+    expect(JSON.parse(props.values[incidentKey('GEMINI_KEY_INVALID')])).toMatchObject({ mailsSent: 0, lastMailedAt: null, count: 5 });
+    for (let minute = 5; minute < 8; minute++) {
+      const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('GEMINI_KEY_INVALID', 'HTTP 403'), { quota: 100 });
+      kinds.push(...plan.sent.map((mail) => mail.kind));
+    }
+    expect(kinds).toEqual(['first']);
   });
 
   it('holds every mail when STAFF_EMAILS is empty, and sends once it is set', () => {
