@@ -4,7 +4,7 @@ import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
 import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import type { Incident } from '../../../src/core/triage/incidents';
-import { dueMailKind, nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
+import { dueMailKind, nextTriageMailAt, planTriageMails, TRIAGE_MAIL_RESERVE } from '../../../src/core/triage/triage-mail';
 import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
 import { SPREADSHEET_URL, WEBHOOK_TOKEN, testSettings } from './fakes';
 
@@ -64,12 +64,12 @@ describe('which mail goes first', () => {
     expect(plan.held).toEqual([]);
   });
 
-  it('a quota exactly the recipients of one mail sends that one and holds the rest in the same order', () => {
-    const plan = planTriageMails(due, computeHealth([], T0), T0, testSettings(), { remainingMailQuota: 2 });
+  it('a quota of one mail\'s recipients above the replies\' reserve sends that one and holds the rest in the same order', () => {
+    const plan = planTriageMails(due, computeHealth([], T0), T0, testSettings(), { remainingMailQuota: TRIAGE_MAIL_RESERVE + 2 });
     expect(plan.mails.map((m) => [m.code, m.recipients, m.mail.to])).toEqual([['CODE_BUG', 2, 'duty@example.org,lead@example.org']]);
     expect(plan.held.map((h) => `${h.kind} ${h.code} ${h.reason}`)).toEqual([
-      'first CONFIG_MISSING mail-quota', 'first GEMINI_KEY_INVALID mail-quota', 'first MAIL_LIMIT_REACHED mail-quota',
-      'recovery SHEETS_UNAVAILABLE mail-quota', 'reminder GEMINI_DAILY_QUOTA mail-quota',
+      'first CONFIG_MISSING mail-reserve', 'first GEMINI_KEY_INVALID mail-reserve', 'first MAIL_LIMIT_REACHED mail-reserve',
+      'recovery SHEETS_UNAVAILABLE mail-reserve', 'reminder GEMINI_DAILY_QUOTA mail-reserve',
     ]);
   });
 });
