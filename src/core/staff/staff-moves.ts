@@ -21,7 +21,7 @@ export function staffName(user: string): string {
 
 /** What staff typed, as a status if it is one ("approved " → APPROVED); null for anything else. */
 export function parseStatus(value: unknown): Status | null {
-  const text = String(value ?? '').trim().toUpperCase();
+  const text = String(value).trim().toUpperCase();
   return isStatus(text) ? text : null;
 }
 
@@ -58,6 +58,7 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
     next.sentAt = row.sentAt ?? context.now;
     next.claimedAt = null;
   }
-  const log: LogEntry = { at: context.now, eventId: row.eventId, from: from || '(empty)', to: target, by, detail };
+  // `from` is a status here: the table refuses every move from an empty or unknown one.
+  const log: LogEntry = { at: context.now, eventId: row.eventId, from, to: target, by, detail };
   return { ok: true, row: next, log };
 }
