@@ -26,8 +26,6 @@ function redacted(parts: readonly MailPart[], context: RedactionContext): MailPa
   const clean = (text: string) => redact(text, context.knownSecrets, context.keep);
   return parts.map((part) => {
     switch (part.kind) {
-      case 'field':
-        return { ...part, text: clean(part.text) };
       case 'link':
         return { ...part, text: clean(part.text), href: clean(part.href) };
       default:
