@@ -27,12 +27,15 @@ export interface MemoryIntake {
   lockHeld: { value: boolean };
   sheetsDown: { value: boolean };
   flushes: number;
+  /** Where each findDuplicate looked: 'Queue', or 'Queue+Archive'. */
+  searched: string[];
 }
 
 export function memoryIntake(options: { props?: Record<string, string>; now?: number } = {}): MemoryIntake {
   const state: MemoryIntake = {
     queue: [],
     archive: [],
+    searched: [],
     payloads: [],
     rejected: [],
     spilled: [],
@@ -56,8 +59,10 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
   let spillSeq = 0;
   const sheets: IntakeSheetsWithConfig = {
     readForms: () => state.forms,
-    findDuplicate(eventId, token) {
-      for (const [name, rows] of [['Queue', state.queue], ['Archive', state.archive]] as const) {
+    findDuplicate(eventId, token, where) {
+      state.searched.push(where.archive ? 'Queue+Archive' : 'Queue');
+      const places = [['Queue', state.queue], ['Archive', state.archive]] as const;
+      for (const [name, rows] of where.archive ? places : places.slice(0, 1)) {
         const row = rows.find((r) => isSameSubmission(r, { eventId, responseToken: token }));
         if (row) return { sheet: name, rowNumber: row.rowNumber };
       }

@@ -88,8 +88,9 @@ describe('multi-cell edits of the status column', () => {
     ['APPROVED', 'NEEDS_REVIEW', parkedDetail('APPROVED')],
     ['', 'NEEDS_REVIEW', parkedDetail('(empty)')],
   ])('%j leaves the row %s', (to, status, detail) => {
+    const error = status === 'NEEDS_REVIEW' ? `STAFF_EDIT_UNCHECKED: ${detail}` : '';
     expect(decideUncheckedStatusEdit(row(to), to, STAFF)).toEqual({
-      row: { ...row(to), status, updatedAt: T0 },
+      row: { ...row(to), status, error, updatedAt: T0 },
       log: log('ev-2', '(unknown)', status, detail),
       note: `formqueue ${AT}: ${detail}. The row's history is in the Log sheet.`,
     });
@@ -106,7 +107,8 @@ describe('multi-cell edits of the result column', () => {
   it('while APPROVED: parked, so text nobody approved is not mailed', () => {
     const detail = 'result changed after approval by a multi-cell edit; parked in NEEDS_REVIEW so unapproved text is not mailed';
     expect(decideUncheckedResultEdit(row('APPROVED'), STAFF)).toEqual({
-      row: { ...row('APPROVED'), status: 'NEEDS_REVIEW', updatedAt: T0 }, log: log('ev-2', 'APPROVED', 'NEEDS_REVIEW', detail), note: `formqueue ${AT}: ${detail}.`,
+      row: { ...row('APPROVED'), status: 'NEEDS_REVIEW', error: `STAFF_EDIT_UNCHECKED: ${detail}`, updatedAt: T0 },
+      log: log('ev-2', 'APPROVED', 'NEEDS_REVIEW', detail), note: `formqueue ${AT}: ${detail}.`,
     });
   });
 
@@ -141,7 +143,7 @@ describe('edits of a system-memory column', () => {
     const detail = `${pasted}${park ? parked : ''}`;
     expect(decideSystemColumnEdit('event_id', null, row(status), STAFF)).toEqual({
       kind: 'park',
-      row: park ? { ...row(status), status: 'NEEDS_REVIEW', updatedAt: T0 } : row(status),
+      row: park ? { ...row(status), status: 'NEEDS_REVIEW', error: `STAFF_EDIT_UNCHECKED: ${detail}`, updatedAt: T0 } : row(status),
       note: `formqueue ${AT}: ${detail}.`,
       log: log('ev-2', status, park ? 'NEEDS_REVIEW' : status, detail),
     });

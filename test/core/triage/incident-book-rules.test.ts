@@ -66,10 +66,10 @@ describe('what earlier runs left', () => {
 describe('raise', () => {
   it('keeps the lowest 100 rows and counts them all, on the first raise and on a repeat', () => {
     const b = book(new MemoryProperties());
-    b.raise('NEEDS_REVIEW_ROWS', 'x', rowsFrom(2, 150));
-    expect(b.get('NEEDS_REVIEW_ROWS')).toMatchObject({ rows: rowsFrom(2, 100), rowCount: 150 });
-    b.raise('NEEDS_REVIEW_ROWS', 'x', rowsFrom(1000, 150));
-    expect(b.get('NEEDS_REVIEW_ROWS')).toMatchObject({ rows: rowsFrom(2, 100), rowCount: 250 });
+    b.raise('ROWS_NEED_A_PERSON', 'x', rowsFrom(2, 150));
+    expect(b.get('ROWS_NEED_A_PERSON')).toMatchObject({ rows: rowsFrom(2, 100), rowCount: 150 });
+    b.raise('ROWS_NEED_A_PERSON', 'x', rowsFrom(1000, 150));
+    expect(b.get('ROWS_NEED_A_PERSON')).toMatchObject({ rows: rowsFrom(2, 100), rowCount: 250 });
   });
 
   it('strips the known secrets from the detail; without any, the patterns still apply', () => {
