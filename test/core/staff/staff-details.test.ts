@@ -1,8 +1,10 @@
-// Small staff-facing rules that each had no case of their own: empty results outside approval, and the health dialog's totals.
+// Small staff-facing rules that each had no case of their own: empty results outside approval, the health dialog's totals,
+// the ledger facts of a hand-marked send, and the reason a paste writes.
 import { describe, expect, it } from 'vitest';
 import { computeHealth } from '../../../src/core/triage/health';
 import { healthDialogHtml } from '../../../src/core/staff/health-view';
 import { decideStaffMove, parseStatus } from '../../../src/core/staff/staff-moves';
+import { decideSystemColumnEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit } from '../../../src/core/staff/edit-guard';
 import { repliedRow, STAFF, T0 } from '../fakes/rows';
 
 describe('an empty result', () => {
@@ -27,5 +29,32 @@ describe('the health dialog counts every row, mistyped ones too', () => {
 
   it('no mistyped rows: no "not a status" line', () => {
     expect(healthDialogHtml({ ...base, counts: { ...base.counts, PENDING: 1 } }, [], T0, false)).not.toContain('not a status');
+  });
+});
+
+describe('marking a row sent by hand records the ledger facts', () => {
+  it('with the mail_ref the row has, and the send time', () => {
+    const decision = decideStaffMove(repliedRow('FAILED', { mailRef: 'FQ-7K2M9Q', sentAt: T0 - 1000 }), 'FAILED', 'SENT', STAFF);
+    expect(decision.ok && decision.log.detail).toMatch(/ mail_ref=FQ-7K2M9Q sent_at=2025-06-01T09:59:59\.000Z\]$/);
+    const bare = decideStaffMove(repliedRow('FAILED'), 'FAILED', 'SENT', STAFF);
+    expect(bare.ok && bare.log.detail).toMatch(/ sent_at=2025-06-01T10:00:00\.000Z\]$/);
+    expect(bare.ok && bare.log.detail).not.toContain('mail_ref=');
+  });
+});
+
+describe('a paste that leaves a row waiting for a person says why in error', () => {
+  const reason = (detail: string) => `STAFF_EDIT_UNCHECKED: ${detail}`;
+  it('a pasted FAILED over a row with a reason keeps that reason; over a blank one it writes its own', () => {
+    expect(decideUncheckedStatusEdit(repliedRow('FAILED', { error: 'GEMINI_BLOCKED: safety' }), 'FAILED', STAFF).row.error).toBe('GEMINI_BLOCKED: safety');
+    const blank = decideUncheckedStatusEdit(repliedRow('FAILED', { error: '  ' }), 'FAILED', STAFF);
+    expect(blank.row.error).toBe(reason('multi-cell edit to FAILED: not checked, as Sheets gives no previous values'));
+  });
+
+  it('a parked row gets the paste as its reason, replacing an older one', () => {
+    const parked = decideUncheckedStatusEdit(repliedRow('APPROVED', { error: 'old' }), 'APPROVED', STAFF);
+    expect(parked.row.error).toMatch(/^STAFF_EDIT_UNCHECKED: multi-cell edit to "APPROVED" could not be checked/);
+    const system = decideSystemColumnEdit('event_id', null, repliedRow('READY', { error: 'old' }), STAFF);
+    expect(system.kind === 'park' && system.row.error).toMatch(/^STAFF_EDIT_UNCHECKED: event_id was changed by a paste/);
+    expect(decideUncheckedResultEdit(repliedRow('APPROVED', { error: 'old' }), STAFF).row.error).toMatch(/^STAFF_EDIT_UNCHECKED: result changed after approval/);
   });
 });

@@ -117,6 +117,13 @@ describe('lines that depend on the figures', () => {
   });
 });
 
+describe('how repeats fold, by the incident\'s mail rule', () => {
+  it('rows needing a person: no reminders, but a mail when it clears', () => {
+    const mail = mailFor(incident('ROWS_NEED_A_PERSON'), computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0));
+    expect(lines(mail.body)).toContain('Repeats fold into this incident without another mail (Queue health and the daily summary list rows that join it), and one mail says when it clears.');
+  });
+});
+
 describe('a recovery mail, by what the queue shows now', () => {
   const cleared = incident('SHEETS_UNAVAILABLE', { state: 'cleared', clearedAt: T0 - 30 * MINUTE });
 
