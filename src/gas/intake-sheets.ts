@@ -7,6 +7,7 @@ import { submissionKeys } from '../core/submission-keys';
 import { codedError } from '../core/errors';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
+import { createTallyStore } from './tally-store';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -90,6 +91,7 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
   let forms: ReturnType<typeof formConfigsFromValues> | null = null;
   const readForms = () => (forms ??= formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues()));
   return {
+    tally: createTallyStore(spreadsheet),
     readForms,
     prepare() {
       readForms();
