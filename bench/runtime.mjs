@@ -35,10 +35,15 @@ export function recipientOf(n) {
   return `r${n}@example.com`;
 }
 
-/** A delivery of the essay fixture as a distinct submission n (its own event id, token and respondent). */
+/**
+ * A delivery of the essay fixture as a distinct submission n (its own event id, token and respondent), submitted
+ * seconds before it is sent, as Typeform's webhook sends a new response (the fixture's own date is days old).
+ */
 export function submission(n, patch = () => undefined) {
   const body = fixture();
   body.event_id = eventIdOf(n);
+  body.form_response.landed_at = new Date(Date.now() - 20_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  body.form_response.submitted_at = new Date(Date.now() - 5_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   body.form_response.token = `tok${String(n).padStart(29, '0')}`;
   const email = body.form_response.answers.find((a) => a.type === 'email');
   if (email) email.email = recipientOf(n);

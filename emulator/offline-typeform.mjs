@@ -6,6 +6,7 @@
 // {total_items, page_count, items}; an item has landing_id, token, response_id, landed_at, submitted_at, metadata,
 // hidden, calculated, variables, answers — no event_id, no form_id, no definition, unlike the webhook's form_response),
 // https://www.typeform.com/developers/create/reference/retrieve-form/ (GET /forms/{id}: id, title, fields),
+// https://www.typeform.com/developers/create/reference/retrieve-forms/ (GET /forms: the account's forms, paged),
 // https://www.typeform.com/developers/webhooks/reference/retrieve-webhooks/ (GET /forms/{id}/webhooks: {items:[…enabled…]}).
 
 /** The token the local API accepts as `Authorization: Bearer …` (docs/runtime.md). */
@@ -13,6 +14,9 @@ export const LOCAL_TYPEFORM_TOKEN = 'tfp_local_runtime_token';
 /** page_size may be at most 1000; 25 when absent (retrieve-responses reference). */
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 25;
+/** GET /forms: page_size 10 when absent, at most 200 (retrieve-forms reference). */
+const FORMS_DEFAULT_PAGE_SIZE = 10;
+const FORMS_MAX_PAGE_SIZE = 200;
 /** "2 requests per second per account" (https://www.typeform.com/developers/get-started/#rate-limits). */
 const RATE_LIMIT_PER_SECOND = 2;
 
@@ -107,6 +111,7 @@ export function createTypeformStore({ token = LOCAL_TYPEFORM_TOKEN, now = () => 
           rateLimited += 1;
           return { status: 429, body: { code: 'RATE_LIMIT_EXCEEDED', description: 'Too many requests' }, headers: { 'Retry-After': '1' } };
         }
+        if (/^\/forms\/?$/.test(rest)) return { status: 200, body: formsPage([...forms.values()], url.searchParams) };
         const m = /^\/forms\/([^/]+)(\/responses|\/webhooks)?\/?$/.exec(rest);
         if (!m) throw new TypeformHttpError(404, 'NOT_FOUND', `no such endpoint: ${rest}`);
         const entry = forms.get(decodeURIComponent(m[1]));
@@ -161,6 +166,23 @@ function responsesPage(responses, params) {
     list = at < 0 ? [] : list.slice(at + 1);
   }
   return { total_items: total, page_count: Math.max(1, Math.ceil(total / size)), items: list.slice(0, size) };
+}
+
+/**
+ * GET /forms: the account's forms, `page` (from 1) of `page_size` (default 10, at most 200), as
+ * {total_items, page_count, items: [{id, title, …}]} (https://www.typeform.com/developers/create/reference/retrieve-forms/).
+ * Needs the token's forms:read scope on Typeform (https://www.typeform.com/developers/get-started/scopes/).
+ * @param {{ id: string, title: string }[]} list @param {URLSearchParams} params
+ */
+function formsPage(list, params) {
+  const size = params.has('page_size') ? Number(params.get('page_size')) : FORMS_DEFAULT_PAGE_SIZE;
+  const page = params.has('page') ? Number(params.get('page')) : 1;
+  if (!Number.isInteger(size) || size < 1 || size > FORMS_MAX_PAGE_SIZE) {
+    throw new TypeformHttpError(400, 'VALIDATION_ERROR', `page_size must be between 1 and ${FORMS_MAX_PAGE_SIZE}`);
+  }
+  if (!Number.isInteger(page) || page < 1) throw new TypeformHttpError(400, 'VALIDATION_ERROR', 'page must be 1 or more');
+  const items = list.slice((page - 1) * size, page * size).map((entry) => ({ id: entry.id, title: entry.title, settings: { is_public: true } }));
+  return { total_items: list.length, page_count: Math.max(1, Math.ceil(list.length / size)), items };
 }
 
 /** @param {string|null} value */

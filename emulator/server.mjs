@@ -20,7 +20,7 @@ const MIME_TYPES = {
 };
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'DELETE /api/sent/ID', 'POST /api/run/FUNCTION',
   'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock',
-  'POST /api/typeform/responses', 'POST /api/typeform/webhooks', 'GET /typeform/forms/ID[/responses|/webhooks]'];
+  'POST /api/typeform/responses', 'POST /api/typeform/webhooks', 'GET /typeform/forms[/ID[/responses|/webhooks]]'];
 
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {

@@ -96,7 +96,8 @@ export interface TallyStore {
 export interface IntakeSheets {
   /** Where rejections are counted and their room claimed (src/core/intake/rejection-tally.ts). */
   tally: TallyStore;
-  findDuplicate(eventId: string, responseToken: string): DuplicateHit | null;
+  /** The row holding this submission in Queue, or in Archive when `archive` says it may be there (staff/archive.ts). */
+  findDuplicate(eventId: string, responseToken: string, where: { archive: boolean }): DuplicateHit | null;
   /**
    * Appends the payload chunks to Payloads, then the row to Queue, each append atomic whoever else writes
    * (a retry after a failure in between writes the chunks again: readers count each part once). Values are text.

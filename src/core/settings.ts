@@ -21,6 +21,8 @@ export interface Settings {
   maxMailsPerRecipientPerDay: number;
   archiveAfterDays: number;
   triageReminderMinutes: number;
+  /** An AWAITING_APPROVAL row waiting longer than this needs a person: triage mails it and doGet reports it. */
+  approvalWaitHours: number;
   /** Emergency stop: no generation, no sending; intake keeps queuing. */
   paused: boolean;
   dailySummary: boolean;
@@ -42,6 +44,9 @@ export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.co
 /** https://www.typeform.com/developers/get-started/ (EU accounts: https://api.eu.typeform.com). */
 export const DEFAULT_TYPEFORM_BASE_URL = 'https://api.typeform.com';
 
+/** A day: a reply written overnight is approved next morning without anyone being mailed about it. */
+export const DEFAULT_APPROVAL_WAIT_HOURS = 24;
+
 interface NumberKnob {
   key: string;
   field: keyof Settings;
@@ -49,6 +54,9 @@ interface NumberKnob {
   min: number;
   max: number;
 }
+
+/** The shortest ARCHIVE_AFTER_DAYS: intake skips the Archive for submissions younger than this (staff/archive.ts). */
+export const MIN_ARCHIVE_AFTER_DAYS = 1;
 
 const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'GEMINI_CONCURRENCY', field: 'geminiConcurrency', fallback: 4, min: 1, max: 20 },
@@ -59,8 +67,9 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'STALE_SENDING_MINUTES', field: 'staleSendingMinutes', fallback: 15, min: 7, max: 1440 },
   { key: 'MAX_MAILS_PER_RUN', field: 'maxMailsPerRun', fallback: 50, min: 1, max: 1500 },
   { key: 'MAX_MAILS_PER_RECIPIENT_PER_DAY', field: 'maxMailsPerRecipientPerDay', fallback: 5, min: 1, max: 100 },
-  { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: 1, max: 3650 },
+  { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
+  { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -117,6 +126,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     maxMailsPerRecipientPerDay: 5,
     archiveAfterDays: 30,
     triageReminderMinutes: 60,
+    approvalWaitHours: DEFAULT_APPROVAL_WAIT_HOURS,
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),

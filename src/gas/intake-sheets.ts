@@ -1,10 +1,11 @@
 // IntakeSheets port: dedupe by TextFinder (cost flat in the sheet's size) and one atomic append per delivery.
-import { formConfigsFromValues } from '../core/form-config';
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
 import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
 import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
 import { submissionKeys } from '../core/submission-keys';
 import { codedError } from '../core/errors';
+import type { FormConfig } from '../core/ports';
+import { createConfigStore } from './config-store';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
 import { createTallyStore } from './tally-store';
@@ -88,8 +89,9 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
     return queueColumns;
   };
 
-  let forms: ReturnType<typeof formConfigsFromValues> | null = null;
-  const readForms = () => (forms ??= formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues()));
+  let forms: FormConfig[] | null = null;
+  const config = createConfigStore(spreadsheet);
+  const readForms = () => (forms ??= config.readForms());
   return {
     tally: createTallyStore(spreadsheet),
     readForms,
@@ -97,9 +99,9 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
       readForms();
       queueHeader();
     },
-    findDuplicate(eventId, responseToken) {
-      const archive = spreadsheet.getSheetByName(SHEETS.archive);
+    findDuplicate(eventId, responseToken, where) {
       const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
+      const archive = where.archive ? spreadsheet.getSheetByName(SHEETS.archive) : null;
       if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
       for (const place of places) {
         const row = findEither(place.sheet, place.index, eventId, responseToken);

@@ -1,6 +1,6 @@
 // Self-test probes: the real Apps Script calls behind each check (a scratch sheet, triggers, quota, fetches), no verdicts.
-import type { GeminiObservation, IdentityObservation, PlainTextObservation, Probe, TextFinderObservation, TriggerObservation, WebAppObservation } from '../core/self-test/checks';
-import { PLAIN_TEXT_SAMPLES, textFinderCells } from '../core/self-test/checks';
+import type { GeminiObservation, IdentityObservation, PlainTextObservation, Probe, TextFinderObservation, TriggerObservation, TypeformObservation, WebAppObservation } from '../core/self-test/checks';
+import { PLAIN_TEXT_SAMPLES, textFinderCells, typeformProbeUrl } from '../core/self-test/checks';
 import { geminiProbeRequest } from '../core/self-test/report';
 import type { Settings } from '../core/settings';
 import { createGeminiClient } from './gemini-client';
@@ -9,7 +9,6 @@ import { appendRows, plainTextFormats } from './sheet-append';
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 const NEEDLE = 'SelfTest01JQ8zK4';
-const TYPEFORM_ME = 'https://api.typeform.com/me';
 
 function attempt<T>(run: () => T): Probe<T> {
   try {
@@ -80,12 +79,17 @@ export function probeGemini(settings: Settings): Probe<GeminiObservation> | { ok
   });
 }
 
-export function probeTypeform(token: string): Probe<{ status: number; body: string }> | { ok: 'not-set' } {
-  if (token === '') return { ok: 'not-set' };
-  return attempt(() => {
-    const response = UrlFetchApp.fetch(TYPEFORM_ME, { headers: { Authorization: `Bearer ${token}` }, muteHttpExceptions: true });
-    return { status: response.getResponseCode(), body: response.getContentText() };
-  });
+/** Typeform under TYPEFORM_BASE_URL, where the daily Typeform check asks too (src/gas/typeform-reconcile.ts). */
+export function probeTypeform(settings: Settings): TypeformObservation | { ok: 'not-set' } {
+  if (settings.typeformToken === '') return { ok: 'not-set' };
+  const url = typeformProbeUrl(settings.typeformBaseUrl);
+  return {
+    url,
+    answer: attempt(() => {
+      const response = UrlFetchApp.fetch(url, { headers: { Authorization: `Bearer ${settings.typeformToken}` }, muteHttpExceptions: true });
+      return { status: response.getResponseCode(), body: response.getContentText() };
+    }),
+  };
 }
 
 function webAppUrl(): string | null {

@@ -15,7 +15,7 @@ export function runSelfTest(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadshee
     judgeTriggers(probeTriggers(), identity),
     judgeMailQuota(probeMailQuota()),
     judgeGemini(probeGemini(settings)),
-    judgeTypeform(probeTypeform(settings.typeformToken)),
+    judgeTypeform(probeTypeform(settings)),
     judgeWebApp(probeWebApp(settings)),
   ];
   const report = selfTestReport(results, now);

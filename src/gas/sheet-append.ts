@@ -1,7 +1,13 @@
 // Appends rows with Sheet.appendRow, which no other execution can interleave with, into rows already formatted as text.
 
-/** Formatted empty rows kept below the data, so an append always lands in a row whose formats were set first. */
+/** Rows formatted at once below the data when a row there is not plain text (a person reformatted it, a sheet recreated). */
 const HEADROOM_ROWS = 200;
+/**
+ * Rows past the data that must be in the grid and plain text before an append: the row it lands in, plus one for each
+ * other execution appending at the same moment (Google runs at most 30 at once per user, docs/platform.md#quotas; a
+ * few staff members' menu actions come on top), rounded up.
+ */
+const LANDING_ROWS = 50;
 /** Rows added at once when the headroom runs low. */
 const GROW_ROWS = 1000;
 
@@ -18,17 +24,16 @@ const GROW_ROWS = 1000;
  */
 export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unknown[][], formats: string[]): void {
   if (rows.length === 0) return;
-  prepareRows(sheet, rows.length, formats);
+  prepareRows(sheet, rows.length + LANDING_ROWS, formats);
   const width = formats.length;
   for (const row of rows) sheet.appendRow(row.slice(0, width));
 }
 
 /**
- * Rows one execution may append to a sheet after prepareRows without preparing again (four service calls saved per
- * append: getMaxRows, getLastRow and the next row's formats). Only the Log is written this way: a protected sheet
- * only formqueue writes, by processQueue runs that hold the script lock (one at a time). Every other writer prepares
- * before each append, which keeps 200 free rows, and prepareRows formats 200 rows past the data whenever the next one
- * is not plain text; so the 50 lines of an allowance land in rows already checked or formatted.
+ * Rows one execution may append to a sheet after prepareRows without preparing again (three service calls saved per
+ * append: getLastRow and the landing rows' formats). Only the Log is written this way: a protected sheet only
+ * formqueue writes, by processQueue runs that hold the script lock (one at a time). Its check covers the allowance's
+ * rows as well as other writers' landing rows, so the 50 lines of an allowance land in rows already checked.
  */
 const APPENDS_PER_CHECK = 50;
 
@@ -40,8 +45,8 @@ export function createAppender(sheetOf: () => GoogleAppsScript.Spreadsheet.Sheet
     if (rows.length === 0) return;
     sheet ??= sheetOf();
     if (rows.length > allowance) {
-      prepareRows(sheet, rows.length, formats);
-      allowance = APPENDS_PER_CHECK;
+      allowance = Math.max(APPENDS_PER_CHECK, rows.length);
+      prepareRows(sheet, allowance + LANDING_ROWS, formats);
     }
     allowance -= rows.length;
     for (const row of rows) sheet.appendRow(row.slice(0, formats.length));
@@ -49,21 +54,28 @@ export function createAppender(sheetOf: () => GoogleAppsScript.Spreadsheet.Sheet
 }
 
 /**
- * Grows the grid before the data reaches its end, and checks that the next row is plain text where it must be
- * (a sheet formqueue recreated, rows a person inserted or reformatted): if not, the next rows get `formats`.
- * Two executions may both grow it (a spare block of rows, no harm); an append never lands past the formatted
- * rows, since the grid grows while hundreds are still free.
+ * Checks that the `landing` rows past the data are in the grid and plain text where they must be (a sheet formqueue
+ * recreated, rows a person inserted or reformatted): if one is not, the rows from there get `formats`. Reading those
+ * rows' formats also shows whether the grid reaches them: Sheets refuses a range past its last row ("The coordinates of
+ * the range are outside the dimensions of the sheet."), and only then is the grid measured and grown, by GROW_ROWS
+ * formatted rows. Two executions may both grow it (a spare block of rows, no harm). Without a getMaxRows on every
+ * append, this is one call fewer than measuring the grid first.
  */
-function prepareRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, adding: number, formats: string[]): void {
-  const maxRows = sheet.getMaxRows();
+function prepareRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, landing: number, formats: string[]): void {
   const last = sheet.getLastRow();
-  if (maxRows - last < adding + HEADROOM_ROWS) {
-    const grow = Math.max(GROW_ROWS, adding + HEADROOM_ROWS);
+  const landingFormats = () => sheet.getRange(last + 1, 1, landing, formats.length).getNumberFormats();
+  let rows: string[][];
+  try {
+    rows = landingFormats();
+  } catch (error) {
+    const maxRows = sheet.getMaxRows();
+    if (last + landing <= maxRows) throw error; // the grid reaches them: Sheets itself failed, and the caller handles that
+    const grow = Math.max(GROW_ROWS, landing + HEADROOM_ROWS);
     sheet.insertRowsAfter(maxRows, grow);
     setFormats(sheet, maxRows + 1, grow, formats);
+    rows = landingFormats();
   }
-  const next = sheet.getRange(last + 1, 1, 1, formats.length).getNumberFormats()[0];
-  if (formats.some((format, i) => format === '@' && next[i] !== '@')) setFormats(sheet, last + 1, adding + HEADROOM_ROWS, formats);
+  if (rows.some((row) => formats.some((format, i) => format === '@' && row[i] !== '@'))) setFormats(sheet, last + 1, landing + HEADROOM_ROWS, formats);
 }
 
 function setFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, first: number, count: number, formats: string[]): void {

@@ -4,6 +4,11 @@ import { QUEUE_HEADERS } from '../../src/core/queue-row';
 import { startRuntime, submission, type Runtime } from './runtime';
 
 const lastExecution = (rt: Runtime, fn: string) => [...rt.host.executions].reverse().find((e: any) => e.functionName === fn);
+/** Submitted `ago` ms before now, as Typeform's webhook sends a new response seconds after it is submitted. */
+const submittedAgo = (ago: number) => (body: any) => {
+  body.form_response.submitted_at = new Date(Date.now() - ago).toISOString();
+};
+const DAY = 24 * 3600_000;
 const col = (name: (typeof QUEUE_HEADERS)[number]) => String.fromCharCode(65 + QUEUE_HEADERS.indexOf(name));
 
 describe('service calls per delivery and per run', () => {
@@ -12,7 +17,7 @@ describe('service calls per delivery and per run', () => {
     await rt?.close();
   });
 
-  it('a first delivery asks no hasLock, no getLastColumn or getMaxRows before its finds, flushes once and leaves no cache mark', async () => {
+  it('a first delivery asks no hasLock, no getLastColumn, no getMaxRows at all, flushes once and leaves no cache mark', async () => {
     rt = await startRuntime();
     expect(await rt.deliver(submission(1))).toMatchObject({ ok: true, queued: true });
     const calls = lastExecution(rt, 'doPost').calls;
@@ -21,7 +26,47 @@ describe('service calls per delivery and per run', () => {
     expect(calls['Cache.put']).toBeUndefined();
     expect(calls['SpreadsheetApp.flush']).toBe(1);
     expect(calls['TextFinder.findNext']).toBe(1); // event_id and response_token in one search
-    expect(calls['Sheet.getMaxRows']).toBe(1); // the headroom check only
+    expect(calls['Sheet.getMaxRows']).toBeUndefined(); // reading the landing rows' formats shows the grid reaches them
+  });
+
+  it('a delivery submitted a minute ago skips the Archive (it cannot be archived yet); one submitted two days ago is found there', async () => {
+    rt = await startRuntime();
+    // An archived row, as archiving leaves it: event_id and response_token in the Archive's own columns.
+    const archive = rt.host.sheetJson('Archive');
+    const archived = JSON.parse(submission(7));
+    const cells = archive.header.map((name: string) => ({ status: 'SENT', event_id: archived.event_id, response_token: archived.form_response.token })[name] ?? '');
+    rt.host.loadSheet('Archive', archive.header, [cells]);
+
+    expect(await rt.deliver(submission(1, submittedAgo(60_000)))).toMatchObject({ ok: true, queued: true });
+    const fresh = lastExecution(rt, 'doPost').calls;
+    expect(fresh['Spreadsheet.getSheetByName']).toBe(2); // Queue and Config, not Archive
+    expect(fresh['TextFinder.findNext']).toBe(1); // Queue only
+    // Every call of a new delivery, pinned (docs/performance.md explains each): a new one fails here.
+    expect(fresh).toEqual({
+      'Properties.getProperties': 1, // settings
+      'Cache.get': 1, // the seen mark of a recent redelivery
+      'SpreadsheetApp.openById': 1,
+      'Spreadsheet.getSheetByName': 2, // Queue, Config
+      'Sheet.getSheetValues': 1, // Config, whole, in one call
+      'Range.getValues': 1, // the Queue header
+      'Sheet.getRange': 3, // the header, the find's columns, the landing rows
+      'Lock.tryLock': 1,
+      'TextFinder.findNext': 1,
+      'Sheet.getLastRow': 1, // where the append lands
+      'Range.getNumberFormats': 1, // the landing rows are plain text
+      'Sheet.appendRow': 1,
+      'SpreadsheetApp.flush': 1,
+      'Properties.setProperty': 1, // FQ_DIRTY for the next tick
+      'Lock.releaseLock': 1,
+    });
+    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(18);
+
+    // A redelivery of the archived submission (Typeform's retry, or a response brought back later) is a duplicate.
+    expect(await rt.deliver(submission(7, submittedAgo(2 * DAY)))).toMatchObject({ ok: true, duplicate: true });
+    const old = lastExecution(rt, 'doPost').calls;
+    expect(old['Spreadsheet.getSheetByName']).toBe(3);
+    expect(old['TextFinder.findNext']).toBe(2); // Queue, then Archive
+    expect(rt.queue()).toHaveLength(1);
   });
 
   it('a new event_id carrying a queued response token is still a duplicate (one search over both columns)', async () => {

@@ -1,5 +1,6 @@
 // formqueue → Self-test run by the bundle in the local runtime: every check with its evidence, the Log lines, the alert.
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
 import { startRuntime, type Runtime } from './runtime';
 
 let rt: Runtime | undefined;
@@ -47,6 +48,27 @@ describe('Self-test', () => {
     const selfTestLines = log.rows.filter((row) => row[1] === 'self-test');
     expect(selfTestLines).toHaveLength(8);
     expect(selfTestLines.map((row) => row[3])).toEqual(['PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'UNKNOWN', 'PASS']);
+  });
+
+  it('with TYPEFORM_TOKEN, the Typeform check asks under TYPEFORM_BASE_URL: the runtime\'s offline Typeform passes it', async () => {
+    rt = await runtimeWithWebApp();
+    rt.host.properties.set('TYPEFORM_TOKEN', LOCAL_TYPEFORM_TOKEN);
+    rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
+    const { report } = await selfTest(rt);
+    expect(report.split('\n')[0]).toMatch(/: 8 pass, 0 fail, 0 unknown$/);
+    expect(report).toContain('PASS: Typeform token (TYPEFORM_TOKEN), if set');
+    expect(report).toContain(`GET ${rt.url}/typeform/forms?page_size=1: HTTP 200`);
+    expect(report).not.toContain(LOCAL_TYPEFORM_TOKEN);
+  });
+
+  it('a token the offline Typeform refuses fails the Typeform check with the fix', async () => {
+    rt = await runtimeWithWebApp();
+    rt.host.properties.set('TYPEFORM_TOKEN', 'tfp_not_the_local_token');
+    rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
+    const { report } = await selfTest(rt);
+    expect(report).toContain('FAIL: Typeform token (TYPEFORM_TOKEN), if set');
+    expect(report).toContain(`GET ${rt.url}/typeform/forms?page_size=1: HTTP 401`);
+    expect(report).toContain('The token is refused');
   });
 
   it('run by a staff member who did not deploy: the identity check fails and says what that means; triggers are unknown', async () => {

@@ -79,4 +79,16 @@ describe('appending to a sheet whose grid is full', () => {
     expect(rt.sheet('Queue').formulas.flat().every((cell) => cell === '')).toBe(true);
     expect(rt.queue()[0].response_token).toBe('=HYPERLINK("http://evil.example","x")');
   });
+
+  it('keeps formula-looking answers as text when a burst lands them in rows a person reformatted just below the data', async () => {
+    await rt.deliver(submission(30));
+    // Rows 4 to 40 lose their plain-text format (a person pasted formatting there); row 3, the next one, keeps it.
+    const queue = rt.host.ss.byName('Queue');
+    for (let r = 4; r <= 40; r++) for (let c = 1; c <= queue.v[0].length; c++) queue.put('nf', r, c, 'General');
+    const evil = (n: number) => submission(n, (b) => void (b.form_response.token = `=HYPERLINK("http://evil.example/${n}","x")`));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => rt.deliver(evil(31 + i))));
+    expect(answers.every((answer) => answer.queued === true)).toBe(true);
+    expect(rt.sheet('Queue').formulas.flat().every((cell) => cell === '')).toBe(true);
+    expect(rt.queue().filter((row) => String(row.response_token).startsWith('=HYPERLINK'))).toHaveLength(12);
+  });
 });

@@ -6,6 +6,7 @@ import { emptyRow, type QueueRow } from '../queue-row';
 import { redact } from '../redact';
 import { DIRTY_PROPERTY } from '../tick-gate';
 import { tokenProblem, type Settings } from '../settings';
+import { archiveMayHold } from '../staff/archive';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
@@ -183,7 +184,7 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   if (!config) return rejectStored(sheets, deps, receivedAt, delivery, 'unknown_form', `"${clip(delivery.formId)}" is not enabled in the Config sheet`);
   const recipientTooLarge = checkFieldSizes({ recipient: findRecipient(delivery, config.recipientField) });
   if (recipientTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, recipientTooLarge.error, recipientTooLarge.reason);
-  const hit = sheets.findDuplicate(delivery.eventId, delivery.responseToken);
+  const hit = sheets.findDuplicate(delivery.eventId, delivery.responseToken, { archive: archiveMayHold(delivery.submittedAt, deps.clock.now()) });
   if (hit) {
     rememberSeen(deps, delivery);
     return { ok: true, duplicate: true, event_id: delivery.eventId };

@@ -206,19 +206,43 @@ function usage(outcome: GeminiOutcome): string {
   return fields.length ? `; usageMetadata ${fields.map((k) => `${k} ${String(meta[k])}`).join(', ')}` : '';
 }
 
-export function judgeTypeform(probe: Probe<{ status: number; body: string }> | { ok: 'not-set' }): CheckResult {
+/**
+ * The Typeform probe's request, under TYPEFORM_BASE_URL (the US API, the EU API or the local runtime): one page of
+ * one form. It needs forms:read, a scope the Typeform check needs anyway; GET /me would need accounts:read, which
+ * the token formqueue asks for does not have (https://www.typeform.com/developers/get-started/scopes/).
+ */
+export function typeformProbeUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/forms?page_size=1`;
+}
+
+export interface TypeformObservation {
+  url: string;
+  answer: Probe<{ status: number; body: string }>;
+}
+
+const TYPEFORM_BASE_ADVICE = 'leave TYPEFORM_BASE_URL unset for https://api.typeform.com, or set https://api.eu.typeform.com for an EU account';
+
+export function judgeTypeform(probe: TypeformObservation | { ok: 'not-set' }): CheckResult {
   const title = 'Typeform token (TYPEFORM_TOKEN), if set';
-  if (probe.ok === 'not-set') {
+  if ('ok' in probe) {
     return { id: 'typeform', title, verdict: 'unknown', evidence: 'TYPEFORM_TOKEN is not set',
-      advice: 'formqueue does not need it: deliveries are authenticated by the token in the webhook URL. Set it only to let the self-test check your Typeform account.' };
+      advice: 'Deliveries need no token (the webhook URL carries its own). Set it to let the daily Typeform check find submissions whose webhook never arrived (docs/reconciliation.md).' };
   }
-  if (!probe.ok) return failed('typeform', title, probe.error, 'Typeform could not be reached; run the self-test again later.');
-  const { status, body } = probe.value;
-  const evidence = `GET https://api.typeform.com/me: HTTP ${status}`;
+  const { url, answer } = probe;
+  if (!answer.ok) return failed('typeform', title, answer.error, `Typeform could not be reached at ${url}: ${TYPEFORM_BASE_ADVICE}; then run the self-test again.`);
+  const { status, body } = answer.value;
+  const evidence = `GET ${url}: HTTP ${status}`;
   if (status === 200) return { id: 'typeform', title, verdict: 'pass', evidence };
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return { id: 'typeform', title, verdict: 'fail', evidence: `${evidence} ${short(body)}`,
       advice: 'The token is refused: create a personal access token in Typeform (Account → Personal tokens) and set TYPEFORM_TOKEN again, or remove it.' };
+  }
+  if (status === 403) {
+    return { id: 'typeform', title, verdict: 'fail', evidence: `${evidence} ${short(body)}`,
+      advice: 'The token lacks a scope: create a personal access token with responses:read, forms:read and webhooks:read and set TYPEFORM_TOKEN again.' };
+  }
+  if (status === 404) {
+    return { id: 'typeform', title, verdict: 'fail', evidence: `${evidence} ${short(body)}`, advice: `This is not Typeform's API: ${TYPEFORM_BASE_ADVICE}.` };
   }
   return { id: 'typeform', title, verdict: 'unknown', evidence: `${evidence} ${short(body)}`, advice: 'Typeform answered something unexpected; run the self-test again later.' };
 }

@@ -70,6 +70,25 @@ describe('handleDelivery', () => {
     expect(m.queue).toHaveLength(0);
   });
 
+  it('looks in the Archive for a submission older than a day, and not for one made minutes ago (it cannot be archived yet)', () => {
+    const now = Date.UTC(2026, 10, 30, 12, 0, 0);
+    const recent = (n: number) => {
+      const body = JSON.parse(essay);
+      body.event_id = `01RECENT${n}`;
+      body.form_response.token = `recent-token-${n}`;
+      body.form_response.submitted_at = new Date(now - 5 * 60_000).toISOString();
+      return JSON.stringify(body);
+    };
+    const m = memoryIntake({ now });
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toMatchObject({ queued: true }); // submitted 10 days before now
+    expect(handleDelivery({ token: TOKEN, body: recent(1) }, m.deps)).toMatchObject({ queued: true });
+    expect(m.searched).toEqual(['Queue+Archive', 'Queue']);
+    // A retry of the recent one is still found, in the Queue.
+    m.deps.cache.get = () => null;
+    expect(handleDelivery({ token: TOKEN, body: recent(1) }, m.deps)).toMatchObject({ duplicate: true });
+    expect(m.queue).toHaveLength(2);
+  });
+
   it("queues Typeform's test request as TEST", () => {
     const m = memoryIntake();
     expect(handleDelivery({ token: TOKEN, body: fixture('test-request.json') }, m.deps)).toMatchObject({ ok: true, queued: true, test: true });

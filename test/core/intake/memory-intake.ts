@@ -29,12 +29,15 @@ export interface MemoryIntake {
   lockHeld: { value: boolean };
   sheetsDown: { value: boolean };
   flushes: number;
+  /** Where each findDuplicate looked: 'Queue', or 'Queue+Archive'. */
+  searched: string[];
 }
 
 export function memoryIntake(options: { props?: Record<string, string>; now?: number } = {}): MemoryIntake {
   const state: MemoryIntake = {
     queue: [],
     archive: [],
+    searched: [],
     payloads: [],
     rejected: [],
     tally: new MemoryTally(),
@@ -62,8 +65,10 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
       return state.tally;
     },
     readForms: () => state.forms,
-    findDuplicate(eventId, token) {
-      for (const [name, rows] of [['Queue', state.queue], ['Archive', state.archive]] as const) {
+    findDuplicate(eventId, token, where) {
+      state.searched.push(where.archive ? 'Queue+Archive' : 'Queue');
+      const places = [['Queue', state.queue], ['Archive', state.archive]] as const;
+      for (const [name, rows] of where.archive ? places : places.slice(0, 1)) {
         const row = rows.find((r) => isSameSubmission(r, { eventId, responseToken: token }));
         if (row) return { sheet: name, rowNumber: row.rowNumber };
       }

@@ -1,7 +1,7 @@
 // Each self-test check in full: the verdict, the evidence the operator reads and the advice for every branch, exactly.
 import { describe, expect, it } from 'vitest';
 import {
-  judgeGemini, judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp,
+  judgeGemini, judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, typeformProbeUrl, type TypeformObservation,
   PLAIN_TEXT_SAMPLES, textFinderCells, type CheckResult,
 } from '../../../src/core/self-test/checks';
 import { generationConfigFor } from '../../../src/core/processing/gemini';
@@ -236,23 +236,43 @@ describe('Gemini', () => {
 
 describe('Typeform', () => {
   const title = 'Typeform token (TYPEFORM_TOKEN), if set';
+  const US = 'https://api.typeform.com/forms?page_size=1';
+  const at = (answer: TypeformObservation['answer'], url = US): TypeformObservation => ({ url, answer });
+  const base = 'leave TYPEFORM_BASE_URL unset for https://api.typeform.com, or set https://api.eu.typeform.com for an EU account';
   const refused = 'The token is refused: create a personal access token in Typeform (Account → Personal tokens) and set TYPEFORM_TOKEN again, or remove it.';
   it.each<[string, Parameters<typeof judgeTypeform>[0], CheckResult]>([
     ['not set', { ok: 'not-set' }, {
       id: 'typeform', title, verdict: 'unknown', evidence: 'TYPEFORM_TOKEN is not set',
-      advice: 'formqueue does not need it: deliveries are authenticated by the token in the webhook URL. Set it only to let the self-test check your Typeform account.',
+      advice: 'Deliveries need no token (the webhook URL carries its own). Set it to let the daily Typeform check find submissions whose webhook never arrived (docs/reconciliation.md).',
     }],
-    ['200', ok({ status: 200, body: '{"alias":"me"}' }), { id: 'typeform', title, verdict: 'pass', evidence: 'GET https://api.typeform.com/me: HTTP 200' }],
-    ['401', ok({ status: 401, body: '{"code":"UNAUTHORIZED"}' }), { id: 'typeform', title, verdict: 'fail', evidence: 'GET https://api.typeform.com/me: HTTP 401 {"code":"UNAUTHORIZED"}', advice: refused }],
-    ['403', ok({ status: 403, body: '{"code":"FORBIDDEN"}' }), { id: 'typeform', title, verdict: 'fail', evidence: 'GET https://api.typeform.com/me: HTTP 403 {"code":"FORBIDDEN"}', advice: refused }],
-    ['500', ok({ status: 500, body: 'oops' }), {
-      id: 'typeform', title, verdict: 'unknown', evidence: 'GET https://api.typeform.com/me: HTTP 500 oops', advice: 'Typeform answered something unexpected; run the self-test again later.',
+    ['200', at(ok({ status: 200, body: '{"total_items":1,"page_count":1,"items":[]}' })), { id: 'typeform', title, verdict: 'pass', evidence: `GET ${US}: HTTP 200` }],
+    ['200 from the EU API names the URL asked', at(ok({ status: 200, body: '{}' }), 'https://api.eu.typeform.com/forms?page_size=1'), {
+      id: 'typeform', title, verdict: 'pass', evidence: 'GET https://api.eu.typeform.com/forms?page_size=1: HTTP 200',
     }],
-    ['a probe that threw', err('DNS error'), {
-      id: 'typeform', title, verdict: 'unknown', evidence: 'the probe itself failed: DNS error', advice: 'Typeform could not be reached; run the self-test again later.',
+    ['401', at(ok({ status: 401, body: '{"code":"AUTHENTICATION_FAILED"}' })), { id: 'typeform', title, verdict: 'fail', evidence: `GET ${US}: HTTP 401 {"code":"AUTHENTICATION_FAILED"}`, advice: refused }],
+    ['403: a token without forms:read', at(ok({ status: 403, body: '{"code":"FORBIDDEN"}' })), {
+      id: 'typeform', title, verdict: 'fail', evidence: `GET ${US}: HTTP 403 {"code":"FORBIDDEN"}`,
+      advice: 'The token lacks a scope: create a personal access token with responses:read, forms:read and webhooks:read and set TYPEFORM_TOKEN again.',
+    }],
+    ['404: TYPEFORM_BASE_URL is not Typeform', at(ok({ status: 404, body: 'Not Found' }), 'https://example.org/forms?page_size=1'), {
+      id: 'typeform', title, verdict: 'fail', evidence: 'GET https://example.org/forms?page_size=1: HTTP 404 Not Found', advice: `This is not Typeform's API: ${base}.`,
+    }],
+    ['500', at(ok({ status: 500, body: 'oops' })), {
+      id: 'typeform', title, verdict: 'unknown', evidence: `GET ${US}: HTTP 500 oops`, advice: 'Typeform answered something unexpected; run the self-test again later.',
+    }],
+    ['a probe that threw', at(err('DNS error')), {
+      id: 'typeform', title, verdict: 'unknown', evidence: 'the probe itself failed: DNS error', advice: `Typeform could not be reached at ${US}: ${base}; then run the self-test again.`,
     }],
   ])('%s', (_, probe, expected) => {
     expect(judgeTypeform(probe)).toEqual(expected);
+  });
+
+  it.each([
+    ['https://api.typeform.com', 'https://api.typeform.com/forms?page_size=1'],
+    ['https://api.eu.typeform.com/', 'https://api.eu.typeform.com/forms?page_size=1'],
+    ['http://127.0.0.1:8787/typeform', 'http://127.0.0.1:8787/typeform/forms?page_size=1'],
+  ])('the probe asks under TYPEFORM_BASE_URL %s', (baseUrl, url) => {
+    expect(typeformProbeUrl(baseUrl)).toBe(url);
   });
 });
 

@@ -97,8 +97,8 @@ describe('mail quota, Gemini, Typeform, web app', () => {
 
   it.each([
     [{ ok: 'not-set' as const }, 'unknown'],
-    [ok({ status: 200, body: '{"alias":"me"}' }), 'pass'],
-    [ok({ status: 401, body: '{"code":"UNAUTHORIZED"}' }), 'fail'],
+    [{ url: 'https://api.typeform.com/forms?page_size=1', answer: ok({ status: 200, body: '{"total_items":0}' }) }, 'pass'],
+    [{ url: 'https://api.typeform.com/forms?page_size=1', answer: ok({ status: 401, body: '{"code":"UNAUTHORIZED"}' }) }, 'fail'],
   ])('Typeform %#: %s', (probe, verdict) => {
     expect(judgeTypeform(probe).verdict).toBe(verdict);
   });
