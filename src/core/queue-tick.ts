@@ -81,7 +81,7 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // Cleared only after the run: a missing sheet or column found by processing is the same incident.
   if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
   watchSideConditions(book, ports, outcome, snapshot, startedAt);
-  sendTriage(book, ports, outcome.health, settings);
+  sendTriage(book, ports, outcome.health, settings, outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)));
   book.commit();
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
@@ -251,7 +251,7 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
   }
 }
 
-function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings): void {
+function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, rejected: RejectedTotals): void {
   let quota = 0;
   try {
     quota = ports.mailer.remainingDailyQuota();
@@ -282,6 +282,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     now,
     settings,
     remainingMailQuota: quota - plan.mails.length * settings.staffEmails.length,
+    rejected,
   });
   if (!summary) return;
   try {

@@ -21,6 +21,13 @@ export interface RejectedTotals {
   bytes: number;
   /** The id of the last Tally row folded in: rows up to it are already counted (a fold stopped before its delete). */
   through: string;
+  /** The last earlier day that had rejections, as it ended: for the daily summary (the incident has no reminder). */
+  previous?: { day: string; count: number; dropped: number };
+}
+
+/** What a day that is over leaves for the summary: itself if it had rejections, else what it carried. */
+function ended(totals: RejectedTotals): RejectedTotals['previous'] {
+  return totals.count > 0 ? { day: totals.day, count: totals.count, dropped: totals.dropped } : totals.previous;
 }
 
 function emptyTotals(day: string): RejectedTotals {
@@ -34,7 +41,8 @@ function parseTotals(json: string | undefined): RejectedTotals | null {
     const raw = JSON.parse(json) as Partial<RejectedTotals> | null;
     if (!raw || typeof raw.day !== 'string') return null;
     const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-    return { day: raw.day, count: number(raw.count), dropped: number(raw.dropped), bytes: number(raw.bytes), through: typeof raw.through === 'string' ? raw.through : '' };
+    const previous = raw.previous && typeof raw.previous.day === 'string' ? { day: raw.previous.day, count: number(raw.previous.count), dropped: number(raw.previous.dropped) } : undefined;
+    return { day: raw.day, count: number(raw.count), dropped: number(raw.dropped), bytes: number(raw.bytes), through: typeof raw.through === 'string' ? raw.through : '', previous };
   } catch {
     return null;
   }
@@ -48,7 +56,7 @@ function unfolded(rows: readonly TallyRow[], through: string): readonly TallyRow
 
 function addRow(totals: RejectedTotals, row: TallyRow): RejectedTotals {
   if (row.day < totals.day) return totals; // a day that is over: nothing reads it any more
-  const base = row.day > totals.day ? emptyTotals(row.day) : totals;
+  const base = row.day > totals.day ? { ...emptyTotals(row.day), previous: ended(totals) } : totals;
   if (row.bytes < 0) return { ...base, bytes: base.bytes + row.bytes, dropped: base.dropped + 1 };
   return { ...base, count: base.count + 1, bytes: base.bytes + row.bytes, dropped: base.dropped + (row.bytes === 0 ? 1 : 0) };
 }
@@ -56,7 +64,8 @@ function addRow(totals: RejectedTotals, row: TallyRow): RejectedTotals {
 /** What is known of `today` from the stored totals alone (doPost's cheap first look; the fold's result between folds). */
 export function totalsOn(json: string | undefined, today: string): RejectedTotals {
   const stored = parseTotals(json);
-  return stored && stored.day === today ? stored : { ...emptyTotals(today), through: stored?.through ?? '' };
+  if (stored && stored.day === today) return stored;
+  return { ...emptyTotals(today), through: stored?.through ?? '', previous: stored && stored.day < today ? ended(stored) : stored?.previous };
 }
 
 /**
@@ -64,10 +73,11 @@ export function totalsOn(json: string | undefined, today: string): RejectedTotal
  * Rows of a day before the totals' day are dropped; a newer day starts over.
  */
 export function foldRows(storedJson: string | undefined, rows: readonly TallyRow[], today: string): RejectedTotals {
-  let totals = parseTotals(storedJson) ?? emptyTotals(today);
+  // Nothing stored yet: the first row's day starts the count ("" sorts before every day).
+  let totals = parseTotals(storedJson) ?? emptyTotals('');
   for (const row of unfolded(rows, totals.through)) totals = addRow(totals, row);
   const through = rows.length > 0 ? rows[rows.length - 1].id : totals.through;
-  return totals.day < today ? { ...emptyTotals(today), through } : { ...totals, through };
+  return totals.day < today ? { ...emptyTotals(today), through, previous: ended(totals) } : { ...totals, through };
 }
 
 /**

@@ -86,10 +86,12 @@ describe('claimRejectedRoom and foldTally', () => {
     expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 1, dropped: 0, bytes: 150_000 });
   });
 
-  it('a fold on a day with no rejection yet says 0 for today, whatever yesterday held', () => {
+  it('a fold on a day with no rejection yet says 0 for today, and keeps how the last day with rejections ended', () => {
     const w = world();
     claimRejectedRoom(w.tally, w.props, '2026-11-30', 5);
-    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 0, bytes: 0 });
+    claimRejectedRoom(w.tally, w.props, '2026-11-30', REJECTED_BYTES_PER_DAY);
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 0, bytes: 0, previous: { day: '2026-11-30', count: 2, dropped: 1 } });
+    expect(totalsOn(w.store.values[REJECTED_TOTALS_PROPERTY], '2026-12-02')).toMatchObject({ count: 0, previous: { day: '2026-11-30', count: 2 } });
   });
 
   // Executions interleave at every service call: at each one, the schedule may run another whole rejection (nested,
