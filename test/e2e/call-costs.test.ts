@@ -109,14 +109,15 @@ describe('service calls per delivery and per run', () => {
     // Reads: Queue header and rows, Config, the send ledger's lines (one TextFinder for all 8 rows), each claim read
     // back (a round's at once, a send's right before its mail); the last row is asked for only by whole-sheet reads.
     expect(calls['Range.getValues']).toBe(22);
-    expect(calls['Sheet.getLastRow']).toBe(4);
+    expect(calls['Sheet.getLastRow']).toBe(5); // the Queue twice, the Log's appender, Archive, the Tally fold
     expect(calls['TextFinder.findAll']).toBe(1);
-    // Script Properties: the gate's read and the end's spill figures (one read for both), one write at the end.
-    expect(calls['Properties.getProperties']).toBe(2);
+    // Script Properties: the gate's read, the Tally fold's fresh read under the lock, and the end's spill figures (one
+    // read for both); one write at the end (the incidents and the gate's marks together).
+    expect(calls['Properties.getProperties']).toBe(3);
     expect(calls['Properties.setProperties']).toBe(1);
     // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
     expect(calls['Sheet.appendRow']).toBe(32);
     expect(calls['MailApp.sendEmail']).toBe(8);
-    expect(run.serviceCalls).toBeLessThanOrEqual(151);
+    expect(run.serviceCalls).toBeLessThanOrEqual(154);
   });
 });
