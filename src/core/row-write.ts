@@ -1,4 +1,5 @@
 // What a compare-and-set write of a Queue row checks and keeps: the row its writer read must still be there, and only the cells the writer changed are written.
+import type { RowIdentity } from './ports';
 import type { QueueRow } from './queue-row';
 
 /** Every field of a row but its position: what a merge compares and carries. */
@@ -19,6 +20,11 @@ export function stillHolds(current: QueueRow, read: QueueRow): boolean {
     sameSecond(current.sentAt, read.sentAt) &&
     current.mailRef === read.mailRef
   );
+}
+
+/** The looser check of a write that carries no row of its own (a cell note): the same submission in the same state. */
+export function holdsIdentity(current: QueueRow, identity: RowIdentity): boolean {
+  return identity.eventId !== '' && current.eventId === identity.eventId && String(current.status) === String(identity.status);
 }
 
 function sameSecond(a: number | null, b: number | null): boolean {

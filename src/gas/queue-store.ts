@@ -1,7 +1,8 @@
 // QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
 import { codedError } from '../core/errors';
-import type { CellNote, QueueStore } from '../core/ports';
-import { mergeWrite, stillHolds } from '../core/row-write';
+import { moveToArchive, identityKey, type ArchiveGrid } from '../core/archive-move';
+import type { QueueStore, RowIdentity } from '../core/ports';
+import { holdsIdentity, mergeWrite, stillHolds } from '../core/row-write';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
 import { SUBMISSION_KEY_COLUMNS } from '../core/submission-keys';
@@ -30,6 +31,25 @@ function lastNamedColumn(header: readonly unknown[]): number {
 
 function isBlank(row: QueueRow): boolean {
   return row.eventId === '' && row.status === '';
+}
+
+/** Rows whose event_id cell equals `eventId`, found inside Sheets (a TextFinder: no column read). */
+function rowsHolding(queue: Sheet, index: ColumnIndex, eventId: string): number[] {
+  if (eventId === '' || index.event_id < 0) return [];
+  const column = queue.getRange(1, index.event_id + 1, queue.getMaxRows(), 1);
+  return column
+    .createTextFinder(eventId)
+    .matchEntireCell(true)
+    .matchCase(true)
+    .findAll()
+    .map((cell) => cell.getRow())
+    .filter((n) => n > 1);
+}
+
+/** What a placed row must show: its submission, and the rule its writer asks of the row as it is now. */
+interface Wanted {
+  eventId: string;
+  holds(current: QueueRow): boolean;
 }
 
 /** Row numbers gathered into spans read with one call each: rows a few apart are read together (a few cells more, a call less). */
@@ -86,27 +106,14 @@ type CellReader = ReturnType<typeof cellReader>;
  * Each placed row comes with the cells it holds now, which the write merges into.
  */
 function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, reader: CellReader) {
-  /** Rows whose event_id cell equals `eventId`, found inside Sheets (a TextFinder: no column read). */
-  const findByEventId = (eventId: string): number[] => {
-    if (eventId === '' || index.event_id < 0) return [];
-    const column = queue.getRange(1, index.event_id + 1, queue.getMaxRows(), 1);
-    return column
-      .createTextFinder(eventId)
-      .matchEntireCell(true)
-      .matchCase(true)
-      .findAll()
-      .map((cell) => cell.getRow())
-      .filter((n) => n > 1);
-  };
-
-  return (rows: readonly QueueRow[], read: readonly QueueRow[]): ({ rowNumber: number; cells: unknown[] } | null)[] => {
+  return (rows: readonly { rowNumber: number }[], wanted: readonly Wanted[]): ({ rowNumber: number; cells: unknown[] } | null)[] => {
     const current = reader.cellsOf(rows.map((row) => row.rowNumber));
-    const holds = (cells: readonly unknown[], want: QueueRow) => stillHolds(rowFromValues(index, cells, 0), want);
+    const holds = (cells: readonly unknown[], want: Wanted) => want.holds(rowFromValues(index, cells, 0));
     return rows.map((row, i) => {
-      const want = read[i];
+      const want = wanted[i];
       const cells = current.get(row.rowNumber);
       if (cells !== undefined && holds(cells, want)) return { rowNumber: row.rowNumber, cells };
-      const moved = findByEventId(want.eventId).filter((n) => n !== row.rowNumber);
+      const moved = rowsHolding(queue, index, want.eventId).filter((n) => n !== row.rowNumber);
       if (moved.length !== 1) return null;
       const cellsThere = queue.getRange(moved[0], 1, 1, width).getValues()[0];
       return holds(cellsThere, want) ? { rowNumber: moved[0], cells: cellsThere } : null;
@@ -142,7 +149,7 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
         .filter((row) => !isBlank(row));
     },
     writeRows(rows, read) {
-      const places = placeRows(rows, read);
+      const places = placeRows(rows, read.map((seen) => ({ eventId: seen.eventId, holds: (now: QueueRow) => stillHolds(now, seen) })));
       // Only the cells each writer changed land; the rest are what the compare-and-set read just found there.
       const values = new Map<number, unknown[]>();
       const placed = rows.map((row, i): QueueRow | null => {
@@ -159,20 +166,23 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
     },
     archiveRows(rows) {
       if (rows.length === 0) return [];
-      // Deleted where each submission stands now: a row moved by a sort is still found, another is never deleted.
-      const places = placeRows(rows, rows);
-      const ordered = rows
-        .flatMap((row, i) => (places[i] === null ? [] : [{ ...row, rowNumber: places[i]!.rowNumber }]))
-        .sort((a, b) => a.rowNumber - b.rowNumber);
-      if (ordered.length === 0) return [];
-      const archive = archiveSheet(spreadsheet);
-      const archiveIndex = indexColumns(archive.getRange(1, 1, 1, ARCHIVE_HEADERS.length).getValues()[0]);
-      appendRows(archive, ordered.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
-      // Bottom-up, so deleting one run does not move the rows of the runs still to delete.
-      for (const group of contiguousGroups(ordered.map((row) => row.rowNumber)).reverse()) queue.deleteRows(group[0], group.length);
-      return ordered;
+      const moved = moveToArchive(archiveGrid(spreadsheet, queue, index), rows);
+      return moved;
     },
-    noteCells: (notes) => noteCellsIn(queue, index, notes),
+    noteCells(notes) {
+      const wanted = notes.filter((n) => n.rowNumber >= 2 && index[n.header] >= 0);
+      if (wanted.length === 0) return;
+      // Compare-and-set as for writes: each note goes where its row's submission stands now, or nowhere.
+      const places = placeRows(wanted, wanted.map((n) => ({ eventId: n.expected.eventId, holds: (row: QueueRow) => holdsIdentity(row, n.expected) })));
+      const placed = wanted.flatMap((n, i) => (places[i] === null ? [] : [{ ...n, rowNumber: places[i]!.rowNumber }]));
+      if (placed.length === 0) return;
+      const top = Math.min(...placed.map((n) => n.rowNumber));
+      const left = Math.min(...placed.map((n) => index[n.header]));
+      const box = queue.getRange(top, left + 1, Math.max(...placed.map((n) => n.rowNumber)) - top + 1, Math.max(...placed.map((n) => index[n.header])) - left + 1);
+      const current = box.getNotes();
+      for (const n of placed) current[n.rowNumber - top][index[n.header] - left] = n.note;
+      box.setNotes(current);
+    },
     archivedKeys() {
       const archive = spreadsheet.getSheetByName(SHEETS.archive);
       const keys = new Set<string>();
@@ -203,14 +213,40 @@ function archiveSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): Sh
   return created;
 }
 
-/** Sets each note where its row stands: one read and one write of the notes of the box the cells span. */
-function noteCellsIn(queue: Sheet, index: ColumnIndex, notes: readonly CellNote[]): void {
-  const placed = notes.filter((n) => n.rowNumber >= 2 && index[n.header] >= 0);
-  if (placed.length === 0) return;
-  const top = Math.min(...placed.map((n) => n.rowNumber));
-  const left = Math.min(...placed.map((n) => index[n.header]));
-  const box = queue.getRange(top, left + 1, Math.max(...placed.map((n) => n.rowNumber)) - top + 1, Math.max(...placed.map((n) => index[n.header])) - left + 1);
-  const current = box.getNotes();
-  for (const n of placed) current[n.rowNumber - top][index[n.header] - left] = n.note;
-  box.setNotes(current);
+/** The Queue and Archive as core's moveToArchive sees them; only the event_id and status columns are read. */
+function archiveGrid(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, queue: Sheet, index: ColumnIndex): ArchiveGrid {
+  const first = Math.min(index.event_id, index.status);
+  const span = Math.max(index.event_id, index.status) - first + 1;
+  const identityOf = (cells: readonly unknown[], at: ColumnIndex, offset: number): RowIdentity => ({
+    eventId: String(cells[at.event_id - offset] ?? ''),
+    status: String(cells[at.status - offset] ?? '') as RowIdentity['status'],
+  });
+  let archive: Sheet | null = null;
+  const archiveOf = () => (archive ??= archiveSheet(spreadsheet));
+  return {
+    identitiesAt(row, count) {
+      const inside = Math.min(count, queue.getLastRow() - row + 1); // a block past the data is blank: not read
+      if (inside <= 0) return [];
+      return queue.getRange(row, first + 1, inside, span).getValues().map((cells) => identityOf(cells, index, first));
+    },
+    rowsHolding: (eventId) => rowsHolding(queue, index, eventId),
+    archivedIdentities() {
+      const sheet = archiveOf();
+      const keys = new Set<string>();
+      const last = sheet.getLastRow();
+      if (last < 2) return keys;
+      const at = indexColumns(sheet.getRange(1, 1, 1, Math.max(sheet.getLastColumn(), 1)).getValues()[0]);
+      if (at.event_id < 0 || at.status < 0) return keys;
+      const left = Math.min(at.event_id, at.status);
+      const cells = sheet.getRange(2, left + 1, last - 1, Math.max(at.event_id, at.status) - left + 1).getValues();
+      for (const row of cells) keys.add(identityKey(identityOf(row, at, left)));
+      return keys;
+    },
+    appendToArchive(rows) {
+      const sheet = archiveOf();
+      const archiveIndex = indexColumns(sheet.getRange(1, 1, 1, ARCHIVE_HEADERS.length).getValues()[0]);
+      appendRows(sheet, rows.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
+    },
+    deleteRows: (row, count) => queue.deleteRows(row, count),
+  };
 }

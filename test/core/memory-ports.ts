@@ -17,6 +17,7 @@ import type {
   QueueStore,
   Random,
   CellNote,
+  RowIdentity,
   TallyEntry,
   TallyRow,
   TallyStore,
@@ -24,7 +25,7 @@ import type {
 import type { IncidentCode } from '../../src/core/codes';
 import { blankFormConfig } from '../../src/core/form-config';
 import { emptyRow, type QueueRow } from '../../src/core/queue-row';
-import { mergeWrite, stillHolds } from '../../src/core/row-write';
+import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
 import { readSettings, type Settings } from '../../src/core/settings';
 import type { ProcessingDeps } from '../../src/core/processing/run-context';
 
@@ -93,8 +94,8 @@ export class MemoryQueue implements QueueStore {
   }
 
   /** Where the submission `read` names stands now, if it still holds what was read (compare-and-set), else null. */
-  private place(rowNumber: number, read: QueueRow): number | null {
-    const holds = (at: QueueRow) => stillHolds(at, read);
+  private place(rowNumber: number, read: QueueRow | RowIdentity): number | null {
+    const holds = (at: QueueRow) => ('rowNumber' in read ? stillHolds(at, read) : holdsIdentity(at, read));
     const here = this.rows.find((at) => at.rowNumber === rowNumber);
     if (here && holds(here)) return rowNumber;
     const elsewhere = this.rows.filter((at) => at.eventId === read.eventId && at.rowNumber !== rowNumber);
@@ -143,7 +144,10 @@ export class MemoryQueue implements QueueStore {
   /** Cell notes by "row:header" (noteCells). */
   notes = new Map<string, string>();
   noteCells(notes: readonly CellNote[]): void {
-    for (const n of notes) this.notes.set(`${n.rowNumber}:${n.header}`, n.note);
+    for (const n of notes) {
+      const at = this.place(n.rowNumber, n.expected);
+      if (at !== null) this.notes.set(`${at}:${n.header}`, n.note);
+    }
   }
   archivedKeys(): Set<string> {
     this.fail('archivedKeys');
