@@ -1,5 +1,5 @@
 // The Config sheet read by header name, a form's configuration with the `*` row's blanks filled, and error codes.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { codedError, codeOf, messageOf } from '../../src/core/errors';
 import { blankFormConfig, configFor, formConfigsFromValues } from '../../src/core/form-config';
 import { errorSummary, redact } from '../../src/core/redact';
@@ -30,7 +30,10 @@ describe('formConfigsFromValues', () => {
 });
 
 describe('configFor', () => {
-  const star = { ...blankFormConfig('*'), prompt: 'default prompt', model: 'm1', subject: 'S', approvalRequired: true };
+  let star: ReturnType<typeof blankFormConfig>;
+  beforeEach(() => {
+    star = { ...blankFormConfig('*'), prompt: 'default prompt', model: 'm1', subject: 'S', approvalRequired: true };
+  });
 
   it('a form\'s own row, with its blank cells filled from the `*` row', () => {
     const own = { ...blankFormConfig('F1'), prompt: 'own prompt', approvalRequired: false };
