@@ -4,7 +4,7 @@ import { codedError } from '../../src/core/errors';
 import { REJECTED_TOTALS_PROPERTY } from '../../src/core/intake/rejection-tally';
 import type { Lock } from '../../src/core/ports';
 import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
-import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
+import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
 import { NEEDS_PERSON_GUIDE } from '../../src/core/triage/needs-person';
 import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
@@ -241,5 +241,165 @@ describe('the processQueue tick', () => {
     w.clock.advance(60_000);
     tick(w);
     expect(staffMails()).toHaveLength(1);
+  });
+});
+
+describe('the tick, rule by rule', () => {
+  const CHECK = 'FQ_TYPEFORM_CHECK';
+  const check = (patch: Record<string, unknown>) => JSON.stringify({ at: T0, since: '2026-11-19 06:00', until: '2026-11-20 06:00', recovered: 0, tokens: [], disabled: [], errors: [], complete: true, ...patch });
+
+  it('a setting that does not parse raises CONFIG_INVALID with the problem, and a good value clears it', () => {
+    const w = tickWorld({ ...SETTINGS, MAX_ATTEMPTS: '2.5' });
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')).toMatchObject({ state: 'open' });
+    expect(incident(w, 'CONFIG_INVALID')?.detail).toContain('MAX_ATTEMPTS');
+    w.props.values.MAX_ATTEMPTS = '3';
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('with every setting good, CONFIG_INVALID and CONFIG_MISSING are never raised', () => {
+    const w = tickWorld();
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')).toBeUndefined();
+    expect(incident(w, 'CONFIG_MISSING')).toBeUndefined();
+  });
+
+  it('a disabled Typeform webhook raises WEBHOOK_DISABLED naming the forms and the check time; none disabled clears it', () => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ disabled: ['F1', 'F2'] }) });
+    tick(w);
+    expect(incident(w, 'WEBHOOK_DISABLED')).toMatchObject({
+      state: 'open',
+      detail: `the Typeform webhook of form F1, F2 is disabled or missing (Typeform check ${new Date(T0).toISOString()})`,
+    });
+    w.props.values[CHECK] = check({});
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'WEBHOOK_DISABLED')).toMatchObject({ state: 'cleared' });
+  });
+
+  it.each<[string, Record<string, unknown>, number, string | undefined]>([
+    ['more recovered than named', { recovered: 3, tokens: ['t1', 't2'] }, 0, '3 submission(s) of 2026-11-19 06:00–2026-11-20 06:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens t1, t2, …)'],
+    ['all of them named', { recovered: 2, tokens: ['t1', 't2'] }, 0, '2 submission(s) of 2026-11-19 06:00–2026-11-20 06:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens t1, t2)'],
+    ['a check just under a day old', { recovered: 1, tokens: ['t1'] }, 24 * HOUR_MS - 1, '1 submission(s) of 2026-11-19 06:00–2026-11-20 06:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens t1)'],
+    ['a check a day old', { recovered: 1, tokens: ['t1'] }, 24 * HOUR_MS, undefined],
+    ['nothing recovered', { recovered: 0 }, 0, undefined],
+  ])('SUBMISSIONS_RECOVERED, %s', (_what, patch, age, detail) => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ ...patch, at: T0 - age }) });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')?.detail).toBe(detail);
+    expect(incident(w, 'WEBHOOK_DISABLED')).toBeUndefined();
+  });
+
+  it('more rows need a person than are listed: the detail says among how many', () => {
+    const rows = Array.from({ length: 22 }, (_, i) => pendingRow({ eventId: `f${i}`, responseToken: `t${i}`, status: 'FAILED' }));
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, rows);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('22 row(s) need a person: FAILED 20 among the first 20');
+  });
+
+  it('rows of two statuses are counted apart; no row needing a person clears the incident', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [
+      pendingRow({ eventId: 'a', responseToken: 'a', status: 'FAILED' }),
+      pendingRow({ eventId: 'b', responseToken: 'b', status: 'NEEDS_REVIEW' }),
+      pendingRow({ eventId: 'c', responseToken: 'c', status: 'FAILED' }),
+    ]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ detail: '3 row(s) need a person: FAILED 2, NEEDS_REVIEW 1', rows: [2, 3, 4] });
+    for (const n of [2, 3, 4]) w.queue.edit(n, { status: 'SKIPPED' });
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('while the Queue cannot be read, ROWS_NEED_A_PERSON is left as it was', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open' });
+    w.openWorkspace = () => {
+      throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2] });
+  });
+
+  it('an unknown mail quota: triage mail waits, said in the log, and nothing is mailed to staff', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
+    w.mailer.remainingDailyQuota = () => {
+      throw new Error('Service unavailable: Gmail');
+    };
+    tick(w);
+    expect(w.warnings).toEqual(['mail quota unknown, triage mail waits: Service unavailable: Gmail']);
+    expect(w.mailer.outbox).toEqual([]);
+  });
+
+  it('a triage mail that fails stays planned, its secret redacted in the log, and goes next run', () => {
+    const w = tickWorld({ ...SETTINGS, STAFF_EMAILS: 'duty@example.org', PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
+    w.mailer.failWith = () => `boom ${SETTINGS.GEMINI_API_KEY}`;
+    tick(w);
+    expect(w.warnings).toEqual(['triage mail for ROWS_NEED_A_PERSON not sent, it stays planned: boom [redacted]']);
+    w.mailer.failWith = () => undefined;
+    w.clock.advance(60_000);
+    tick(w);
+    expect(w.mailer.outbox.map((mail) => mail.subject)).toEqual(['[formqueue] Rows need a person — 1 row needs a person']);
+  });
+
+  it('the daily summary goes once a day when DAILY_SUMMARY is on; a failed one is logged and tried again', () => {
+    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', PAUSED: 'true' }, []);
+    w.mailer.failWith = (mail) => (/summary/i.test(mail.subject) ? 'quota gone' : undefined);
+    tick(w);
+    expect(w.warnings).toEqual(['daily summary not sent: quota gone']);
+    w.mailer.failWith = () => undefined;
+    tick(w);
+    tick(w);
+    expect(w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject))).toHaveLength(1);
+  });
+
+  it('a missing Tally sheet is CONFIG_MISSING, held open after the run; another Tally error is only logged', () => {
+    const w = tickWorld();
+    w.tally.read = () => {
+      throw codedError('CONFIG_MISSING', 'the Tally sheet is missing; run Set up');
+    };
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open', detail: 'the Tally sheet is missing; run Set up' });
+    const v = tickWorld();
+    v.tally.read = () => {
+      throw new Error('Exception: timed out');
+    };
+    tick(v);
+    expect(v.warnings).toEqual(['rejected deliveries not counted this run: Exception: timed out']);
+    expect(incident(v, 'CONFIG_MISSING')).toBeUndefined();
+  });
+
+  it('finished rows past ARCHIVE_AFTER_DAYS are archived under the intake lock, and not when the lock is busy', () => {
+    const old = pendingRow({ eventId: 'old', responseToken: 'old', status: 'SENT', sentAt: T0 - 40 * 24 * HOUR_MS, updatedAt: T0 - 40 * 24 * HOUR_MS, receivedAt: T0 - 40 * 24 * HOUR_MS });
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [old]);
+    const busy = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [{ ...old }]);
+    const open = busy.openWorkspace;
+    busy.openWorkspace = () => ({ ...open(), intakeLock: { tryLock: () => false, release: () => undefined } });
+    let released = 0;
+    const opened = w.openWorkspace;
+    w.openWorkspace = () => ({ ...opened(), intakeLock: { tryLock: (ms: number) => ms === 10000, release: () => void released++ } });
+    tick(w);
+    tick(busy);
+    expect(w.queue.rows).toEqual([]);
+    expect(released).toBe(1);
+    expect(busy.queue.rows.map((row) => row.eventId)).toEqual(['old']);
+  });
+
+  it('the next due time is written as a number, and a failing spill count during an outage counts nothing', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+    };
+    w.ports.spill.count = () => {
+      throw new Error('properties unreadable');
+    };
+    const report = tick(w);
+    expect(report).toEqual({ summary: undefined, nextDueAt: T0 });
+    expect(w.props.values[NEXT_DUE_PROPERTY]).toBe(String(T0));
+    expect(w.props.values[LAST_SWEEP_PROPERTY]).toBe(String(T0));
   });
 });
