@@ -7,6 +7,8 @@ import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspa
 import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
 import { NEEDS_PERSON_GUIDE } from '../../src/core/triage/needs-person';
+import { HEALTH_SNAPSHOT_KEY } from '../../src/core/triage/health';
+import { RECOVERY_QUIET_MINUTES } from '../../src/core/triage/incident-catalog';
 import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
 import { memoryIntake } from './intake/memory-intake';
@@ -402,4 +404,188 @@ describe('the tick, rule by rule', () => {
     expect(w.props.values[NEXT_DUE_PROPERTY]).toBe(String(T0));
     expect(w.props.values[LAST_SWEEP_PROPERTY]).toBe(String(T0));
   });
+
+  const OUTAGE = () => new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+
+  it('two missing settings are both named, one sentence each', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '', STAFF_EMAILS: '' });
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')?.detail).toMatch(/^Script Property GEMINI_API_KEY is not set[^]*\. Script Property STAFF_EMAILS is not set/);
+  });
+
+  it('a row with an empty status is counted as "no status"', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: '' })]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('1 row(s) need a person: no status 1');
+  });
+
+  it('the daily summary shows the rejections folded by this very run', () => {
+    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', [REJECTED_TOTALS_PROPERTY]: JSON.stringify({ day: '2026-11-20', count: 2, dropped: 0, bytes: 10, through: '' }) });
+    w.tally.append({ day: '2026-11-20', bytes: 0 });
+    tick(w);
+    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
+    expect(summary.body).toContain('3 today so far (1 without their body); see the Rejected sheet');
+  });
+
+  it('with the Queue unreadable and no earlier figures, the spilled deliveries still count as affected', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.spill.count = 2;
+    tick(w);
+    const [mail] = w.mailer.outbox;
+    expect(mail.body).toContain('in the spill 2 (could not be read; no earlier figures)');
+  });
+
+  it('processing drains the spill and reads a payload kept in the Payloads sheet through the workspace', () => {
+    const w = tickWorld(SETTINGS, [pendingRow({ payload: '(in Payloads: 2 parts)' })]);
+    let drained = 0;
+    const open = w.openWorkspace;
+    w.openWorkspace = () => ({ ...open(), drainSpill: () => void drained++, readPayload: () => pendingRow().payload });
+    const report = tick(w);
+    expect(drained).toBe(1);
+    expect(report.summary).toMatchObject({ generated: 1, sent: 1 });
+  });
+
+  it('a sheet missing inside processing keeps CONFIG_MISSING open after the run', () => {
+    const w = tickWorld();
+    w.queue.failOn = { method: 'readAll', error: codedError('CONFIG_MISSING', 'the Queue sheet is missing; run Set up') };
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open', detail: expect.stringContaining('the Queue sheet is missing') });
+  });
+
+  it('a code bug inside processing does not clear SHEETS_UNAVAILABLE; a good run does, and counts the replies it caught up', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    const fresh = tickWorld();
+    w.openWorkspace = () => ({ ...fresh.openWorkspace(), queue: w.queue });
+    w.queue.failOn = { method: 'readAll', error: new TypeError('x is not a function') };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'cleared', caughtUp: { 'replies sent': 1 } });
+  });
+
+  it('a Sheets outage on opening clears CONFIG_MISSING raised by a missing spreadsheet: the spreadsheet is there now', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw codedError('CONFIG_MISSING', 'Script Property SPREADSHEET_ID is not set');
+    };
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open' });
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('a Tally error other than a missing sheet still lets CONFIG_MISSING clear', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open' });
+    w.props.values.GEMINI_API_KEY = SETTINGS.GEMINI_API_KEY;
+    w.tally.read = () => {
+      throw new Error('Exception: timed out');
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('the next due time is the earlier of a retry and a recovery mail', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' }, []);
+    tick(w);
+    w.props.values.GEMINI_API_KEY = SETTINGS.GEMINI_API_KEY;
+    w.clock.advance(60_000);
+    const cleared = w.clock.now();
+    const onlyRecovery = tick(w);
+    expect(onlyRecovery.nextDueAt).toBe(cleared + RECOVERY_QUIET_MINUTES * MINUTE_MS);
+    expect(w.props.values[NEXT_DUE_PROPERTY]).toBe(String(cleared + RECOVERY_QUIET_MINUTES * MINUTE_MS));
+    // An outage now brings the next tick back at once, before the recovery mail.
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.clock.advance(60_000);
+    expect(tick(w).nextDueAt).toBe(w.clock.now());
+  });
+
+  it('a retry due later than the recovery mail: the recovery mail comes first', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' }, [pendingRow({ attempts: 1, nextAttemptAt: T0 + 3 * HOUR_MS })]);
+    tick(w);
+    w.props.values.GEMINI_API_KEY = SETTINGS.GEMINI_API_KEY;
+    w.clock.advance(60_000);
+    expect(tick(w).nextDueAt).toBe(w.clock.now() + RECOVERY_QUIET_MINUTES * MINUTE_MS);
+  });
+
+  it('nothing to archive: the intake lock is not even asked for', () => {
+    const w = tickWorld();
+    let asked = 0;
+    const open = w.openWorkspace;
+    w.openWorkspace = () => ({ ...open(), intakeLock: { tryLock: () => ++asked > 0, release: () => undefined } });
+    tick(w);
+    expect(asked).toBe(0);
+  });
+
+  it('a spill exactly at the warning size is no backlog', () => {
+    const w = tickWorld();
+    w.spill = { chars: 200_000, count: 5 };
+    tick(w);
+    expect(incident(w, 'SPILL_BACKLOG')).toBeUndefined();
+    w.spill = { chars: 200_001, count: 5 };
+    tick(w);
+    expect(incident(w, 'SPILL_BACKLOG')).toMatchObject({ state: 'open' });
+  });
+
+  it('REJECTED_DELIVERIES ends when today\'s count is under the threshold', () => {
+    const totals = (count: number) => JSON.stringify({ day: '2026-11-20', count, dropped: 0, bytes: 0, through: '' });
+    const w = tickWorld({ ...SETTINGS, [REJECTED_TOTALS_PROPERTY]: totals(10) });
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')).toMatchObject({ state: 'open' });
+    w.props.values[REJECTED_TOTALS_PROPERTY] = totals(9);
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')).toBeUndefined(); // it ends without a recovery mail
+  });
+
+  it('with the Queue unreadable and no figures kept, ROWS_NEED_A_PERSON is neither raised nor cleared', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
+    tick(w);
+    delete w.props.values[HEALTH_SNAPSHOT_KEY];
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2] });
+  });
+
+  it('SUBMISSIONS_RECOVERED clears once the check is a day old', () => {
+    const check = JSON.stringify({ at: T0, since: 'a', until: 'b', recovered: 1, tokens: ['t1'], disabled: [], errors: [], complete: true });
+    const w = tickWorld({ ...SETTINGS, FQ_TYPEFORM_CHECK: check });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')).toMatchObject({ state: 'open' });
+    w.clock.advance(24 * HOUR_MS);
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')?.state).not.toBe('open');
+  });
+
+  it.each([
+    [23, false],
+    [24, true],
+  ])('with a mail quota of %d, two staff and one triage mail, the daily summary goes: %s', (quota, goes) => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '', STAFF_EMAILS: 'duty@example.org, lead@example.org', DAILY_SUMMARY: 'true' }, []);
+    w.mailer.quota = quota;
+    tick(w);
+    expect(w.mailer.outbox.map((mail) => /summary/i.test(mail.subject))).toEqual(goes ? [false, true] : [false]);
+  });
 });
+
