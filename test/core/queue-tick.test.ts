@@ -587,5 +587,31 @@ describe('the tick, rule by rule', () => {
     tick(w);
     expect(w.mailer.outbox.map((mail) => /summary/i.test(mail.subject))).toEqual(goes ? [false, true] : [false]);
   });
+
+  it('two settings that do not parse: both problems, a space between', () => {
+    const w = tickWorld({ ...SETTINGS, MAX_ATTEMPTS: '2.5', GEMINI_CONCURRENCY: '0' });
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')?.detail).toMatch(/Script Properties\. Script Property /);
+  });
+
+  it('two rows with an empty status are counted together', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: '', eventId: 'a' }), pendingRow({ status: '', eventId: 'b' })]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('2 row(s) need a person: no status 2');
+  });
+
+  it('a paused run that opens the spreadsheet clears SHEETS_UNAVAILABLE (processing itself reads nothing)', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' });
+    const open = w.openWorkspace;
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    w.openWorkspace = open;
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'cleared' });
+  });
 });
 
