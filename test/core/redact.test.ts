@@ -100,3 +100,27 @@ describe('errorSummary', () => {
     expect(summary.length).toBeLessThanOrEqual(300);
   });
 });
+
+describe('redact, rule by rule', () => {
+  it.each<[string, string, string]>([
+    ['an Authorization header keeps its scheme', 'Authorization: Bearer abcdef123456', 'Authorization: Bearer [redacted]'],
+    ['an x-goog-api-key header', 'x-goog-api-key: abc123', 'x-goog-api-key: [redacted]'],
+    ['a bearer token in prose', 'sent with bearer abc123def456 today', 'sent with bearer [redacted] today'],
+  ])('%s', (_name, text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('an opaque run with a 24-character stretch between slashes is a secret; 23 is a path', () => {
+    expect(redact('id aB3dE5gH7jK9mN1pQ3sT5vW7/xY9zA1b2 end')).toBe('id [redacted] end');
+    expect(redact('id aB3dE5gH7jK9mN1pQ3sT5vW/xY9zA1b2c end')).toBe('id aB3dE5gH7jK9mN1pQ3sT5vW/xY9zA1b2c end');
+  });
+
+  it('a separator every 12 characters still reads as a secret; one more reads as words', () => {
+    expect(redact('x aB3dE5gH7jK9-mN1pQ3sT5vW7xY-9zA1b2-c x')).toBe('x [redacted] x');
+    expect(redact('x aB3dE5gH7jK9-mN1pQ3sT5vW7xY-9zA1b-2-c x')).toBe('x aB3dE5gH7jK9-mN1pQ3sT5vW7xY-9zA1b-2-c x');
+  });
+
+  it('a short known secret is matched as text, not as a pattern, everywhere it stands alone', () => {
+    expect(redact('a.b and axb, then a.b', ['a.b'])).toBe('[redacted] and axb, then [redacted]');
+  });
+});
