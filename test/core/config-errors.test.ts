@@ -23,7 +23,7 @@ describe('formConfigsFromValues', () => {
     expect(formConfigsFromValues([['form_id'], ['F1'], [null]])).toEqual([blankFormConfig('F1')]);
   });
 
-  it.each<[unknown, boolean]>([['TRUE', true], [' y ', true], ['On', true], ['1', true], ['✓', true], [1, true], [true, true], ['', false], ['no', false], ['yess', false], [null, false], [false, false], [0, false]])(
+  it.each<[unknown, boolean]>([['TRUE', true], [' y ', true], ['On', true], ['1', true], ['✓', true], [1, true], [true, true], ['', false], ['no', false], ['yess', false], ['eyes', false], [null, false], [false, false], [0, false]])(
     'an enabled cell holding %j reads as %s', (cell, enabled) => {
       expect(formConfigsFromValues([['form_id', 'enabled'], ['F', cell]])[0].enabled).toBe(enabled);
     });

@@ -124,3 +124,19 @@ describe('redact, rule by rule', () => {
     expect(redact('a.b and axb, then a.b', ['a.b'])).toBe('[redacted] and axb, then [redacted]');
   });
 });
+
+describe('redact, what is kept and what is not a secret', () => {
+  it('a run of digits and + without a letter stays, and so do capitals and digits under 40 characters', () => {
+    expect(redact('n 1234567890+1234567890+1234567890+1234567890 n')).toBe('n 1234567890+1234567890+1234567890+1234567890 n');
+    expect(redact('n ABCDEFGHIJ1234567890ABCDEFGHIJ12 n')).toBe('n ABCDEFGHIJ1234567890ABCDEFGHIJ12 n');
+  });
+
+  it('an empty kept value keeps nothing and hides nothing', () => {
+    expect(redact('key AIzaSyD3m0Key_0123456789abcdefghijklmn', [], [''])).toBe('key [redacted]');
+  });
+
+  it('more than ten kept values all come back', () => {
+    const keep = Array.from({ length: 12 }, (_, i) => `https://docs.google.com/spreadsheets/d/${'s'.repeat(30)}${i}x/edit`);
+    expect(redact(keep.join(' '), [], keep)).toBe(keep.join(' '));
+  });
+});
