@@ -37,6 +37,9 @@ describe('replyPlainText', () => {
     ['headings in a row are lines apart', '# Title\n## Sub\ntext', 'Title\n\nSub\n\ntext'],
     ['a list item\'s second line lines up under its text', '- [link](https://e.com)\n  continued', '- link (https://e.com)\n  continued'],
     ['a bold link', '**[bold link](https://e.com)**', 'bold link (https://e.com)'],
+    ['an autolink after text is not doubled', 'See <https://example.com>', 'See https://example.com'],
+    ['only a leading mailto: is dropped', '[a](https://x.org/mailto:desk)', 'a (https://x.org/mailto:desk)'],
+    ['blank lines inside a fence fold to one', '```\na\n\n\n\nb\n```', 'a\n\nb'],
     ['a quote right after a list starts its own block', '- a\n> q', '- a\n\n> q'],
   ])('%s', (_name, markdown, text) => {
     expect(replyPlainText(markdown)).toBe(text);
