@@ -214,9 +214,58 @@ function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail
     return 'needs-review';
   }
   // Recorded and flushed at once: from here on, sent_at guards this row against any second send.
-  const sentAt = run.deps.clock.now();
-  write(run, claimed, 'SENT', withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, { mailRef: claimed.mailRef, sentAt }), { sentAt, claimedAt: null, error: '' });
+  recordSent(run, claimed, run.deps.clock.now());
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
   return 'sent';
+}
+
+/**
+ * The mail went: its outcome is recorded whatever a person did to the row meanwhile. The SENT write is
+ * compare-and-set (the row must still show SENDING); if a person changed or moved it so that it is not found, the
+ * row holding this claim's event_id and mail_ref is looked for again and marked SENT from what it shows now (SENT is
+ * the truth, and what keeps it from a second mail). With no such row (deleted), the Log still gets the SENT line
+ * with its ledger facts: the claim then stands settled as mailed (never mailed again), and a row put back later
+ * showing SENT gets its sent_at and mail_ref back from that line (send-ledger.ts).
+ */
+function recordSent(run: Run, claimed: QueueRow, sentAt: number): void {
+  const facts = { mailRef: claimed.mailRef, sentAt };
+  const detail = withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, facts);
+  const patch: Partial<QueueRow> = { sentAt, claimedAt: null, error: '' };
+  const batch = newBatch();
+  moveRow(run, batch, claimed, 'SENT', detail, patch);
+  if (commitBatch(run, batch).length > 0) return;
+  run.rows = run.deps.queue.readAll();
+  const holders = run.rows.filter((row) => row.eventId === claimed.eventId && row.mailRef === claimed.mailRef);
+  if (holders.length === 1 && holders[0].status !== 'SENT') {
+    // Not a move of the transition table (a person's status is overwritten): the one place the mail's outcome, a
+    // fact outside the sheet, outranks what the row shows. Compare-and-set on what it shows now.
+    const found = holders[0];
+    const now = run.deps.clock.now();
+    const again = newBatch();
+    again.rows.push({ ...found, ...patch, status: 'SENT', updatedAt: now });
+    again.expected.push({ eventId: found.eventId, status: found.status });
+    again.entries.push({
+      at: now,
+      eventId: found.eventId,
+      from: String(found.status),
+      to: 'SENT',
+      by: 'system',
+      detail: withLedgerFacts(`mailed to the respondent (${claimed.mailRef}); marked SENT over ${String(found.status)}, which a person set while it was SENDING`, facts),
+    });
+    if (commitBatch(run, again).length > 0) return;
+  }
+  const where =
+    holders.length === 0 ? 'no row holds its event_id and mail_ref (deleted?)'
+    : holders.length > 1 ? `${holders.length} rows hold its event_id and mail_ref`
+    : holders[0].status === 'SENT' ? 'its row already shows SENT (set by a person)'
+    : 'its row changed again while being marked';
+  run.deps.audit.append([{
+    at: run.deps.clock.now(),
+    eventId: claimed.eventId,
+    from: 'SENDING',
+    to: 'SENT',
+    by: 'system',
+    detail: withLedgerFacts(`mailed to the respondent (${claimed.mailRef}); not marked SENT on the sheet: ${where}`, facts),
+  }]);
 }
