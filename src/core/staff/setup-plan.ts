@@ -3,7 +3,7 @@ import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
 import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
-import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../sheet-names';
+import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, TALLY_HEADERS } from '../sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
 
 const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
@@ -54,6 +54,7 @@ export const SHEET_PLANS: readonly SheetPlan[] = [
     protectSheet: true,
   },
   { name: SHEETS.archive, headers: ARCHIVE_HEADERS, formats: QUEUE_NUMBER_FORMATS, protectedHeaders: [], protectSheet: true },
+  { name: SHEETS.tally, headers: TALLY_HEADERS, formats: allText(TALLY_HEADERS, { bytes: '0' }), protectedHeaders: [], protectSheet: true },
 ];
 
 /** Every protection setup makes starts with this, so a re-run can find and replace its own. */
