@@ -167,9 +167,9 @@ function recordVerdict(
     case 'out-of-tokens': {
       const error = summary(
         'GEMINI_CONTENT',
-        `${verdict.reason}. Next step: set a model that thinks less for this form (Config "model", or Script Property ` +
-          'GEMINI_MODEL, e.g. a Flash or Flash-Lite model) or shorten the prompt, then Retry the row; or write the reply in ' +
-          'result yourself and set APPROVED',
+        // Short enough that the whole next step fits the error cell (errorSummary keeps 300 characters).
+        `${verdict.reason}. Next step: a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) or a ` +
+          'shorter prompt, then Retry; or write the reply in result and set APPROVED',
       );
       moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
       run.summary.failed++;
