@@ -167,9 +167,9 @@ function recordVerdict(
     case 'out-of-tokens': {
       const error = summary(
         'GEMINI_CONTENT',
-        // Short enough that the whole next step fits the error cell (errorSummary keeps 300 characters).
-        `${verdict.reason}. Next step: a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) or a ` +
-          'shorter prompt, then Retry; or write the reply in result and set APPROVED',
+        // Within the error cell's 300 characters, and only moves a person may make from FAILED (not APPROVED).
+        `${verdict.reason}. Next step: set a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) ` +
+          'or shorten the prompt, then Retry; or reply yourself and set SENT',
       );
       moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
       run.summary.failed++;

@@ -324,8 +324,8 @@ describe('recording the verdicts', () => {
     // The whole next step fits the cell: nothing is cut off.
     expect(w.queue.row(2).error).toBe(
       'GEMINI_CONTENT: Gemini spent its whole output budget thinking and wrote no reply (3071 thinking tokens), also with 4× the budget. ' +
-        'Next step: a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) or a shorter prompt, then Retry; ' +
-        'or write the reply in result and set APPROVED',
+        'Next step: set a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) or shorten the prompt, then Retry; ' +
+        'or reply yourself and set SENT',
     );
     expect(summary).toMatchObject({ failed: 1, deferred: 0 });
   });
