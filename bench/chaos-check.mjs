@@ -1,10 +1,13 @@
 // The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
+import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from './runtime.mjs';
-import { EVENT_POOL } from './chaos-schedule.mjs';
+import { BURST_EVENTS, EVENT_POOL } from './chaos-schedule.mjs';
 
 const FINAL = new Set(['SENT', 'FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'TEST', 'DUPLICATE']);
 const NEEDS_REASON = new Set(['FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'DUPLICATE']);
-const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN };
+const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN, TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN };
+/** A delivery Google refused over 30 simultaneous executions: 200 with its HTML page, doPost never ran. */
+const isRefused = (answer) => answer?.status === 'refused';
 
 function objects(sheet) {
   if (!sheet) return [];
@@ -20,21 +23,70 @@ export function acceptedEvents(answers) {
 
 /** Deliveries the platform itself refused (more than 30 simultaneous executions: Google's HTML 200, no script ran). */
 export function refusedByPlatform(answers) {
-  return answers.filter(({ answer }) => answer?.status === 'refused').length;
+  return answers.filter(({ answer }) => isRefused(answer)).length;
 }
 
-/** Rows whose event no delivery sent (blank rows staff inserted aside). */
-function rowsOfNoEvent(rows, known) {
+/** The response token of submission n (bench/runtime.mjs): a row recovered from Typeform has it, with a reconciled: event id. */
+const tokenOf = (n) => `tok${String(n).padStart(29, '0')}`;
+
+/** Rows of no known event (by event id, or by response token for a row the Typeform check recovered); blank rows aside. */
+function rowsOfNoEvent(rows, knownIds, knownTokens) {
   return rows
     .filter((r) => !Object.values(r).every((v) => v === '' || v === null || v === undefined))
-    .filter((r) => !known.has(String(r.event_id)))
+    .filter((r) => !knownIds.has(String(r.event_id)) && !knownTokens.has(String(r.response_token)))
     .map((r) => `a row of an event no delivery sent: ${String(r.event_id).slice(0, 60)} (${r.status})`);
+}
+
+/**
+ * One event's rows and mails. Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or
+ * refused by the platform with no bad-token copy in Rejected (`mustHaveRow`): it must end answered or with a person.
+ */
+function checkEvent({ n, id, mine, sent, mustHaveRow, accepted }) {
+  const violations = [];
+  const live = mine.filter((r) => r.status !== 'DUPLICATE');
+  const lost = (why) => ({ lost: true, violations: [why] });
+  if (mustHaveRow || mine.length > 0) {
+    if (mine.length === 0) return lost(accepted ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
+    if (live.length === 0) return lost(`event #${n} has only DUPLICATE rows`);
+    const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
+    if (stuck.length > 0) return lost(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`);
+  }
+  if (live.length > 1) violations.push(`event #${n} has ${live.length} rows that are not DUPLICATE: ${live.map((r) => r.status).join(', ')}`);
+  for (const r of mine) {
+    if (NEEDS_REASON.has(String(r.status)) && String(r.error ?? '').trim() === '') violations.push(`event #${n}: ${r.status} row without a reason`);
+    if (r.status === 'SENT' && (!r.sent_at || !r.mail_ref)) violations.push(`event #${n}: SENT row without sent_at or mail_ref`);
+    if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
+  }
+  for (const m of sent) {
+    const owner = live.find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
+    if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
+    else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
+  }
+  return { lost: false, violations };
+}
+
+/** Every place a secret appears: sheets, execution logs (and doPost answers), mails. */
+function secretsIn(observed) {
+  const leaks = [];
+  const places = [
+    ...Object.entries(observed.sheets).map(([name, sheet]) => [`sheet ${name}`, JSON.stringify(sheet)]),
+    ...observed.executions.map((e) => [`log of ${e.id} (${e.fn})`, JSON.stringify([e.logs, e.error, e.fn === 'doPost' ? e.value : null])]),
+    ...observed.outbox.map((m) => [`mail to ${m.to} (${m.subject})`, JSON.stringify([m.subject, m.body, m.htmlBody])]),
+  ];
+  for (const [where, text] of places) {
+    for (const [name, secret] of Object.entries(SECRETS)) if (text.includes(secret)) leaks.push(`${name} appears in ${where}`);
+  }
+  return leaks;
 }
 
 export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
   const accepted = acceptedEvents(observed.answers);
+  // Typeform holds every refused submission, so the Typeform check must have queued it (or it is in Rejected, from a
+  // bad-token copy, where staff accept it): only then is it not lost.
+  const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
+  const mustHaveRow = (n) => accepted.has(n) || (observed.answers.some((a) => a.n === n && isRefused(a.answer)) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 
   // Mails per event (each event has its own respondent address).
@@ -49,49 +101,24 @@ export function checkSchedule(observed) {
   }
 
   let lost = 0;
-  // The pool's submissions and every hostile one (its event id as delivered), each with its own respondent.
+  // The pool's submissions, the opening burst's and every hostile one (its event id as delivered), each with its own respondent.
   const events = new Map();
   for (let n = 1; n <= EVENT_POOL; n++) events.set(n, eventIdOf(n));
+  for (const n of BURST_EVENTS) events.set(n, eventIdOf(n));
   for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
   for (const [n, id] of events) {
-    const mine = rows.filter((r) => r.event_id === id);
-    const live = mine.filter((r) => r.status !== 'DUPLICATE');
-    const sent = mailsOf.get(recipientOf(n)) ?? [];
-    // Accepted by doPost, or queued later (Accept rejected delivery): it must end answered or with a person.
-    if (accepted.has(n) || mine.length > 0) {
-      if (mine.length === 0) { lost++; violations.push(`event #${n} (${id.slice(0, 60)}) was accepted but has no row`); continue; }
-      if (live.length === 0) { lost++; violations.push(`event #${n} has only DUPLICATE rows`); continue; }
-      const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
-      if (stuck.length > 0) { lost++; violations.push(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`); continue; }
-    }
-    if (live.length > 1) violations.push(`event #${n} has ${live.length} rows that are not DUPLICATE: ${live.map((r) => r.status).join(', ')}`);
-    for (const r of mine) {
-      if (NEEDS_REASON.has(String(r.status)) && String(r.error ?? '').trim() === '') violations.push(`event #${n}: ${r.status} row without a reason`);
-      if (r.status === 'SENT' && (!r.sent_at || !r.mail_ref)) violations.push(`event #${n}: SENT row without sent_at or mail_ref`);
-      if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
-    }
-    for (const m of sent) {
-      const owner = live.find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
-      if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
-      else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
-    }
+    const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
+    const found = checkEvent({ n, id, mine, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n) });
+    if (found.lost) lost++;
+    violations.push(...found.violations);
   }
-  violations.push(...rowsOfNoEvent(rows, new Set(events.values())));
+  violations.push(...rowsOfNoEvent(rows, new Set(events.values()), new Set([...events.keys()].map(tokenOf))));
   if (lost > 0 && observed.drainLog) violations.push(`drain runs: ${observed.drainLog.join(' / ')}`);
   const failed = (observed.executions ?? []).filter((e) => e.status !== 'ok' && e.fn !== 'benchNoSuchFunction');
   if (violations.length > 0 && failed.length > 0) violations.push(`executions that did not end ok: ${failed.map((e) => `${e.id} ${e.fn} ${e.status}: ${e.error?.message ?? ''}`).join(' / ')}`);
   if (observed.spill.length > 0) violations.push(`${observed.spill.length} deliveries are still spilled in Script Properties`);
 
-  let secretsLeaked = 0;
-  const places = [
-    ...Object.entries(observed.sheets).map(([name, sheet]) => [`sheet ${name}`, JSON.stringify(sheet)]),
-    ...observed.executions.map((e) => [`log of ${e.id} (${e.fn})`, JSON.stringify([e.logs, e.error, e.fn === 'doPost' ? e.value : null])]),
-    ...observed.outbox.map((m) => [`mail to ${m.to} (${m.subject})`, JSON.stringify([m.subject, m.body, m.htmlBody])]),
-  ];
-  for (const [where, text] of places) {
-    for (const [name, secret] of Object.entries(SECRETS)) {
-      if (text.includes(secret)) { secretsLeaked++; violations.push(`${name} appears in ${where}`); }
-    }
-  }
-  return { accepted: accepted.size, refusedByPlatform: refusedByPlatform(observed.answers), duplicateEmails, lost, secretsLeaked, violations };
+  const leaks = secretsIn(observed);
+  violations.push(...leaks);
+  return { accepted: accepted.size, refusedByPlatform: refusedByPlatform(observed.answers), duplicateEmails, lost, secretsLeaked: leaks.length, violations };
 }

@@ -1,11 +1,13 @@
 // Runs one chaos schedule in a fresh runtime, then clears the faults and drains the queue; returns what an auditor needs.
 import { TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
-import { EVENT_POOL, POISON_KINDS } from './chaos-schedule.mjs';
+import { BURST_EVENTS, EVENT_POOL, POISON_KINDS } from './chaos-schedule.mjs';
 
 const STAFF = 'staff@example.com';
 const OPEN = new Set(['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING']);
 const MAX_DRAIN_RUNS = 15;
 const DAY_MS = 24 * 3600_000;
+/** The Typeform check reads responses from 48 h to 12 h ago: the schedule's submissions are 13 h old when it runs. */
+const PAST_TYPEFORM_RETRIES_MS = 13 * 3600_000;
 
 /** Knobs for a short, deterministic run: no clock triggers, retries due at once, every row mailable. */
 export const CHAOS_PROPS = { RETRY_BASE_SECONDS: '1', MAX_ATTEMPTS: '5', MAX_MAILS_PER_RUN: '1500', MAX_MAILS_PER_RECIPIENT_PER_DAY: '100' };
@@ -49,6 +51,11 @@ async function approveAll(host) {
   for (let r = 1; r < sh.v.length; r++) if (sh.v[r]?.[status] === 'AWAITING_APPROVAL') rows.push(r + 1);
   for (const n of rows) await host.edit({ sheet: 'Queue', a1: `${letter}${n}`, value: 'APPROVED', user: STAFF });
   return rows.length;
+}
+
+/** Submission n as Typeform delivers it, submitted now (runtime time), so the end-of-schedule Typeform check's window holds it. */
+function deliveryOf(host, n) {
+  return submission(n, (body) => { body.form_response.submitted_at = new Date(host.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'); });
 }
 
 const letterOf = (index) => String.fromCharCode(65 + index);
@@ -156,12 +163,13 @@ async function runAction(rt, a, answers) {
     return 'staff-accept-rejected';
   }
   if (a.t === 'poison') {
-    const { answer } = await rt.deliver(poisonBody(a));
+    // An outsider posting to the web app, not a Typeform submission: Typeform has no response for it.
+    const { answer } = await rt.deliver(poisonBody(a), TOKEN, { typeform: false });
     answers.push({ n: poisonN(a), id: poisonEventId(a), poison: a.kind, answer });
     return 'poison';
   }
   if (a.t === 'burst') {
-    const all = await Promise.all(Array.from({ length: a.size }, (_, i) => rt.deliver(submission(1 + (i % EVENT_POOL)))));
+    const all = await Promise.all(Array.from({ length: a.size }, (_, i) => rt.deliver(deliveryOf(host, 1 + (i % EVENT_POOL)))));
     all.forEach(({ answer }, i) => answers.push({ n: 1 + (i % EVENT_POOL), answer }));
     return all.some(({ exec }) => exec.status === 'refused') ? 'burst' : null;
   }
@@ -204,8 +212,9 @@ function settled(rt) {
  * host keeps only the last 200 records.
  */
 export async function runSchedule(schedule, { gemini } = {}) {
-  const rt = await startRuntime({ props: CHAOS_PROPS, gemini });
+  const rt = await startRuntime({ props: CHAOS_PROPS, gemini, typeform: true });
   const host = rt.host;
+  const delivery = (n) => deliveryOf(host, n);
   const executions = [];
   const quotaSeen = [];
   host.on('execution', (rec) => {
@@ -217,18 +226,21 @@ export async function runSchedule(schedule, { gemini } = {}) {
   const labels = new Map(); // fault id → what it injects
   const actors = new Set(); // the actors that did something in this schedule
   try {
+    // The Typeform check asks Typeform about the forms Config names (the * row names none).
+    await host.edit({ sheet: 'Config', a1: 'A2', value: 'Wr1tE5sy', user: STAFF });
     if (schedule.approval) {
       const { col } = sheetRows(host, 'Config');
       await host.edit({ sheet: 'Config', a1: `${String.fromCharCode(65 + col('approval_required'))}2`, value: 'TRUE', user: STAFF });
     }
-    for (const group of schedule.groups) {
+    for (const [g, group] of schedule.groups.entries()) {
       for (const f of group.faults) {
         const item = applyFault(host, f);
         if (item) labels.set(item.id, faultLabel(f));
       }
-      await Promise.all(group.actions.map(async (a) => {
-        if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(submission(a.n))).answer });
-        else if (a.t === 'badToken') await rt.deliver(submission(a.n), `${TOKEN.slice(0, -4)}nope`);
+      const burst = schedule.burst && g === 0 ? BURST_EVENTS.map((n) => ({ t: 'deliver', n })) : [];
+      await Promise.all([...burst, ...group.actions].map(async (a) => {
+        if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(delivery(a.n))).answer });
+        else if (a.t === 'badToken') await rt.deliver(delivery(a.n), `${TOKEN.slice(0, -4)}nope`);
         else if (a.t === 'process') await rt.run('processQueue');
         else if (a.t === 'processKilled') await processKilled(rt, labels);
         else if (a.t === 'approve') { if ((await approveAll(host)) > 0) actors.add('staff-approve'); return; }
@@ -241,8 +253,11 @@ export async function runSchedule(schedule, { gemini } = {}) {
       }));
     }
     host.faults.clear();
+    // Once Typeform's retries are over, the daily check recovers what the platform refused; staff approve it below.
+    host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
+    const check = await rt.run('reconcileTypeform');
+    const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
     let quiet = 0, drainRuns = 0;
-    const drainLog = [];
     while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
       letTimePass(host);
       await approveAll(host);

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { GasHost } from '../emulator/host.mjs';
 import { startOfflineGemini } from '../emulator/offline-gemini.mjs';
-import { buildEvent } from '../emulator/server.mjs';
+import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
+import { buildEvent, startServer } from '../emulator/server.mjs';
 
 export const TOKEN = 'bench-webhook-token-5c1e9a7d3b2f4068a1';
 export const GEMINI_KEY = 'AIzaBenchOfflineKey00000000000000000000';
@@ -80,16 +81,27 @@ export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey
 
 /**
  * Starts a fresh runtime for bench and chaos (mail quota out of the way, the latency chosen by --latency).
+ * `typeform: true` also serves the offline Typeform API (TYPEFORM_TOKEN and TYPEFORM_BASE_URL set), where every
+ * delivery is recorded, refused or not, as Typeform stores every submission.
  * Returns helpers around the host; `close()` disposes of everything it started.
  */
-export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null } = {}) {
+export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null, typeform = false } = {}) {
   const { host, gemini } = await startHost({ props, host: { mailDailyQuota: 100000, ...runtimeDefaults, ...hostOptions }, gemini: sharedGemini });
+  const server = typeform ? await startServer({ host, port: 0 }) : null;
+  if (server) {
+    host.properties.set('TYPEFORM_TOKEN', LOCAL_TYPEFORM_TOKEN);
+    host.properties.set('TYPEFORM_BASE_URL', `${server.url}/typeform`);
+  }
   return {
     host,
     gemini,
-    /** One Typeform delivery as a doPost execution; resolves with { answer, exec }. */
-    async deliver(body, token = TOKEN) {
+    /**
+     * One Typeform delivery as a doPost execution; resolves with { answer, exec }. `typeform: false` is a post that did
+     * not come from Typeform (an outsider's), so the offline Typeform does not store it as a response.
+     */
+    async deliver(body, token = TOKEN, { typeform: fromTypeform = true } = {}) {
       const url = new URL(token === null ? WEBAPP : `${WEBAPP}?token=${encodeURIComponent(token)}`);
+      if (fromTypeform) server?.typeform.recordDelivery(body);
       const exec = await host.run('doPost', [buildEvent(url, Buffer.from(body, 'utf8'), 'application/json')], { kind: 'webapp' });
       let answer = null;
       try {
@@ -106,6 +118,7 @@ export async function startRuntime({ props = {}, host: hostOptions = {}, gemini:
       return sheet.rows.map((cells) => Object.fromEntries(sheet.header.map((name, i) => [name, cells[i]])));
     },
     async close() {
+      await server?.close();
       await host.dispose();
       if (!sharedGemini) await gemini.close();
     },

@@ -1,5 +1,6 @@
 // Every generated doc: which file, and how its generated blocks are rendered from the code.
 import { fillBlocks } from './generated-blocks';
+import { staffGuideBlocks } from './staff-guide-doc';
 import { statesBlocks } from './states-doc';
 import { triageBlocks } from './triage-doc';
 
@@ -12,4 +13,5 @@ export interface GeneratedDoc {
 export const GENERATED_DOCS: readonly GeneratedDoc[] = [
   { path: 'docs/states.md', render: (current) => fillBlocks(current, statesBlocks()) },
   { path: 'docs/triage.md', render: (current) => fillBlocks(current, triageBlocks()) },
+  { path: 'docs/staff-guide.md', render: (current) => fillBlocks(current, staffGuideBlocks()) },
 ];

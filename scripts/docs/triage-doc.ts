@@ -8,6 +8,7 @@ function mailedLine(record: IncidentRecord): string {
       ? 'at once, on the run that first sees it'
       : `only once seen in at least ${record.mails.runs} runs spanning at least ${record.mails.minutes} minutes`;
   if (record.followUps === 'none') return `${first}; no reminder and no recovery mail: the incident ends silently when it clears and the daily summary lists it.`;
+  if (record.followUps === 'recovery-only') return `${first}; never a reminder while it stays open; one mail when it clears.`;
   const recovery = record.holdsRowsBack ? 'the recovery mail also says what was caught up' : 'then as every incident';
   return `${first}; ${recovery}.`;
 }

@@ -1,6 +1,6 @@
 // What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
 import type { IncidentCode } from './codes';
-import type { QueueRow } from './queue-row';
+import type { QueueHeader, QueueRow } from './queue-row';
 
 /** Epoch milliseconds; core never reads the clock itself. */
 export interface Clock {
@@ -84,6 +84,13 @@ export interface IntakeSheets {
 /** What a row must still show for a write to land on it: the submission, and the status its writer read. */
 export type RowIdentity = Pick<QueueRow, 'eventId' | 'status'>;
 
+/** A note for one Queue cell, where its row stands now. */
+export interface CellNote {
+  rowNumber: number;
+  header: QueueHeader;
+  note: string;
+}
+
 /** The Queue as processing and staff actions see it. */
 export interface QueueStore {
   /** Every row of Queue, in sheet order. */
@@ -99,6 +106,11 @@ export interface QueueStore {
   writeRows(rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[];
   /** Moves finished rows to Archive and removes them from Queue, each found by its event_id and status as writeRows does; returns those moved. */
   archiveRows(rows: readonly QueueRow[]): QueueRow[];
+  /**
+   * Sets a note on each given cell (row number and column), batched: one read and one write of the notes of the
+   * box the cells span, so the notes of the cells between them stay as they are.
+   */
+  noteCells(notes: readonly CellNote[]): void;
   /** Event ids and response tokens already archived (dedupe must still see them). */
   archivedKeys(): Set<string>;
   flush(): void;

@@ -160,7 +160,10 @@ function archiveAndMeasure(workspace: Workspace, settings: Settings, ports: Tick
       workspace.intakeLock.release();
     }
   }
-  return computeHealth(rows, now, workspace.spreadsheetUrl(), workspace.queueSheetId(), { spilled: ports.spill.count() });
+  return computeHealth(rows, now, workspace.spreadsheetUrl(), workspace.queueSheetId(), {
+    spilled: ports.spill.count(),
+    approvalWaitHours: settings.approvalWaitHours,
+  });
 }
 
 function safeSpillCount(ports: TickPorts): number {
@@ -173,7 +176,7 @@ function safeSpillCount(ports: TickPorts): number {
 
 /**
  * Conditions read from the whole picture after the run: the spill filling up, a burst of rejected deliveries,
- * and rows waiting for review. NEEDS_REVIEW_ROWS is raised here only, from the Queue as measured.
+ * and rows needing a person. ROWS_NEED_A_PERSON is raised here only, from the Queue as measured.
  */
 function watchSideConditions(book: IncidentBook, ports: TickPorts, health: QueueHealth, snapshot: Record<string, string>, now: number): void {
   const spillChars = ports.spill.size();
@@ -194,12 +197,21 @@ function watchSideConditions(book: IncidentBook, ports: TickPorts, health: Queue
   }
   watchTypeformCheck(book, snapshot, now);
   if (!health.readable) return;
-  const review = health.needsPerson.filter((row) => row.status === 'NEEDS_REVIEW');
-  if (review.length > 0) {
-    book.raise('NEEDS_REVIEW_ROWS', `${review.length} row(s) may or may not have been mailed and need a person to check`, review.map((row) => row.rowNumber));
+  // Which rows count is decided once, by computeHealth (src/core/triage/needs-person.ts); doGet reads the same figure.
+  if (health.needsPersonCount > 0) {
+    book.raise('ROWS_NEED_A_PERSON', needsPersonSummary(health), health.needsPerson.map((row) => row.rowNumber));
   } else {
-    book.clear('NEEDS_REVIEW_ROWS');
+    book.clear('ROWS_NEED_A_PERSON');
   }
+}
+
+/** "3 rows need a person: FAILED 1, NEEDS_REVIEW 2" (the listed rows by status, and the full count). */
+function needsPersonSummary(health: QueueHealth): string {
+  const byStatus = new Map<string, number>();
+  for (const row of health.needsPerson) byStatus.set(row.status || 'no status', (byStatus.get(row.status || 'no status') ?? 0) + 1);
+  const listed = Array.from(byStatus, ([status, count]) => `${status} ${count}`).join(', ');
+  const among = health.needsPersonCount > health.needsPerson.length ? ` among the first ${health.needsPerson.length}` : '';
+  return `${health.needsPersonCount} row(s) need a person: ${listed}${among}`;
 }
 
 /** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, and submissions it recovered. */

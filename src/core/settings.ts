@@ -21,6 +21,8 @@ export interface Settings {
   maxMailsPerRecipientPerDay: number;
   archiveAfterDays: number;
   triageReminderMinutes: number;
+  /** An AWAITING_APPROVAL row waiting longer than this needs a person: triage mails it and doGet reports it. */
+  approvalWaitHours: number;
   /** Emergency stop: no generation, no sending; intake keeps queuing. */
   paused: boolean;
   dailySummary: boolean;
@@ -41,6 +43,9 @@ export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** https://www.typeform.com/developers/get-started/ (EU accounts: https://api.eu.typeform.com). */
 export const DEFAULT_TYPEFORM_BASE_URL = 'https://api.typeform.com';
+
+/** A day: a reply written overnight is approved next morning without anyone being mailed about it. */
+export const DEFAULT_APPROVAL_WAIT_HOURS = 24;
 
 interface NumberKnob {
   key: string;
@@ -64,6 +69,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'MAX_MAILS_PER_RECIPIENT_PER_DAY', field: 'maxMailsPerRecipientPerDay', fallback: 5, min: 1, max: 100 },
   { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
+  { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -120,6 +126,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     maxMailsPerRecipientPerDay: 5,
     archiveAfterDays: 30,
     triageReminderMinutes: 60,
+    approvalWaitHours: DEFAULT_APPROVAL_WAIT_HOURS,
     paused: flag(props.PAUSED),
     dailySummary: flag(props.DAILY_SUMMARY),
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),

@@ -37,7 +37,7 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     const book = new IncidentBook(props, systemClock, { properties: snapshot });
     let health;
     try {
-      health = computeHealth(createQueueStore(openSpreadsheet(settings)).readAll(), now);
+      health = computeHealth(createQueueStore(openSpreadsheet(settings)).readAll(), now, '', null, { approvalWaitHours: settings.approvalWaitHours });
     } catch {
       // Sheets down: the last figures processQueue saw, marked as not read now.
       const lastKnown = book.lastKnownHealth(now);

@@ -121,8 +121,12 @@ export function openIncidents(all: Readonly<Record<string, string>>): Incident[]
 export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps): void {
   const all = deps.props.getAll();
   const queue = deps.spreadsheet.getSheetByName(SHEETS.queue);
-  const health = computeHealth(deps.store.readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, { spilled: deps.spilled });
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, readSettings(all).settings.paused);
+  const { settings } = readSettings(all);
+  const health = computeHealth(deps.store.readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, {
+    spilled: deps.spilled,
+    approvalWaitHours: settings.approvalWaitHours,
+  });
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused);
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

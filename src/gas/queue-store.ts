@@ -129,6 +129,16 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       lastSeen.clear();
       return ordered;
     },
+    noteCells(notes) {
+      const placed = notes.filter((n) => n.rowNumber >= 2 && index[n.header] >= 0);
+      if (placed.length === 0) return;
+      const top = Math.min(...placed.map((n) => n.rowNumber));
+      const left = Math.min(...placed.map((n) => index[n.header]));
+      const box = queue.getRange(top, left + 1, Math.max(...placed.map((n) => n.rowNumber)) - top + 1, Math.max(...placed.map((n) => index[n.header])) - left + 1);
+      const current = box.getNotes();
+      for (const n of placed) current[n.rowNumber - top][index[n.header] - left] = n.note;
+      box.setNotes(current);
+    },
     archivedKeys() {
       const archive = spreadsheet.getSheetByName(SHEETS.archive);
       const keys = new Set<string>();

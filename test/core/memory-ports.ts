@@ -16,6 +16,7 @@ import type {
   PropertyStore,
   QueueStore,
   Random,
+  CellNote,
   RowIdentity,
 } from '../../src/core/ports';
 import type { IncidentCode } from '../../src/core/codes';
@@ -131,6 +132,11 @@ export class MemoryQueue implements QueueStore {
     const archived = this.rows.filter((row) => placed.includes(row.rowNumber)).map(clone);
     this.rows = this.rows.filter((row) => !placed.includes(row.rowNumber)).map((row, i) => Object.assign(row, { rowNumber: i + 2 }));
     return archived;
+  }
+  /** Cell notes by "row:header" (noteCells). */
+  notes = new Map<string, string>();
+  noteCells(notes: readonly CellNote[]): void {
+    for (const n of notes) this.notes.set(`${n.rowNumber}:${n.header}`, n.note);
   }
   archivedKeys(): Set<string> {
     this.fail('archivedKeys');

@@ -6,7 +6,8 @@ import type { Lock } from '../../src/core/ports';
 import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
 import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
-import { MINUTE_MS } from '../../src/core/time';
+import { NEEDS_PERSON_GUIDE } from '../../src/core/triage/needs-person';
+import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
 import { memoryIntake } from './intake/memory-intake';
 import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
@@ -159,18 +160,71 @@ describe('the processQueue tick', () => {
     expect(w.mailer.outbox.filter((mail) => /Resolved/.test(mail.subject))).toEqual([]);
   });
 
-  it('NEEDS_REVIEW_ROWS names every NEEDS_REVIEW row in the Queue, even one a staff edit parked while paused', () => {
+  it('ROWS_NEED_A_PERSON names every NEEDS_REVIEW row in the Queue, even one a staff edit parked while paused', () => {
     const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow(), pendingRow({ eventId: 'e2', responseToken: 't2', status: 'NEEDS_REVIEW' })]);
     tick(w);
-    expect(incident(w, 'NEEDS_REVIEW_ROWS')).toMatchObject({ state: 'open', rows: [3] });
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [3] });
   });
 
-  it('a send with an unknown outcome is named under NEEDS_REVIEW_ROWS once, by the tick', () => {
+  it('a send with an unknown outcome is named under ROWS_NEED_A_PERSON once, by the tick', () => {
     const w = tickWorld(SETTINGS, [pendingRow({ status: 'READY', result: 'r', mailRef: 'FQ-AAAAAA' })]);
     w.mailer.failWith = (mail) => (mail.to === 'mina.okafor@example.com' ? 'Exception: something odd' : undefined);
     tick(w);
     expect(w.queue.row(2).status).toBe('NEEDS_REVIEW');
-    expect(incident(w, 'NEEDS_REVIEW_ROWS')).toMatchObject({ state: 'open', rows: [2] });
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2] });
+  });
+
+  const staffMails = (w: TickWorld) => w.mailer.outbox.filter((mail) => mail.to.includes('duty@example.org'));
+
+  it('a FAILED row raises ROWS_NEED_A_PERSON: one mail with its link and mail_ref; rows joining later send nothing; fixed, one recovery mail', () => {
+    const failed = pendingRow({ eventId: 'e-failed', status: 'FAILED', mailRef: 'FQ-F41LED', error: 'MAIL_PERMANENT: Invalid email: mina@' });
+    const w = tickWorld(SETTINGS, [failed]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2], detail: '1 row(s) need a person: FAILED 1' });
+    expect(staffMails(w)).toHaveLength(1);
+    const [mail] = staffMails(w);
+    expect(mail.subject).toBe('[formqueue] Rows need a person — 1 row needs a person');
+    expect(mail.body).toContain('  row 2 (FAILED, mail_ref FQ-F41LED): https://docs.google.com/spreadsheets/d/abc/edit#gid=0&range=A2\n');
+    expect(mail.body).toContain('      event_id e-failed · mail refused · MAIL_PERMANENT: Invalid email: mina@\n');
+    expect(mail.body).toContain(`Mail refused (row 2): ${NEEDS_PERSON_GUIDE['mail-refused'].step}\n`);
+
+    // Hours later, with rows joining the open incident: no reminder, no new mail.
+    w.queue.rows.push({ ...pendingRow({ eventId: 'e-review', status: 'NEEDS_REVIEW', error: 'MAIL_UNKNOWN: odd' }), rowNumber: 3 });
+    for (let hour = 1; hour <= 5; hour++) {
+      w.clock.advance(HOUR_MS);
+      tick(w);
+    }
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2, 3] });
+    expect(staffMails(w)).toHaveLength(1);
+
+    // Staff settle both rows: cleared now, one recovery mail after the quiet minutes.
+    w.queue.edit(2, { status: 'SKIPPED' });
+    w.queue.edit(3, { status: 'SENT' });
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'cleared' });
+    w.clock.advance(5 * 60_000);
+    tick(w);
+    expect(staffMails(w).map((sent) => sent.subject)).toEqual([
+      '[formqueue] Rows need a person — 1 row needs a person',
+      expect.stringMatching(/^\[formqueue\] Resolved: Rows need a person \(lasted 5 h \d+ min\)$/),
+    ]);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toBeUndefined();
+  });
+
+  it('an AWAITING_APPROVAL row raises ROWS_NEED_A_PERSON only once it has waited APPROVAL_WAIT_HOURS', () => {
+    const waiting = pendingRow({ eventId: 'e-approve', status: 'AWAITING_APPROVAL', result: 'Dear Mina', mailRef: 'FQ-APPR0V', updatedAt: T0 });
+    const w = tickWorld({ ...SETTINGS, APPROVAL_WAIT_HOURS: '6' }, [waiting]);
+    tick(w);
+    w.clock.advance(6 * HOUR_MS - 60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toBeUndefined();
+    expect(staffMails(w)).toEqual([]);
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2], detail: '1 row(s) need a person: AWAITING_APPROVAL 1' });
+    expect(staffMails(w).map((mail) => mail.subject)).toEqual(['[formqueue] Rows need a person — 1 row needs a person']);
+    expect(staffMails(w)[0].body).toContain('  row 2 (AWAITING_APPROVAL for 6 h, mail_ref FQ-APPR0V): ');
   });
 
   it('a triage mail goes out once, and is recorded before the next one', () => {

@@ -10,7 +10,7 @@ describe('readSettings', () => {
       webhookToken: '', webhookTokenPrevious: '', geminiApiKey: '', geminiModel: DEFAULT_GEMINI_MODEL, geminiBaseUrl: DEFAULT_GEMINI_BASE_URL,
       typeformToken: '', spreadsheetId: '', staffEmails: [], geminiConcurrency: 4, maxAttempts: 5, retryBaseSeconds: 60,
       runBudgetSeconds: 270, staleGeneratingMinutes: 10, staleSendingMinutes: 15, maxMailsPerRun: 50, maxMailsPerRecipientPerDay: 5,
-      archiveAfterDays: 30, triageReminderMinutes: 60, paused: false, dailySummary: false,
+      archiveAfterDays: 30, triageReminderMinutes: 60, approvalWaitHours: 24, paused: false, dailySummary: false,
     });
   });
 
@@ -45,13 +45,15 @@ describe('readSettings', () => {
     ['RUN_BUDGET_SECONDS', '330', 330],
     ['STALE_GENERATING_MINUTES', '7', 7],
     ['TRIAGE_REMINDER_MINUTES', '10080', 10080],
+    ['APPROVAL_WAIT_HOURS', '1', 1],
+    ['APPROVAL_WAIT_HOURS', '720', 720],
   ])('%s=%j is accepted at its bounds', (key, value, expected) => {
     const { settings, problems } = readSettings({ [key]: value });
     expect(problems).toEqual([]);
     expect(Object.values(settings)).toContain(expected);
   });
 
-  it.each<[string, string]>([['GEMINI_CONCURRENCY', '0'], ['GEMINI_CONCURRENCY', '21'], ['MAX_ATTEMPTS', '2.5'], ['MAX_ATTEMPTS', 'five'], ['STALE_SENDING_MINUTES', '6']])(
+  it.each<[string, string]>([['GEMINI_CONCURRENCY', '0'], ['GEMINI_CONCURRENCY', '21'], ['MAX_ATTEMPTS', '2.5'], ['MAX_ATTEMPTS', 'five'], ['STALE_SENDING_MINUTES', '6'], ['APPROVAL_WAIT_HOURS', '0'], ['APPROVAL_WAIT_HOURS', '721'], ['APPROVAL_WAIT_HOURS', '1.5']])(
     '%s=%j is refused with its range and the fallback used', (key, value) => {
       const { settings, problems } = readSettings({ [key]: value });
       expect(problems).toHaveLength(1);

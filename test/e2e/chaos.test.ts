@@ -13,7 +13,7 @@ const SCHEDULES = Number(process.env.CHAOS_SCHEDULES ?? 20);
 const SEED = Number(process.env.CHAOS_SEED ?? 20261130);
 
 describe('chaos schedules in the local runtime', () => {
-  it(`keeps every promise over ${SCHEDULES} random schedules (seed ${SEED})`, { timeout: 150_000 }, async () => {
+  it(`keeps every promise over ${SCHEDULES} random schedules (seed ${SEED})`, { timeout: 300_000 }, async () => {
     const result = await runChaos({ schedules: SCHEDULES, seed: SEED });
     const report = result.failure
       ? `seed ${result.failure.seed} path ${result.failure.path}\n${result.failure.readable}\n${result.failure.violations.join('\n')}`
@@ -23,7 +23,7 @@ describe('chaos schedules in the local runtime', () => {
     expect(result.totals.schedules).toBe(SCHEDULES);
   });
 
-  it('keeps every promise while every actor fires once: staff moving rows, staff identities, poison, a burst over 30, latency', { timeout: 120_000 }, async () => {
+  it('keeps every promise while every actor fires once: staff moving rows, staff identities, poison, a burst over 30, latency', { timeout: 240_000 }, async () => {
     setRuntimeDefaults({ latency: 'google:0.1', latencySeed: SEED });
     try {
       const result = await runChaos({ replay: everyActor });

@@ -258,7 +258,7 @@ describe('processQueue in the local runtime', () => {
       expect(String(reviewed.error)).toMatch(/^STALE_SENDING: sending started 8 min ago/);
       expect(String(reviewed.error)).toContain('never resent automatically');
       expect(reviewed.sent_at).toBe('');
-      expect(incident('NEEDS_REVIEW_ROWS')).toMatchObject({ state: 'open' });
+      expect(incident('ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open' });
       expect(staffMails().some((mail) => mail.subject.includes('[formqueue]'))).toBe(true);
 
       for (let i = 0; i < 3; i++) await tick();

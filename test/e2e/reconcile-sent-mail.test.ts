@@ -67,7 +67,8 @@ describe('RECONCILE_SENT_MAIL in the local runtime', () => {
     const settled = row(id);
     expect(settled.status).toBe('SENT');
     expect(Date.parse(String(settled.sent_at))).toBe(Date.parse(respondentMails()[0].sentAt));
-    expect(logDetails(id)).toContain(`confirmed in Sent (message id ${respondentMails()[0].id})`);
+    // The line is the send ledger's record of mail_ref and sent_at too (send-ledger.ts).
+    expect(logDetails(id)).toContainEqual(expect.stringMatching(new RegExp(`^confirmed in Sent \\(message id ${respondentMails()[0].id}\\) \\[ledger: mail_ref=FQ-\\w+ sent_at=`)));
     rt.host.advanceClock(60 * MINUTE);
     await tick();
     expect(respondentMails()).toHaveLength(1);
@@ -164,7 +165,7 @@ describe('RECONCILE_SENT_MAIL in the local runtime', () => {
     const id = await parkedThenOn(12, { crashAfterSend: 1 });
     await tick();
     expect(row(id).status).toBe('SENT');
-    expect(logDetails(id)).toContain(`confirmed in Sent (message id ${respondentMails()[0].id})`);
+    expect(logDetails(id)).toContainEqual(expect.stringMatching(new RegExp(`^confirmed in Sent \\(message id ${respondentMails()[0].id}\\) \\[ledger: `)));
     rt.host.advanceClock(60 * MINUTE);
     await tick();
     expect(respondentMails()).toHaveLength(1);

@@ -141,4 +141,44 @@ describe('staff reshaping the Queue during runs', () => {
     expect(rowOf('ev-review').status).toBe('NEEDS_REVIEW');
     expect(respondentMails()).toEqual([]);
   });
+
+  // A row parked by a paste while PENDING (or GENERATING with its Log line not yet written) had no reason of its own:
+  // staff filtering NEEDS_REVIEW saw an empty error cell.
+  it('READY pasted over a row the Log knows nothing of parks it in NEEDS_REVIEW with the reason on the row', async () => {
+    const body = delivery(81);
+    await rt.deliver(body);
+    const [guard] = await rt.host.edit({ op: 'paste', sheet: 'Queue', a1: `${col('status')}2`, values: [['READY']], user: ANA });
+    expect(guard.status).toBe('ok');
+    const row = rowOf(eventIdOf(body));
+    expect(row.status).toBe('NEEDS_REVIEW');
+    expect(String(row.error)).toMatch(/^STAFF_EDIT_UNCHECKED: multi-cell edit to "READY" could not be checked/);
+    await tick();
+    expect(respondentMails()).toEqual([]);
+  });
+
+  // Google runs 30 executions of one user at a time and refuses the rest (the on-edit trigger runs as its creator, the
+  // deployer): during a burst of deliveries a person's edit is never judged. The next run puts the ledger's values back.
+  it('a sent_at cleared while 30 executions hold the deployer busy (the on-edit trigger refused) is put back by the next processQueue', async () => {
+    const body = delivery(82);
+    await rt.deliver(body);
+    await settle();
+    const sent = rowOf(eventIdOf(body));
+    expect(sent.status).toBe('SENT');
+    rt.host.faults.add({ target: 'gemini', pause: true });
+    const busy = Array.from({ length: 30 }, () => rt.host.run('selfTest', [], { kind: 'menu' }));
+    await rt.host.faults.waitForPausedFetches(30);
+    const [guard] = await rt.host.edit({ op: 'clear', sheet: 'Queue', a1: `${col('sent_at')}2`, user: ANA });
+    expect(guard.status).toBe('refused');
+    expect(rowOf(eventIdOf(body)).sent_at).toBe('');
+    rt.host.faults.clear();
+    await Promise.all(busy);
+    await tick();
+    const row = rowOf(eventIdOf(body));
+    expect([row.status, new Date(row.sent_at as string).getTime(), row.mail_ref]).toEqual(['SENT', new Date(sent.sent_at as string).getTime(), sent.mail_ref]);
+    const queue = rt.host.ss.byName('Queue');
+    expect(queue.note(2, QUEUE_HEADERS.indexOf('sent_at') + 1)).toMatch(/^formqueue put back sent_at \(empty\) → /);
+    const log = rt.host.sheetJson('Log')!.rows.filter((cells: unknown[]) => cells[1] === eventIdOf(body) && String(cells[5]).startsWith('put back sent_at'));
+    expect(log).toHaveLength(1);
+    expect(respondentMails()).toHaveLength(1);
+  });
 });

@@ -6,6 +6,7 @@ import { isMailable } from '../mail-guard';
 import { MINUTE_MS } from '../time';
 import { findDuplicates } from './duplicates';
 import { runGenerationRound } from './generate-round';
+import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
 import { nextLookAt, runSentCheck } from './sent-check-step';
 import { findStaleRows, staleDeadline } from './stale-sweep';
@@ -59,6 +60,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     run.rows = deps.queue.readAll();
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
+    restoreFromLedger(run);
     collapseDuplicates(run);
     runSentCheck(run);
     sweepStaleRows(run);

@@ -151,10 +151,10 @@ export function noteRow(run: Run, batch: Batch, row: QueueRow, detail: string, p
  * Writes the batch's rows in one call (compare-and-set by event_id), flushes, and logs the moves that were
  * written. A row written where it moved to gets its new row number (callers holding it see it); a row not
  * written keeps its old one, so the claim read-back that follows finds it is not ours. When any row moved,
- * the run reads the Queue again: every row number it holds may be stale after a sort.
+ * the run reads the Queue again: every row number it holds may be stale after a sort. Returns the rows written.
  */
-export function commitBatch(run: Run, batch: Batch): void {
-  if (batch.rows.length === 0) return;
+export function commitBatch(run: Run, batch: Batch): QueueRow[] {
+  if (batch.rows.length === 0) return [];
   const placed = run.deps.queue.writeRows(batch.rows, batch.expected);
   run.deps.queue.flush();
   const written: QueueRow[] = [];
@@ -170,6 +170,7 @@ export function commitBatch(run: Run, batch: Batch): void {
   if (moved) run.rows = run.deps.queue.readAll();
   else remember(run, written);
   run.deps.audit.append(entries);
+  return written;
 }
 
 /**

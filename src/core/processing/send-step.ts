@@ -5,6 +5,7 @@ import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
+import { withLedgerFacts } from '../send-ledger';
 import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
@@ -160,11 +161,10 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   if (hasStandingClaim(run, row)) return 'needs-review';
 
   const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
-  const claimed = write(run, row, 'SENDING', 'claimed for sending', {
-    claimedAt: claimTime(now),
-    mailRef: row.mailRef || newMailRef(run.deps.random, taken),
-    error: '',
-  });
+  const claimedAt = claimTime(now);
+  const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
+  // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
+  const claimed = write(run, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt }), { claimedAt, mailRef, error: '' });
   // At the row number the claim was written at: commitBatch follows a row a sort moved.
   const current = run.deps.queue.readRows([claimed.rowNumber])[0];
   if (current) remember(run, [current]);
@@ -215,7 +215,7 @@ function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail
   }
   // Recorded and flushed at once: from here on, sent_at guards this row against any second send.
   const sentAt = run.deps.clock.now();
-  write(run, claimed, 'SENT', `mailed to the respondent (${claimed.mailRef})`, { sentAt, claimedAt: null, error: '' });
+  write(run, claimed, 'SENT', withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, { mailRef: claimed.mailRef, sentAt }), { sentAt, claimedAt: null, error: '' });
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
   return 'sent';

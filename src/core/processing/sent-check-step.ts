@@ -4,6 +4,7 @@
 import { messageOf } from '../errors';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
+import { withLedgerFacts } from '../send-ledger';
 import { MINUTE_MS } from '../time';
 import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteRow, noteWaitingRows, raiseIncident, type Batch, type Run } from './run-context';
 import {
@@ -73,7 +74,7 @@ export function runSentCheck(run: Run): void {
 function settle(run: Run, batch: Batch, notes: Map<number, string>, row: QueueRow, decision: SentCheckDecision): void {
   const parked = row.status === 'NEEDS_REVIEW';
   if (decision.kind === 'sent') {
-    moveRow(run, batch, row, 'SENT', decision.detail, { sentAt: decision.sentAt, claimedAt: null, error: '' });
+    moveRow(run, batch, row, 'SENT', withLedgerFacts(decision.detail, { mailRef: row.mailRef, sentAt: decision.sentAt }), { sentAt: decision.sentAt, claimedAt: null, error: '' });
     // A parked row confirmed is no mail of this run's: it does not count against MAX_MAILS_PER_RUN.
     if (!parked) run.summary.sent++;
   } else if (decision.kind === 'review') {

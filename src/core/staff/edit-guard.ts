@@ -3,6 +3,7 @@ import type { LogEntry } from '../ports';
 import { TIME_HEADERS, type QueueHeader, type QueueRow } from '../queue-row';
 import { FINISHED_STATUSES, type Status } from '../statuses';
 import { DAY_MS } from '../time';
+import { errorSummary } from '../redact';
 import { formatTime } from '../triage/text';
 import { UNCHECKED_KEEPS } from '../processing/transitions';
 import { decideStaffMove, parseStatus, staffName, type StaffContext } from './staff-moves';
@@ -113,10 +114,24 @@ export function decideUncheckedStatusEdit(row: QueueRow, to: string, context: St
     : `multi-cell edit to "${to || '(empty)'}" could not be checked, as Sheets gives no previous values; ` +
       'parked in NEEDS_REVIEW so nothing is sent until a person looks (use the formqueue menu to act on several rows)';
   return {
-    row: { ...row, status, updatedAt: context.now },
+    row: { ...withReason(row, status, detail, keep), status, updatedAt: context.now },
     log: { at: context.now, eventId: row.eventId, from: '(unknown)', to: status, by, detail },
     note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}. The row's history is in the Log sheet.`,
   };
+}
+
+/** Statuses a row never shows without a reason in `error` (a person must know why it waits for them). */
+const SHOWN_WITH_REASON: readonly string[] = ['NEEDS_REVIEW', 'FAILED'];
+
+/**
+ * The row with `error` saying why an unchecked edit left it in a status that waits for a person: a row parked
+ * while PENDING or GENERATING has no reason of its own, and an older one (a past retry's) would mislead. Staff
+ * filtering NEEDS_REVIEW see on the row itself that a paste put it there. A status typed as it stands
+ * (`keepOwn`) keeps a reason the row already has.
+ */
+function withReason(row: QueueRow, status: string, detail: string, keepOwn = false): QueueRow {
+  if (!SHOWN_WITH_REASON.includes(status) || (keepOwn && row.error.trim() !== '')) return row;
+  return { ...row, error: errorSummary('STAFF_EDIT_UNCHECKED', detail) };
 }
 
 /**
@@ -135,7 +150,7 @@ export function decideUncheckedResultEdit(row: QueueRow, context: StaffContext):
     ? 'result changed after approval by a multi-cell edit; parked in NEEDS_REVIEW so unapproved text is not mailed'
     : `result changed while ${status || '(empty)'} by a multi-cell edit; it could not be put back (Sheets gives no previous values)`;
   return {
-    row: parked ? { ...row, status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
+    row: parked ? { ...withReason(row, 'NEEDS_REVIEW', detail), status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
     log: { ...base, to: parked ? 'NEEDS_REVIEW' : status, detail },
     note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}.`,
   };
@@ -188,7 +203,7 @@ export function decideSystemColumnEdit(header: QueueHeader, oldValue: string | n
     (park ? '; parked in NEEDS_REVIEW so nothing is sent until a person looks' : '');
   return {
     kind: 'park',
-    row: park ? { ...row, status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
+    row: park ? { ...withReason(row, 'NEEDS_REVIEW', detail), status: 'NEEDS_REVIEW', updatedAt: context.now } : row,
     note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}.`,
     log: { ...base, to: park ? 'NEEDS_REVIEW' : status, detail },
   };

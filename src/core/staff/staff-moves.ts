@@ -3,6 +3,7 @@ import { STAFF_MOVE_WORDS, staffMoveRefusal } from '../processing/transitions';
 import { hasBeenMailed } from '../mail-guard';
 import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
+import { withLedgerFacts } from '../send-ledger';
 import { isStatus, type Status } from '../statuses';
 
 export interface StaffContext {
@@ -57,6 +58,8 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
     // Keep a real send time if one was recorded; otherwise the time of the check.
     next.sentAt = row.sentAt ?? context.now;
     next.claimedAt = null;
+    // The ledger's record of this send (send-ledger.ts), as for one formqueue made itself.
+    detail = withLedgerFacts(detail, { mailRef: row.mailRef || undefined, sentAt: next.sentAt });
   }
   const log: LogEntry = { at: context.now, eventId: row.eventId, from: from || '(empty)', to: target, by, detail };
   return { ok: true, row: next, log };

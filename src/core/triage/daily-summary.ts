@@ -6,6 +6,7 @@ import type { QueueHealth } from './health';
 import { INCIDENTS } from './incident-catalog';
 import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
+import { needsPersonRowParts } from './needs-person-mail';
 import { redactSubject, renderMail } from './mail-text';
 import { SUBJECT_PREFIX, knownSecretsOf, staffMailFits } from './triage-mail';
 import { formatDuration, formatTime, plural } from './text';
@@ -33,15 +34,13 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   const dayStart = now - DAY_MS;
   const current = input.incidents.filter((incident) => incident.lastSeen >= dayStart || incident.state === 'open');
   const resolved = input.history.filter((entry) => entry.clearedAt >= dayStart);
+  const redaction = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };
   const parts: MailPart[] = [
     { kind: 'field', label: 'Queue', text: STATUSES.map((status) => `${status} ${health.counts[status]}`).join(', ') },
     { kind: 'field', label: 'Waiting for a reply', text: String(health.waiting) },
     { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
+    ...needsPersonRowParts(health, now, redaction),
   ];
-  for (const row of health.needsPerson) {
-    const label = `row ${row.rowNumber} (${row.status || 'no status'})`;
-    parts.push(row.link ? { kind: 'link', text: label, href: row.link } : { kind: 'line', text: `  ${label}` });
-  }
   if (!health.readable) parts.push({ kind: 'line', text: health.countedAt === null ? 'The queue could not be read.' : `The queue could not be read; figures as last read ${formatTime(health.countedAt)}.` });
   parts.push({ kind: 'heading', text: 'Incidents of the last 24 hours' });
   if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });
@@ -55,7 +54,6 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
       text: `${INCIDENTS[entry.code].title} (${entry.code}): resolved ${formatTime(entry.clearedAt)} after ${formatDuration(entry.clearedAt - entry.firstSeen)}, seen ${plural(entry.count, 'time')}`,
     });
   }
-  const redaction = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };
   const rendered = renderMail(parts, redaction);
   const incidentsCount = current.length + resolved.length;
   return {

@@ -7,7 +7,10 @@ import type { Incident } from './incidents';
 import { isNotifiable } from './incidents';
 
 export interface HealthReport {
-  /** False when the queue could not be read or an incident staff are told about is open (rows needing a person alone do not count). */
+  /**
+   * False when the queue could not be read, an incident staff are told about is open, or any row needs a person
+   * (FAILED, NEEDS_REVIEW, AWAITING_APPROVAL past APPROVAL_WAIT_HOURS, an unknown status): nothing moves such a row.
+   */
   ok: boolean;
   /** Whether the figures are from now or, with Sheets down, from the last read (`countedAt`). */
   readable: boolean;
@@ -22,9 +25,10 @@ export interface HealthReport {
 
 export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number): HealthReport {
   const open = incidents.filter((incident) => incident.state === 'open' && isNotifiable(incident));
-  const outage = open.some((incident) => incident.code !== 'NEEDS_REVIEW_ROWS');
+  // Rows needing a person are judged from the rows read now, not from ROWS_NEED_A_PERSON, which clears only at the next run.
+  const outage = open.some((incident) => incident.code !== 'ROWS_NEED_A_PERSON');
   return {
-    ok: health.readable && !outage,
+    ok: health.readable && !outage && health.needsPersonCount === 0,
     readable: health.readable,
     counts: { ...health.counts },
     waiting: health.waiting,

@@ -1,7 +1,11 @@
 // The queue's health for triage, doGet and the daily summary: counts, ages, rows needing a person, and user impact.
 import type { QueueRow } from '../queue-row';
-import { NEEDS_PERSON_STATUSES, STATUSES, isStatus } from '../statuses';
+import { redact } from '../redact';
+import { DEFAULT_APPROVAL_WAIT_HOURS } from '../settings';
+import { STATUSES, isStatus } from '../statuses';
 import type { Status } from '../statuses';
+import { NEEDS_PERSON_REASONS, approvalWaitingSince, needsPersonReason } from './needs-person';
+import type { NeedsPersonReason } from './needs-person';
 import { minutesBetween, plural, utf8Length } from './text';
 
 /** Where the caller keeps the last health it could compute (one Script Property, read when Sheets is down). */
@@ -12,12 +16,25 @@ export const MAX_NEEDS_PERSON_LISTED = 20;
 /** States in which a respondent is still waiting for the system (not for a person) to reply. */
 export const WAITING_STATUSES: readonly Status[] = ['PENDING', 'GENERATING', 'READY', 'APPROVED', 'SENDING'];
 
+/** The `error` cell as kept in the health snapshot: redacted first, then cut. */
+const SNAPSHOT_ERROR_CHARS = 160;
+
 export interface NeedsPersonRow {
   rowNumber: number;
   /** As in the sheet: a mistyped status is listed verbatim, since nothing will move that row either. */
   status: string;
   /** Straight to the row in the spreadsheet; null when the caller gave no spreadsheet URL. */
   link: string | null;
+  /** Why it waits for a person (src/core/triage/needs-person.ts says what to do about each). */
+  reason: NeedsPersonReason;
+  /** What staff filter the Log sheet by. */
+  eventId: string;
+  /** The reference printed in the reply ('' before one was sent). */
+  mailRef: string;
+  /** The `error` cell as read (not redacted or cut: whoever shows it does both, in that order). */
+  error: string;
+  /** For an AWAITING_APPROVAL row: since when it waits; null otherwise or when unknown. */
+  waitingSince: number | null;
 }
 
 export interface UserImpact {
@@ -55,6 +72,8 @@ export interface QueueHealth {
 export interface HealthExtras {
   /** Deliveries waiting in the spill (Script Properties). */
   spilled?: number;
+  /** Settings' APPROVAL_WAIT_HOURS: an AWAITING_APPROVAL row needs a person once it has waited this long. */
+  approvalWaitHours?: number;
 }
 
 export function emptyCounts(): Record<Status, number> {
@@ -97,10 +116,20 @@ export function computeHealth(
       if (oldestWaitingAt === null || since < oldestWaitingAt) oldestWaitingAt = since;
       if (status === 'PENDING' && (oldestPendingAt === null || since < oldestPendingAt)) oldestPendingAt = since;
     }
-    if (!isStatus(status) || NEEDS_PERSON_STATUSES.includes(status)) {
+    const reason = needsPersonReason(row, status, now, extras.approvalWaitHours ?? DEFAULT_APPROVAL_WAIT_HOURS);
+    if (reason !== null) {
       needsPersonCount++;
       if (needsPerson.length < MAX_NEEDS_PERSON_LISTED) {
-        needsPerson.push({ rowNumber: row.rowNumber, status, link: rowLink(spreadsheetUrl, sheetId, row.rowNumber) });
+        needsPerson.push({
+          rowNumber: row.rowNumber,
+          status,
+          link: rowLink(spreadsheetUrl, sheetId, row.rowNumber),
+          reason,
+          eventId: String(row.eventId ?? ''),
+          mailRef: String(row.mailRef ?? ''),
+          error: String(row.error ?? ''),
+          waitingSince: status === 'AWAITING_APPROVAL' ? approvalWaitingSince(row) : null,
+        });
       }
     }
   }
@@ -190,13 +219,14 @@ interface HealthSnapshot {
   p: number | null;
   w: number | null;
   n: number;
-  r: [number, string][];
+  /** Row number, status, then (since the needs-a-person fields) reason, event_id, mail_ref, error (redacted, cut), waiting since. */
+  r: [number, string, string?, string?, string?, string?, (number | null)?][];
   s: string;
   g: number | null;
 }
 
-/** The figures only (links are rebuilt on reading), well under one property's 9 KB. */
-export function healthSnapshotToJson(health: QueueHealth): string {
+/** The figures only (links are rebuilt on reading), well under one property's 9 KB; `knownSecrets` are stripped from error cells. */
+export function healthSnapshotToJson(health: QueueHealth, knownSecrets: readonly string[] = []): string {
   const counts: Partial<Record<Status, number>> = {};
   for (const status of STATUSES) if (health.counts[status] > 0) counts[status] = health.counts[status];
   const snapshot: HealthSnapshot = {
@@ -207,7 +237,15 @@ export function healthSnapshotToJson(health: QueueHealth): string {
     p: health.oldestPendingAt,
     w: health.oldestWaitingAt,
     n: health.needsPersonCount,
-    r: health.needsPerson.map((row) => [row.rowNumber, row.status.slice(0, 40)]),
+    r: health.needsPerson.map((row) => [
+      row.rowNumber,
+      row.status.slice(0, 40),
+      row.reason,
+      row.eventId.slice(0, 80),
+      row.mailRef.slice(0, 20),
+      redact(row.error, knownSecrets).slice(0, SNAPSHOT_ERROR_CHARS),
+      row.waitingSince,
+    ]),
     s: health.spreadsheetUrl.slice(0, 500),
     g: health.sheetId,
   };
@@ -240,10 +278,15 @@ export function healthSnapshotFromJson(json: string | null | undefined, now: num
       oldestPendingAt: typeof raw.p === 'number' ? raw.p : null,
       oldestWaitingAt: typeof raw.w === 'number' ? raw.w : null,
       needsPersonCount: Number(raw.n) || 0,
-      needsPerson: (Array.isArray(raw.r) ? raw.r : []).map(([rowNumber, status]) => ({
+      needsPerson: (Array.isArray(raw.r) ? raw.r : []).map(([rowNumber, status, reason, eventId, mailRef, error, waitingSince]) => ({
         rowNumber,
         status,
         link: rowLink(url, sheetId, rowNumber),
+        reason: storedReason(reason, status),
+        eventId: typeof eventId === 'string' ? eventId : '',
+        mailRef: typeof mailRef === 'string' ? mailRef : '',
+        error: typeof error === 'string' ? error : '',
+        waitingSince: typeof waitingSince === 'number' ? waitingSince : null,
       })),
       spreadsheetUrl: url,
       sheetId,
@@ -254,4 +297,13 @@ export function healthSnapshotFromJson(json: string | null | undefined, now: num
   } catch {
     return null;
   }
+}
+
+/** A snapshot written before reasons were kept (or a reason renamed since) reads as the status's general case. */
+function storedReason(reason: unknown, status: string): NeedsPersonReason {
+  if ((NEEDS_PERSON_REASONS as readonly unknown[]).includes(reason)) return reason as NeedsPersonReason;
+  if (status === 'FAILED') return 'failed-other';
+  if (status === 'NEEDS_REVIEW') return 'parked-by-edit';
+  if (status === 'AWAITING_APPROVAL') return 'approval-overdue';
+  return isStatus(status) ? 'failed-other' : 'unknown-status';
 }

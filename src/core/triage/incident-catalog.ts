@@ -1,5 +1,6 @@
 // One record per incident code: its class, title, what happened, the next step, what raises it and when it is mailed.
 import type { IncidentCode } from '../codes';
+import { DEFAULT_APPROVAL_WAIT_HOURS } from '../settings';
 
 /** Who has to act: Google, time (a quota), whoever owns the settings, a person on a row, or the developer. */
 export type IncidentClass = 'platform' | 'quota' | 'configuration' | 'needs-person' | 'code-bug';
@@ -31,10 +32,13 @@ export type MailRule = { kind: 'at-once' } | { kind: 'once-persistent'; runs: nu
 
 /**
  * What follows the first mail. 'reminders-and-recovery': reminders while it lasts and one "Resolved" mail when it
- * clears. 'none': the first mail only; no reminder and no recovery mail (the incident ends silently and the daily
- * summary lists it), for a condition outsiders can cause again every hour, which would otherwise mail staff every hour.
+ * clears. 'recovery-only': no reminder (TRIAGE_REMINDER_MINUTES does not apply), one "Resolved" mail when it clears:
+ * for rows needing a person, where rows joining the open incident are told by Queue health and the daily summary, so
+ * a busy week is one mail, not one an hour. 'none': the first mail only; no reminder and no recovery mail (the incident
+ * ends silently and the daily summary lists it), for a condition outsiders can cause again every hour, which would
+ * otherwise mail staff every hour.
  */
-export type FollowUps = 'reminders-and-recovery' | 'none';
+export type FollowUps = 'reminders-and-recovery' | 'recovery-only' | 'none';
 
 const AT_ONCE: MailRule = { kind: 'at-once' };
 
@@ -168,14 +172,15 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     followUps: 'none',
     holdsRowsBack: false,
   },
-  NEEDS_REVIEW_ROWS: {
+  ROWS_NEED_A_PERSON: {
     class: 'needs-person',
     title: 'Rows need a person',
-    whatHappened: 'Rows are waiting for a person: the system will not move them by itself.',
-    nextStep: "Open each linked row: for NEEDS_REVIEW, check the script account's Sent mail — set status SENT if the reply went out, PENDING to send it again; for FAILED, read the error column, then set PENDING to retry or SKIPPED; approve AWAITING_APPROVAL rows by setting APPROVED.",
-    raisedBy: "processQueue, when a send ends with an unknown outcome, a SENDING row goes stale, or a row that should be unsent has `sent_at` filled; and by every full run that finds any row NEEDS_REVIEW (e.g. one parked by a multi-cell edit). Cleared when no row is NEEDS_REVIEW.",
+    whatHappened: 'Rows are waiting for a person (FAILED, NEEDS_REVIEW, or AWAITING_APPROVAL for longer than APPROVAL_WAIT_HOURS): formqueue will not move them by itself.',
+    nextStep:
+      "Open each linked row and do what \"What to do\" below says for its reason; none needs the Sent folder of the account formqueue runs as (the Log sheet, filtered by the row's event_id, and the respondent tell whether a mail went out).",
+    raisedBy: `processQueue, by every full run that finds a row FAILED or NEEDS_REVIEW (an unknown mail outcome, a stale SENDING row, a Gemini refusal, a missing address, a multi-cell edit…), AWAITING_APPROVAL for \`APPROVAL_WAIT_HOURS\` (default ${DEFAULT_APPROVAL_WAIT_HOURS}) or longer, counted from its \`updated_at\`, or with a status formqueue does not know. Cleared when no such row is left. No reminders: rows that join the open incident are listed by Queue health and the daily summary, not mailed again.`,
     mails: AT_ONCE,
-    followUps: 'reminders-and-recovery',
+    followUps: 'recovery-only',
     holdsRowsBack: false,
   },
   WEBHOOK_DISABLED: {
@@ -254,8 +259,13 @@ export function isGoogleError(code: IncidentCode): boolean {
   return INCIDENTS[code].class === 'platform';
 }
 
-/** Whether reminders and a recovery mail follow the first mail (see FollowUps). */
+/** Whether anything follows the first mail: a recovery mail, and perhaps reminders (see FollowUps). */
 export function hasFollowUps(code: IncidentCode): boolean {
+  return INCIDENTS[code].followUps !== 'none';
+}
+
+/** Whether an open incident is mailed again every TRIAGE_REMINDER_MINUTES while it is seen (see FollowUps). */
+export function remindsWhileOpen(code: IncidentCode): boolean {
   return INCIDENTS[code].followUps === 'reminders-and-recovery';
 }
 

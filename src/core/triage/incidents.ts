@@ -204,7 +204,7 @@ export class IncidentBook implements IncidentSink {
   /** Keeps a freshly computed health for runs that cannot read the queue; written with the next commit if it changed. */
   rememberHealth(health: QueueHealth): void {
     if (!health.readable) return;
-    const json = healthSnapshotToJson(health);
+    const json = healthSnapshotToJson(health, this.knownSecrets);
     const previous = healthSnapshotFromJson(this.storedHealthJson, health.checkedAt);
     const sameFigures = previous !== null && withoutTime(this.storedHealthJson) === withoutTime(json);
     if (sameFigures && health.checkedAt - (previous.countedAt ?? 0) < HEALTH_REFRESH_MS) return;

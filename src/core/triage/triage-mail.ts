@@ -5,12 +5,13 @@ import { secretValues, type Settings } from '../settings';
 import { STATUSES } from '../statuses';
 import type { QueueHealth, UserImpact } from './health';
 import { assessUserImpact, oldestPendingMinutes } from './health';
-import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, hasFollowUps, isGoogleError } from './incident-catalog';
+import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, hasFollowUps, isGoogleError, remindsWhileOpen } from './incident-catalog';
 import type { IncidentClass } from './incident-catalog';
 import type { Incident, MailKind } from './incidents';
 import { isNotifiable } from './incidents';
 import type { MailPart, RedactionContext } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
+import { needsPersonRowParts, needsPersonStepParts } from './needs-person-mail';
 import { formatDuration, formatTime, plural } from './text';
 import { MINUTE_MS } from '../time';
 
@@ -66,7 +67,7 @@ export function dueMailKind(incident: Incident, now: number, reminderMinutes: nu
   }
   if (!isNotifiable(incident)) return null;
   if (incident.lastMailedAt === null) return 'first';
-  if (!followUps) return null;
+  if (!remindsWhileOpen(incident.code)) return null;
   const seenSinceMail = incident.lastSeen > incident.lastMailedAt;
   return seenSinceMail && now - incident.lastMailedAt >= reminderMinutes * MINUTE_MS ? 'reminder' : null;
 }
@@ -124,7 +125,7 @@ export function planTriageMails(
 }
 
 function impactFor(incident: Incident, health: QueueHealth, now: number): UserImpact {
-  if (incident.code === 'NEEDS_REVIEW_ROWS' && health.needsPersonCount > 0) {
+  if (incident.code === 'ROWS_NEED_A_PERSON' && health.needsPersonCount > 0) {
     return {
       affected: true,
       statement: `${plural(health.needsPersonCount, 'row waits', 'rows wait')} for a person: those respondents get no reply until someone acts.`,
@@ -134,7 +135,7 @@ function impactFor(incident: Incident, health: QueueHealth, now: number): UserIm
 }
 
 function subjectSuffix(incident: Incident, health: QueueHealth, impact: UserImpact, now: number): string {
-  if (incident.code === 'NEEDS_REVIEW_ROWS') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
+  if (incident.code === 'ROWS_NEED_A_PERSON') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
   if (impact.affected === null) return 'queue unreadable, impact unknown';
   if (!impact.affected) return `${health.waiting} waiting, no user impact`;
   const oldest = health.oldestWaitingAt === null ? '' : `, oldest ${formatDuration(now - health.oldestWaitingAt)}`;
@@ -159,7 +160,7 @@ function subjectFor(incident: Incident, kind: MailKind, health: QueueHealth, imp
   return `${SUBJECT_PREFIX} ${title} — ${suffix}`;
 }
 
-function queueParts(health: QueueHealth, now: number): MailPart[] {
+function queueParts(health: QueueHealth, now: number, redaction: RedactionContext): MailPart[] {
   const counts = STATUSES.map((status) => `${status} ${health.counts[status]}`).join(', ');
   const unknown = health.unknownStatus > 0 ? `, unknown status ${health.unknownStatus}` : '';
   const spilled = health.spilled > 0 ? `, in the spill ${health.spilled}` : '';
@@ -173,14 +174,8 @@ function queueParts(health: QueueHealth, now: number): MailPart[] {
       text: pendingAge === null ? 'none' : `${formatDuration(now - (health.oldestPendingAt ?? now))} (received ${formatTime(health.oldestPendingAt ?? now)})`,
     },
     { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
+    ...needsPersonRowParts(health, now, redaction),
   ];
-  for (const row of health.needsPerson) {
-    const label = `row ${row.rowNumber} (${row.status || 'no status'})`;
-    parts.push(row.link ? { kind: 'link', text: label, href: row.link } : { kind: 'line', text: `  ${label}` });
-  }
-  if (health.needsPersonCount > health.needsPerson.length) {
-    parts.push({ kind: 'line', text: `  … and ${health.needsPersonCount - health.needsPerson.length} more (filter the status column).` });
-  }
   return parts;
 }
 
@@ -201,8 +196,11 @@ function detailParts(incident: Incident, now: number): MailPart[] {
 }
 
 function repeatsLine(code: IncidentCode, reminderMinutes: number): string {
+  if (remindsWhileOpen(code)) {
+    return `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.`;
+  }
   return hasFollowUps(code)
-    ? `Repeats fold into this incident: at most one reminder every ${formatDuration(reminderMinutes * MINUTE_MS)}, and one mail when it clears.`
+    ? 'Repeats fold into this incident without another mail (Queue health and the daily summary list rows that join it), and one mail says when it clears.'
     : 'Repeats fold into this incident: no reminder and no mail when it clears (at most one mail a day); the daily summary lists it.';
 }
 
@@ -230,7 +228,7 @@ function composeTriageMail(
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Caught up', text: caught.length > 0 ? caught.join(', ') : 'nothing was reported as caught up' },
       { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
-      ...queueParts(health, now),
+      ...queueParts(health, now, redaction),
       {
         kind: 'field',
         label: 'Next step',
@@ -247,10 +245,11 @@ function composeTriageMail(
       { kind: 'field', label: 'What happened', text: `${INCIDENTS[incident.code].whatHappened}${firstLine ? ` (${firstLine})` : ''}${seen}` },
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
-      ...queueParts(health, now),
+      ...queueParts(health, now, redaction),
       { kind: 'field', label: 'Next step', text: INCIDENTS[incident.code].nextStep },
     );
     if (kind === 'first') parts.push({ kind: 'line', text: repeatsLine(incident.code, reminderMinutes) });
+    if (incident.code === 'ROWS_NEED_A_PERSON') parts.push(...needsPersonStepParts(health));
   }
   parts.push(...detailParts(incident, now));
   const rendered = renderMail(parts, redaction);

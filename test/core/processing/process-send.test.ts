@@ -32,7 +32,7 @@ describe('runProcessing: sending', () => {
     expect(w.mailer.outbox).toHaveLength(0);
     expect(w.queue.rows.map((row) => row.status)).toEqual(['NEEDS_REVIEW', 'NEEDS_REVIEW']);
     expect(w.queue.row(2).error).toMatch(/^ALREADY_SENT: sent_at is filled/);
-    // NEEDS_REVIEW_ROWS is raised by the tick from the Queue as measured (test/core/queue-tick.test.ts).
+    // ROWS_NEED_A_PERSON is raised by the tick from the Queue as measured (test/core/queue-tick.test.ts).
     expect(w.incidents.codes()).toEqual([]);
     expect(summary.needsReview).toBe(2);
   });

@@ -58,7 +58,7 @@ describe('sent check on rows parked in NEEDS_REVIEW with an unknown outcome', ()
     const logged = w.audit.entries.length;
     run(w);
     expect(w.queue.row(2)).toMatchObject({ status: 'SENT', sentAt: CLAIMED_AT + 2000, error: '' });
-    expect(newLines(w, logged)).toEqual([expect.objectContaining({ from: 'NEEDS_REVIEW', to: 'SENT', by: 'system', detail: 'confirmed in Sent (message id m1)' })]);
+    expect(newLines(w, logged)).toEqual([expect.objectContaining({ from: 'NEEDS_REVIEW', to: 'SENT', by: 'system', detail: expect.stringMatching(/^confirmed in Sent \(message id m1\) \[ledger: mail_ref=\S+ sent_at=/) })]);
     expect(w.sent.queries).toEqual([`in:sent "FQ-AAAAAA" after:${(CLAIMED_AT - MIN) / 1000}`]);
     expect(w.mailer.outbox).toHaveLength(0);
   });

@@ -82,7 +82,7 @@ describe('decideStatusEdit: every staff move of docs/states.md', () => {
     const kept = decideStatusEdit({ from: 'NEEDS_REVIEW', to: 'SENT', row: repliedRow('SENT', { sentAt: T0 - 99 }), ...STAFF });
     expect(fresh.kind === 'allowed' && fresh.row.sentAt).toBe(T0);
     expect(kept.kind === 'allowed' && kept.row.sentAt).toBe(T0 - 99);
-    expect(fresh.kind === 'allowed' && fresh.log.detail).toBe('marked sent by ana@example.org after checking by hand');
+    expect(fresh.kind === 'allowed' && fresh.log.detail).toBe(`marked sent by ana@example.org after checking by hand [ledger: sent_at=${new Date(T0).toISOString()}]`);
   });
 
   it('approving an empty reply is refused', () => {
@@ -136,10 +136,18 @@ describe('multi-cell edits (Sheets gives no previous values)', () => {
     expect(outcome.row.status).toBe(status);
     expect(outcome.log).toMatchObject({ from: '(unknown)', to: status, by: 'ana@example.org' });
     expect(outcome.note).toContain('ana@example.org');
+    // A row that waits for a person says why on the row itself.
+    if (status === 'NEEDS_REVIEW' && to !== 'NEEDS_REVIEW') expect(outcome.row.error).toMatch(/^STAFF_EDIT_UNCHECKED: multi-cell edit to /);
+  });
+
+  it('a pasted NEEDS_REVIEW or FAILED keeps a reason the row has, and gets one when it has none', () => {
+    expect(decideUncheckedStatusEdit(repliedRow('FAILED', { error: 'MAIL_PERMANENT: bad address' }), 'FAILED', STAFF).row.error).toBe('MAIL_PERMANENT: bad address');
+    expect(decideUncheckedStatusEdit(repliedRow('NEEDS_REVIEW'), 'NEEDS_REVIEW', STAFF).row.error).toMatch(/^STAFF_EDIT_UNCHECKED: multi-cell edit to NEEDS_REVIEW/);
+    expect(decideUncheckedStatusEdit(repliedRow('SKIPPED'), 'SKIPPED', STAFF).row.error).toBe('');
   });
 
   it('pasted result text on an APPROVED row parks it; on a READY row it stands', () => {
-    expect(decideUncheckedResultEdit(repliedRow('APPROVED'), STAFF).row.status).toBe('NEEDS_REVIEW');
+    expect(decideUncheckedResultEdit(repliedRow('APPROVED'), STAFF).row).toMatchObject({ status: 'NEEDS_REVIEW', error: expect.stringMatching(/^STAFF_EDIT_UNCHECKED: result changed after approval/) });
     const ready = decideUncheckedResultEdit(repliedRow('READY'), STAFF);
     expect(ready.row.status).toBe('READY');
     expect(ready.note).toBeNull();
@@ -165,7 +173,7 @@ describe('decideSystemColumnEdit: the columns that carry the system memory', () 
 
   it('a paste (no old value) parks an unfinished row in NEEDS_REVIEW and only notes a finished one', () => {
     const parked = decideSystemColumnEdit('event_id', null, repliedRow('READY'), STAFF);
-    expect(parked).toMatchObject({ kind: 'park', row: { status: 'NEEDS_REVIEW' }, log: { from: 'READY', to: 'NEEDS_REVIEW' } });
+    expect(parked).toMatchObject({ kind: 'park', row: { status: 'NEEDS_REVIEW', error: expect.stringMatching(/^STAFF_EDIT_UNCHECKED: event_id was changed/) }, log: { from: 'READY', to: 'NEEDS_REVIEW' } });
     const finished = decideSystemColumnEdit('sent_at', null, repliedRow('SENT'), STAFF);
     expect(finished).toMatchObject({ kind: 'park', row: { status: 'SENT' }, log: { to: 'SENT' } });
   });

@@ -4,6 +4,7 @@ import { healthDialogHtml } from '../../../src/core/staff/health-view';
 import { computeHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incident-record';
 import { DAY, repliedRow, T0 } from '../fakes/rows';
+import { needsRow } from '../triage/fakes';
 
 const incident = (patch: Partial<Incident>): Incident => ({
   code: 'GEMINI_DAILY_QUOTA',
@@ -55,8 +56,8 @@ describe('the Queue health dialog, exactly', () => {
     oldestPendingAt: T0 - 90 * 60_000,
     needsPersonCount: 4,
     needsPerson: [
-      { rowNumber: 7, status: 'FAILED', link: 'https://example.com/s#gid=0&range=A7' },
-      { rowNumber: 9, status: '', link: null },
+      needsRow(7, 'FAILED', 'https://example.com/s#gid=0&range=A7'),
+      needsRow(9, '', null),
     ],
     userImpact: { affected: true, statement: 'Respondents wait <longer>.' },
   };

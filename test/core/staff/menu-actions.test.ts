@@ -41,7 +41,7 @@ describe('menu actions on a mixed selection', () => {
   it('mark sent closes a NEEDS_REVIEW row with sent_at = now and a "marked sent by" Log line', () => {
     const outcome = applyMenuAction('markSent', [repliedRow('NEEDS_REVIEW')], STAFF);
     expect(outcome.changed[0]).toMatchObject({ status: 'SENT', sentAt: T0, updatedAt: T0 });
-    expect(outcome.log[0].detail).toBe('marked sent by ana@example.org after checking by hand');
+    expect(outcome.log[0].detail).toBe(`marked sent by ana@example.org after checking by hand [ledger: sent_at=${new Date(T0).toISOString()}]`);
   });
 
   it('mark sent refuses a SENT row as already sent and a READY row as not the system\'s to skip', () => {

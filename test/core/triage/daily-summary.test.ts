@@ -5,7 +5,7 @@ import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
 import { TRIAGE_MAIL_RESERVE } from '../../../src/core/triage/triage-mail';
 import type { Incident } from '../../../src/core/triage/incident-record';
-import { API_KEY, SPREADSHEET_URL, runOnce, testSettings } from './fakes';
+import { API_KEY, SPREADSHEET_URL, needsRow, runOnce, testSettings } from './fakes';
 import { FakeClock, MemoryProperties } from '../memory-ports';
 import { MINUTE, queueRow, T0 } from '../fakes/rows';
 
@@ -48,7 +48,7 @@ describe('daily summary', () => {
     expect(mail?.to).toBe('duty@example.org,lead@example.org');
     expect(mail?.subject).toBe('[formqueue] Daily summary 2025-06-01 — 1 waiting, 1 need a person, 2 incidents');
     expect(mail?.body).toContain('Queue: PENDING 1, GENERATING 0');
-    expect(mail?.body).toContain(`row 4 (FAILED): ${SPREADSHEET_URL}#gid=0&range=A4`);
+    expect(mail?.body).toContain(`row 4 (FAILED, mail_ref none yet): ${SPREADSHEET_URL}#gid=0&range=A4`);
     expect(mail?.body).toContain('Gemini API key invalid (GEMINI_KEY_INVALID): open since 2025-06-01 09:50 UTC, seen 1 time');
     expect(mail?.body).toContain('Sheets unavailable (SHEETS_UNAVAILABLE): resolved 2025-06-01 08:20 UTC after 20 min, seen 1 time');
     expect(mail?.body).not.toContain(API_KEY);
@@ -79,7 +79,7 @@ describe('daily summary, exactly', () => {
 
   it('the whole mail: counts, rows for a person with and without links, and each kind of incident line', () => {
     const health = { ...computeHealth([queueRow('FAILED', { rowNumber: 4 }), queueRow('', { rowNumber: 5 })], T0, SPREADSHEET_URL, 0) };
-    health.needsPerson = [{ rowNumber: 4, status: 'FAILED', link: `${SPREADSHEET_URL}#gid=0&range=A4` }, { rowNumber: 5, status: '', link: null }];
+    health.needsPerson = [needsRow(4, 'FAILED', `${SPREADSHEET_URL}#gid=0&range=A4`, { mailRef: 'FQ-AB12CD' }), needsRow(5, '', null)];
     const mail = planDailySummary(input({
       health,
       incidents: [
@@ -99,8 +99,10 @@ describe('daily summary, exactly', () => {
       'Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0',
       'Waiting for a reply: 0',
       'Rows that need a person: 2',
-      `  row 4 (FAILED): ${SPREADSHEET_URL}#gid=0&range=A4`,
-      '  row 5 (no status)',
+      `  row 4 (FAILED, mail_ref FQ-AB12CD): ${SPREADSHEET_URL}#gid=0&range=A4`,
+      '      event_id ev-4 · failed',
+      '  row 5 (no status, mail_ref none yet)',
+      '      event_id ev-5 · status not known',
       '',
       'Incidents of the last 24 hours',
       '------------------------------',

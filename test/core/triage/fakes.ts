@@ -4,6 +4,7 @@ import type { QueueRow } from '../../../src/core/queue-row';
 import { readSettings } from '../../../src/core/settings';
 import type { Settings } from '../../../src/core/settings';
 import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
+import type { NeedsPersonRow } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
 import { planTriageMails } from '../../../src/core/triage/triage-mail';
 import type { PlannedTriageMail, TriagePlan } from '../../../src/core/triage/triage-mail';
@@ -14,6 +15,12 @@ export const SPREADSHEET_URL = 'https://docs.google.com/spreadsheets/d/1AbCdEfGh
 
 export function testSettings(extra: Record<string, string> = {}): Settings {
   return readSettings({ STAFF_EMAILS: 'duty@example.org, lead@example.org', GEMINI_API_KEY: API_KEY, WEBHOOK_TOKEN, ...extra }).settings;
+}
+
+/** A listed row needing a person, as computeHealth makes one (no mail_ref or error unless given). */
+export function needsRow(rowNumber: number, status: string, link: string | null, extra: Partial<NeedsPersonRow> = {}): NeedsPersonRow {
+  const reason = status === 'FAILED' ? 'failed-other' : status === 'NEEDS_REVIEW' ? 'parked-by-edit' : status === 'AWAITING_APPROVAL' ? 'approval-overdue' : 'unknown-status';
+  return { rowNumber, status, link, reason, eventId: `ev-${rowNumber}`, mailRef: '', error: '', waitingSince: null, ...extra };
 }
 
 export interface RunOptions {

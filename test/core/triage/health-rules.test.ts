@@ -11,7 +11,7 @@ import {
   rowLink,
 } from '../../../src/core/triage/health';
 import { utf8Length } from '../../../src/core/triage/text';
-import { SPREADSHEET_URL } from './fakes';
+import { SPREADSHEET_URL, needsRow } from './fakes';
 import { MINUTE, queueRow, T0 } from '../fakes/rows';
 
 
@@ -60,7 +60,7 @@ describe('computeHealth', () => {
     const health = computeHealth(rows, T0, SPREADSHEET_URL, 7);
     expect(health.needsPersonCount).toBe(MAX_NEEDS_PERSON_LISTED + 5);
     expect(health.needsPerson).toHaveLength(MAX_NEEDS_PERSON_LISTED);
-    expect(health.needsPerson[0]).toEqual({ rowNumber: 2, status: 'FAILED', link: `${SPREADSHEET_URL}#gid=7&range=A2` });
+    expect(health.needsPerson[0]).toEqual(needsRow(2, 'FAILED', `${SPREADSHEET_URL}#gid=7&range=A2`));
   });
 
   it('spilled deliveries wait too; a negative spill count is none', () => {
@@ -126,18 +126,38 @@ describe('the stored snapshot', () => {
     expect(back).toEqual({ ...health, checkedAt: T0 + MINUTE, userImpact: assessUserImpact({ ...health, checkedAt: T0 + MINUTE }, T0 + MINUTE) });
   });
 
+  it('keeps each listed row\'s reason, event_id, mail_ref and error cell, the error redacted before it is cut', () => {
+    const key = 'AIzaSyD3m0Key_0123456789abcdefghijklmn';
+    // The cut (160) falls 16 characters into the key: cut first, "AIzaSyD3m0Key_01" would stay, which no rule knows.
+    const head = `MAIL_UNKNOWN: ${'word '.repeat(40)}`.slice(0, 160 - 16);
+    const rows = [queueRow('NEEDS_REVIEW', { rowNumber: 2, mailRef: 'FQ-ABCDEF', error: `${head}${key} and more` })];
+    const json = healthSnapshotToJson(computeHealth(rows, T0, SPREADSHEET_URL, 4), [key]);
+    expect(json).not.toContain(key.slice(0, 10));
+    const [listed] = healthSnapshotFromJson(json, T0)?.needsPerson ?? [];
+    expect(listed).toMatchObject({ rowNumber: 2, reason: 'mail-outcome-unknown', eventId: 'ev-2', mailRef: 'FQ-ABCDEF', error: `${head}[redacted] and m` });
+  });
+
+  it('a snapshot written before reasons were kept reads each row as its status\'s general case', () => {
+    const old = JSON.stringify({ v: 1, at: T0, c: { FAILED: 1, NEEDS_REVIEW: 1 }, u: 1, p: null, w: null, n: 3, r: [[2, 'FAILED'], [3, 'NEEDS_REVIEW'], [4, 'oops']], s: SPREADSHEET_URL, g: 0 });
+    expect(healthSnapshotFromJson(old, T0)?.needsPerson.map((row) => [row.reason, row.mailRef, row.error])).toEqual([
+      ['failed-other', '', ''],
+      ['parked-by-edit', '', ''],
+      ['unknown-status', '', ''],
+    ]);
+  });
+
   it('keeps only the non-zero counts', () => {
     expect(JSON.parse(healthSnapshotToJson(health)).c).toEqual({ PENDING: 1, APPROVED: 1, FAILED: 1 });
   });
 
   it('halves the listed rows until it fits one property, never the counts', () => {
     const long = 'S'.repeat(40);
-    const many = { ...health, needsPerson: Array.from({ length: 400 }, (_, i) => ({ rowNumber: i + 2, status: `${long}-extra`, link: null })) };
+    const many = { ...health, needsPerson: Array.from({ length: 400 }, (_, i) => needsRow(i + 2, `${long}-extra`, null, { eventId: '' })) };
     const json = healthSnapshotToJson(many);
     expect(utf8Length(json)).toBeLessThanOrEqual(8000);
     const back = JSON.parse(json);
-    expect(back.r.length).toBe(100); // 400 → 200 (about 10 KB) → 100
-    expect(back.r[0]).toEqual([2, long]);
+    expect(back.r.length).toBe(50); // 400 → 200 → 100 → 50: each row keeps its reason, event_id and error too
+    expect(back.r[0]).toEqual([2, long, 'unknown-status', '', '', '', null]);
     expect(back.n).toBe(health.needsPersonCount);
   });
 

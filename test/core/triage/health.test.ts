@@ -11,9 +11,9 @@ import {
 import { healthReport } from '../../../src/core/triage/health-json';
 import { IncidentBook } from '../../../src/core/triage/incidents';
 import { utf8Length } from '../../../src/core/triage/text';
-import { SPREADSHEET_URL } from './fakes';
+import { SPREADSHEET_URL, needsRow } from './fakes';
 import { FakeClock, MemoryProperties } from '../memory-ports';
-import { MINUTE, queueRow, T0 } from '../fakes/rows';
+import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
 
 describe('computeHealth', () => {
   it('counts every status, including zeros, and rows with a mistyped status', () => {
@@ -44,13 +44,22 @@ describe('computeHealth', () => {
     expect(health.oldestWaitingAt).toBe(T0 - 30 * MINUTE);
   });
 
-  it('lists rows needing a person with direct links to their rows', () => {
-    const health = computeHealth([queueRow('SENT', { rowNumber: 2 }), queueRow('FAILED', { rowNumber: 3 }), queueRow('AWAITING_APPROVAL', { rowNumber: 4 }), queueRow('NEEDS_REVIEW', { rowNumber: 5 })], T0, SPREADSHEET_URL, 123);
+  it('lists rows needing a person with direct links, mail_ref, event_id, reason and error cell; a young AWAITING_APPROVAL row is not one yet', () => {
+    const rows = [
+      queueRow('SENT', { rowNumber: 2 }),
+      queueRow('FAILED', { rowNumber: 3, error: 'GEMINI_CONTENT: blocked (SAFETY)' }),
+      queueRow('AWAITING_APPROVAL', { rowNumber: 4, receivedAt: T0 - 25 * HOUR, mailRef: 'FQ-AAAAAA' }),
+      queueRow('NEEDS_REVIEW', { rowNumber: 5, mailRef: 'FQ-BBBBBB', error: 'MAIL_UNKNOWN: odd' }),
+      queueRow('AWAITING_APPROVAL', { rowNumber: 6, receivedAt: T0 - HOUR }),
+    ];
+    const health = computeHealth(rows, T0, SPREADSHEET_URL, 123);
     expect(health.needsPerson).toEqual([
-      { rowNumber: 3, status: 'FAILED', link: `${SPREADSHEET_URL}#gid=123&range=A3` },
-      { rowNumber: 4, status: 'AWAITING_APPROVAL', link: `${SPREADSHEET_URL}#gid=123&range=A4` },
-      { rowNumber: 5, status: 'NEEDS_REVIEW', link: `${SPREADSHEET_URL}#gid=123&range=A5` },
+      needsRow(3, 'FAILED', `${SPREADSHEET_URL}#gid=123&range=A3`, { reason: 'prompt-blocked', error: 'GEMINI_CONTENT: blocked (SAFETY)' }),
+      needsRow(4, 'AWAITING_APPROVAL', `${SPREADSHEET_URL}#gid=123&range=A4`, { mailRef: 'FQ-AAAAAA', waitingSince: T0 - 25 * HOUR }),
+      needsRow(5, 'NEEDS_REVIEW', `${SPREADSHEET_URL}#gid=123&range=A5`, { reason: 'mail-outcome-unknown', mailRef: 'FQ-BBBBBB', error: 'MAIL_UNKNOWN: odd' }),
     ]);
+    expect(health.needsPersonCount).toBe(3);
+    expect(health.counts.AWAITING_APPROVAL).toBe(2);
   });
 
   it('caps the listed rows but keeps the full count', () => {
@@ -124,12 +133,12 @@ describe('health while the queue cannot be read', () => {
 });
 
 describe('health JSON for doGet', () => {
-  it('reports ok with counts, oldest PENDING minutes, rows needing a person and no open incidents', () => {
-    const health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 9 * MINUTE }), queueRow('FAILED', { rowNumber: 3 })], T0, SPREADSHEET_URL, 0);
+  it('reports ok with counts, oldest PENDING minutes and no open incidents; a young AWAITING_APPROVAL row keeps it ok', () => {
+    const health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 9 * MINUTE }), queueRow('AWAITING_APPROVAL', { rowNumber: 3, receivedAt: T0 - HOUR })], T0, SPREADSHEET_URL, 0);
     expect(healthReport(health, [], T0)).toMatchObject({
       ok: true,
       oldestPendingMinutes: 9,
-      needsPerson: 1,
+      needsPerson: 0,
       openIncidents: [],
       checkedAt: '2025-06-01T10:00:00.000Z',
     });
@@ -146,10 +155,26 @@ describe('health JSON for doGet', () => {
     expect(healthReport(healthWhenUnreadable(T0, null), [], T0).ok).toBe(false);
   });
 
-  it('rows needing a person alone, or a passing rate limit, keep it ok', () => {
+  const needsPersonCases = [
+    { name: 'a FAILED row', rows: [queueRow('FAILED', { rowNumber: 3 })], ok: false },
+    { name: 'a NEEDS_REVIEW row', rows: [queueRow('NEEDS_REVIEW', { rowNumber: 3 })], ok: false },
+    { name: 'a mistyped status', rows: [queueRow('SENTT', { rowNumber: 3 })], ok: false },
+    { name: 'an AWAITING_APPROVAL row waiting APPROVAL_WAIT_HOURS (24)', rows: [queueRow('AWAITING_APPROVAL', { rowNumber: 3, receivedAt: T0 - 24 * HOUR })], ok: false },
+    { name: 'an AWAITING_APPROVAL row one minute younger than that', rows: [queueRow('AWAITING_APPROVAL', { rowNumber: 3, receivedAt: T0 - 24 * HOUR + MINUTE })], ok: true },
+    { name: 'only finished and waiting rows', rows: [queueRow('SENT', { rowNumber: 3 }), queueRow('PENDING', { rowNumber: 4 }), queueRow('SKIPPED', { rowNumber: 5 })], ok: true },
+  ];
+  for (const { name, rows, ok } of needsPersonCases) {
+    it(`${name}: ok is ${ok}, from the rows read now, whatever the incident says`, () => {
+      const report = healthReport(computeHealth(rows, T0), [], T0);
+      expect(report.ok).toBe(ok);
+      expect(report.needsPerson).toBe(ok ? 0 : 1);
+    });
+  }
+
+  it('ROWS_NEED_A_PERSON still open from the last run does not hold ok false once the rows are fixed; a passing rate limit never does', () => {
     const book = new IncidentBook(new MemoryProperties(), new FakeClock(T0));
-    book.raise('NEEDS_REVIEW_ROWS', '1 row', [3]);
+    book.raise('ROWS_NEED_A_PERSON', '1 row', [3]);
     book.raise('GEMINI_RATE_LIMITED', '429');
-    expect(healthReport(computeHealth([queueRow('NEEDS_REVIEW', { rowNumber: 3 })], T0), book.all(), T0).ok).toBe(true);
+    expect(healthReport(computeHealth([queueRow('SENT', { rowNumber: 3 })], T0), book.all(), T0).ok).toBe(true);
   });
 });

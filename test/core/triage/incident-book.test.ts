@@ -37,16 +37,16 @@ describe('raise', () => {
 
   it('row numbers that are not rows (negative, fractional) are not counted as affected rows', () => {
     const b = book(new MemoryProperties(), T0);
-    b.raise('NEEDS_REVIEW_ROWS', 'x', [2]);
-    b.raise('NEEDS_REVIEW_ROWS', 'x', [2, -1, 2.5, 0]);
-    expect(b.get('NEEDS_REVIEW_ROWS')).toMatchObject({ rows: [2], rowCount: 1 });
+    b.raise('ROWS_NEED_A_PERSON', 'x', [2]);
+    b.raise('ROWS_NEED_A_PERSON', 'x', [2, -1, 2.5, 0]);
+    expect(b.get('ROWS_NEED_A_PERSON')).toMatchObject({ rows: [2], rowCount: 1 });
   });
 
   it('the row count never falls below the number of rows reported at once', () => {
     const b = book(new MemoryProperties(), T0);
-    b.raise('NEEDS_REVIEW_ROWS', 'x', [2]);
-    b.raise('NEEDS_REVIEW_ROWS', 'x', [4, 4, 5]);
-    expect(b.get('NEEDS_REVIEW_ROWS')?.rowCount).toBe(3);
+    b.raise('ROWS_NEED_A_PERSON', 'x', [2]);
+    b.raise('ROWS_NEED_A_PERSON', 'x', [4, 4, 5]);
+    expect(b.get('ROWS_NEED_A_PERSON')?.rowCount).toBe(3);
   });
 
   it('the detail is redacted and cut to MAX_DETAIL_CHARS', () => {

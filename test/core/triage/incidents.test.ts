@@ -53,10 +53,10 @@ describe('incident storage size', () => {
   it('stays under 9 KB per property with 10,000 affected rows and a huge detail, keeping the count', () => {
     const props = new MemoryProperties();
     const rows = Array.from({ length: 10_000 }, (_, i) => i + 2);
-    runOnce(props, T0, (book) => book.raise('NEEDS_REVIEW_ROWS', 'é'.repeat(20_000), rows));
-    runOnce(props, T0 + MINUTE, (book) => book.raise('NEEDS_REVIEW_ROWS', 'again', rows));
+    runOnce(props, T0, (book) => book.raise('ROWS_NEED_A_PERSON', 'é'.repeat(20_000), rows));
+    runOnce(props, T0 + MINUTE, (book) => book.raise('ROWS_NEED_A_PERSON', 'again', rows));
     for (const value of Object.values(props.values)) expect(utf8Length(value)).toBeLessThan(NINE_KB);
-    const stored = incidentFromJson(props.values[incidentKey('NEEDS_REVIEW_ROWS')]);
+    const stored = incidentFromJson(props.values[incidentKey('ROWS_NEED_A_PERSON')]);
     expect(stored?.rows).toHaveLength(MAX_ROWS_KEPT);
     expect(stored?.rowCount).toBe(10_000);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incidents';
+import { ERROR_SHOWN_CHARS } from '../../../src/core/triage/needs-person-mail';
 import { planTriageMails } from '../../../src/core/triage/triage-mail';
 import { API_KEY, SPREADSHEET_URL, testSettings } from './fakes';
 import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
@@ -21,7 +22,7 @@ function busyHealth(): QueueHealth {
   const rows = [
     queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 3 * HOUR }),
     queueRow('PENDING', { rowNumber: 3, receivedAt: T0 - HOUR }),
-    queueRow('FAILED', { rowNumber: 4, receivedAt: T0 - HOUR }),
+    queueRow('FAILED', { rowNumber: 4, receivedAt: T0 - HOUR, error: 'GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)' }),
     queueRow('SENTT', { rowNumber: 5, receivedAt: T0 - HOUR }),
   ];
   return computeHealth(rows, T0, SPREADSHEET_URL, 0, { spilled: 2 });
@@ -49,8 +50,10 @@ describe('a first triage mail', () => {
         "Queue: PENDING 2, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0, unknown status 1, in the spill 2",
         "Oldest PENDING: 3 h (received 2025-06-01 07:00 UTC)",
         "Rows that need a person: 2",
-        "  row 4 (FAILED): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
-        "  row 5 (SENTT): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
+        "  row 4 (FAILED, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
+        "      event_id ev-4 · Gemini wrote no reply · GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)",
+        "  row 5 (SENTT, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
+        "      event_id ev-5 · status not known",
         "Next step: Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
         "Repeats fold into this incident: at most one reminder every 1 h, and one mail when it clears.",
         "",
@@ -125,8 +128,10 @@ describe('a recovery mail', () => {
         "Queue: PENDING 2, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0, unknown status 1, in the spill 2",
         "Oldest PENDING: 3 h (received 2025-06-01 07:00 UTC)",
         "Rows that need a person: 2",
-        "  row 4 (FAILED): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
-        "  row 5 (SENTT): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
+        "  row 4 (FAILED, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
+        "      event_id ev-4 · Gemini wrote no reply · GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)",
+        "  row 5 (SENTT, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
+        "      event_id ev-5 · status not known",
         "Next step: Nothing for this incident; 2 rows still need a person (linked above).",
         "No mail went out while it lasted (mail quota or no staff address); this is the first word of it.",
         "",
@@ -154,11 +159,11 @@ describe('a recovery mail', () => {
 });
 
 describe('details that depend on the figures', () => {
-  it('NEEDS_REVIEW_ROWS: the subject and the impact count the rows waiting for a person', () => {
-    const mail = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), busyHealth());
+  it('ROWS_NEED_A_PERSON: the subject and the impact count the rows waiting for a person', () => {
+    const mail = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), busyHealth());
     expect(mail.subject).toBe('[formqueue] Rows need a person — 2 rows need a person');
     expect(mail.body).toContain('Respondents affected: Yes. 2 rows wait for a person: those respondents get no reply until someone acts.\n');
-    const one = mailFor(incident('NEEDS_REVIEW_ROWS', { detail: '' }), computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0));
+    const one = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), computeHealth([queueRow('FAILED', { rowNumber: 4 })], T0, SPREADSHEET_URL, 0));
     expect(one.subject).toBe('[formqueue] Rows need a person — 1 row needs a person');
   });
 
@@ -188,5 +193,55 @@ describe('details that depend on the figures', () => {
     const mail = mailFor(incident('GEMINI_DAILY_QUOTA', { detail: long }), busyHealth());
     expect(mail.body).toContain(` (${'x'.repeat(200)})\n`);
     expect(mail.body).not.toContain(` (${'x'.repeat(201)}`);
+  });
+});
+
+describe('the needs-a-person mail', () => {
+  const queue = [
+    queueRow('FAILED', { rowNumber: 2, receivedAt: T0 - 3 * HOUR, error: 'MAIL_PERMANENT: no email address in the submission; no reply was generated (no Gemini call).' }),
+    queueRow('NEEDS_REVIEW', { rowNumber: 3, receivedAt: T0 - 2 * HOUR, mailRef: 'FQ-GHQFAA', error: 'STALE_SENDING: sending started 21 min ago and its outcome was never recorded' }),
+    queueRow('AWAITING_APPROVAL', { rowNumber: 4, receivedAt: T0 - 31 * HOUR, updatedAt: T0 - 30 * HOUR, mailRef: 'FQ-HSTG6B' }),
+    queueRow('AWAITING_APPROVAL', { rowNumber: 5, receivedAt: T0 - 3 * HOUR, updatedAt: T0 - 2 * HOUR }), // younger than APPROVAL_WAIT_HOURS: not yet
+    queueRow('SENT', { rowNumber: 6, receivedAt: T0 - HOUR }),
+  ];
+  const health = computeHealth(queue, T0, SPREADSHEET_URL, 0, { approvalWaitHours: 24 });
+  const mail = mailFor(incident('ROWS_NEED_A_PERSON', { rows: [2, 3, 4], rowCount: 3, count: 1, runs: 1, detail: '3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1' }), health);
+
+  it('links each row with its status, mail_ref, event_id, reason and error cell, then says what to do for each reason, once', () => {
+    expect(mail.subject).toBe('[formqueue] Rows need a person — 3 rows need a person');
+    expect(mail.body.split('\n\nDetails')[0].split('\n')).toMatchInlineSnapshot(`
+      [
+        "What happened: Rows are waiting for a person (FAILED, NEEDS_REVIEW, or AWAITING_APPROVAL for longer than APPROVAL_WAIT_HOURS): formqueue will not move them by itself. (3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1)",
+        "Class: needs a person",
+        "Respondents affected: Yes. 3 rows wait for a person: those respondents get no reply until someone acts.",
+        "Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 2, APPROVED 0, SENDING 0, SENT 1, NEEDS_REVIEW 1, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0",
+        "Oldest PENDING: none",
+        "Rows that need a person: 3",
+        "  row 2 (FAILED, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A2",
+        "      event_id ev-2 · no email address · MAIL_PERMANENT: no email address in the submission; no reply was generated (no Gemini call).",
+        "  row 3 (NEEDS_REVIEW, mail_ref FQ-GHQFAA): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A3",
+        "      event_id ev-3 · sending was interrupted · STALE_SENDING: sending started 21 min ago and its outcome was never recorded",
+        "  row 4 (AWAITING_APPROVAL for 30 h, mail_ref FQ-HSTG6B): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
+        "      event_id ev-4 · waiting for approval",
+        "Next step: Open each linked row and do what "What to do" below says for its reason; none needs the Sent folder of the account formqueue runs as (the Log sheet, filtered by the row's event_id, and the respondent tell whether a mail went out).",
+        "Repeats fold into this incident without another mail (Queue health and the daily summary list rows that join it), and one mail says when it clears.",
+        "",
+        "What to do",
+        "----------",
+        "Sending was interrupted (row 3): A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the "claimed for sending" line and no SENT line after it. Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed). With Script Property RECONCILE_SENT_MAIL=true formqueue searches the Sent folder for such rows itself and settles them (docs/oauth-scopes.md).",
+        "No email address (row 2): The submission gave no email address, so no reply was written. If the answers give another way to reach the person, type the address into recipient and set PENDING; or answer them another way and set SENT; or SKIPPED.",
+        "Waiting for approval (row 4): The reply waits for approval. Read result, change it if you like, then set APPROVED (or use Approve selected); SKIPPED if it should not be answered.",
+      ]
+    `);
+  });
+
+  it('a secret in an error cell is redacted before the cell is cut, so no part of it is left', () => {
+    const key = API_KEY;
+    // The cut falls 16 characters into the key: cutting first would leave "AIzaSyD3m0Key_01", which no rule knows.
+    const head = `MAIL_UNKNOWN: ${'word '.repeat(40)}`.slice(0, ERROR_SHOWN_CHARS - 1 - 16);
+    const leaky = computeHealth([queueRow('NEEDS_REVIEW', { rowNumber: 2, error: `${head}${key} and more words after it` })], T0, SPREADSHEET_URL, 0);
+    const body = mailFor(incident('ROWS_NEED_A_PERSON', { detail: '' }), leaky).body;
+    expect(body).not.toContain(key.slice(0, 10));
+    expect(body).toContain(`${head}[redacted] and`);
   });
 });

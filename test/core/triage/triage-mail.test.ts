@@ -4,7 +4,7 @@ import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth } from '../../../src/core/triage/health';
 import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
-import { incidentKey } from '../../../src/core/triage/incidents';
+import { incidentFromJson, incidentKey } from '../../../src/core/triage/incidents';
 import type { Incident } from '../../../src/core/triage/incidents';
 import { TRIAGE_MAIL_RESERVE, dueMailKind, nextTriageMailAt, planTriageMails } from '../../../src/core/triage/triage-mail';
 import { API_KEY, SPREADSHEET_URL, WEBHOOK_TOKEN, runOnce, testSettings } from './fakes';
@@ -51,8 +51,9 @@ describe('first mail', () => {
     expect(lines[3]).toMatch(/^Queue: PENDING 1, GENERATING 0, READY 0, .*SENT 1, NEEDS_REVIEW 1/);
     expect(lines[4]).toBe('Oldest PENDING: 12 min (received 2025-06-01 09:48 UTC)');
     expect(lines[5]).toBe('Rows that need a person: 1');
-    expect(lines[6]).toBe(`  row 4 (NEEDS_REVIEW): ${SPREADSHEET_URL}#gid=0&range=A4`);
-    expect(lines[7]).toBe(`Next step: ${INCIDENTS.GEMINI_KEY_INVALID.nextStep}`);
+    expect(lines[6]).toBe(`  row 4 (NEEDS_REVIEW, mail_ref none yet): ${SPREADSHEET_URL}#gid=0&range=A4`);
+    expect(lines[7]).toBe('      event_id ev-4 · parked by a paste or multi-cell edit');
+    expect(lines[8]).toBe(`Next step: ${INCIDENTS.GEMINI_KEY_INVALID.nextStep}`);
     expect(plan.sent[0].mail.subject).toBe('[formqueue] Gemini API key invalid — 1 waiting, oldest 12 min');
   });
 
@@ -94,6 +95,21 @@ describe('reminders', () => {
     const due = runOnce(props, T0 + 10 * MINUTE, (book) => book.raise('GEMINI_DAILY_QUOTA', '429 per day'), { settings });
     expect(early.sent).toEqual([]);
     expect(due.sent.map((mail) => mail.mail.subject)).toEqual(['[formqueue] Still: Gemini daily quota used up (for 10 min, 3 times) — 0 waiting, no user impact']);
+  });
+
+  it('ROWS_NEED_A_PERSON is mailed once, however long it stays open and however many rows join it (no flood)', () => {
+    const props = new MemoryProperties();
+    const kinds: string[] = [];
+    const rows = [queueRow('FAILED', { rowNumber: 2 })];
+    for (let minute = 0; minute <= 6 * 60; minute++) {
+      if (minute % 30 === 0) rows.push(queueRow('NEEDS_REVIEW', { rowNumber: rows.length + 2 })); // a new row every half hour
+      const listed = rows.map((queued) => queued.rowNumber);
+      const plan = runOnce(props, T0 + minute * MINUTE, (book) => book.raise('ROWS_NEED_A_PERSON', `${rows.length} row(s) need a person`, listed), { rows });
+      kinds.push(...plan.sent.map((mail) => mail.kind));
+    }
+    expect(kinds).toEqual(['first']);
+    // Repeats are folded in (the incident knows every row), and the one mail says no reminder follows.
+    expect(incidentFromJson(props.values[incidentKey('ROWS_NEED_A_PERSON')])).toMatchObject({ state: 'open', mailsSent: 1, rowCount: rows.length });
   });
 
   it('is not sent for an open incident nobody has seen again since the last mail', () => {
@@ -279,7 +295,7 @@ describe('classification', () => {
     TEMPLATE_INVALID: 'configuration',
     REJECTED_DELIVERIES: 'configuration',
     SENT_CHECK_FAILED: 'configuration',
-    NEEDS_REVIEW_ROWS: 'needs-person',
+    ROWS_NEED_A_PERSON: 'needs-person',
     WEBHOOK_DISABLED: 'configuration',
     SUBMISSIONS_RECOVERED: 'needs-person',
     CODE_BUG: 'code-bug',

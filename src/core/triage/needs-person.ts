@@ -1,0 +1,214 @@
+// Which rows need a person and why, and what staff do about each reason: the one rule and the staff-facing words.
+import type { QueueRow } from '../queue-row';
+import { NEEDS_PERSON_STATUSES, isStatus } from '../statuses';
+import { HOUR_MS } from '../time';
+
+/** Why a row waits for a person; each has one label and one next step (NEEDS_PERSON_GUIDE). */
+export const NEEDS_PERSON_REASONS = [
+  'send-interrupted',
+  'mail-outcome-unknown',
+  'send-claim-unsettled',
+  'already-sent',
+  'sent-check-looks-again',
+  'mailed-several-times',
+  'no-copy-in-sent',
+  'parked-by-edit',
+  'no-address',
+  'mail-refused',
+  'prompt-blocked',
+  'gemini-refused',
+  'gemini-gave-up',
+  'failed-other',
+  'approval-overdue',
+  'unknown-status',
+] as const;
+
+export type NeedsPersonReason = (typeof NEEDS_PERSON_REASONS)[number];
+
+export interface ReasonGuide {
+  /** Which rows: the status and what their `error` cell starts with. */
+  when: string;
+  /** A few words for the mail's row list. */
+  label: string;
+  /**
+   * What to check, where, and what to set. Written for the staff who get triage mail, who usually cannot open the
+   * Sent folder of the account formqueue runs as: the Log sheet and the respondent can answer instead.
+   */
+  step: string;
+}
+
+/** Asking whether a reply arrived, without the deploying account's Sent folder. */
+const ASK_WHETHER_IT_ARRIVED =
+  'Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue ' +
+  "to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed).";
+/** The Sent check (src/core/processing/sent-check-step.ts) settles SENDING rows and rows parked with an unknown outcome. */
+const SENT_CHECK_AUTOMATES =
+  'With Script Property RECONCILE_SENT_MAIL=true formqueue searches the Sent folder for such rows itself and settles them (docs/oauth-scopes.md).';
+
+export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>> = {
+  'send-interrupted': {
+    when: 'NEEDS_REVIEW, error `STALE_SENDING`',
+    label: 'sending was interrupted',
+    step:
+      'A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the ' +
+      `"claimed for sending" line and no SENT line after it. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+  },
+  'mail-outcome-unknown': {
+    when: 'NEEDS_REVIEW, error `MAIL_UNKNOWN`',
+    label: 'mail outcome unknown',
+    step: `Gmail gave an unclear answer while sending (the error cell and the Log line for the event_id quote it): the mail may or may not have gone. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+  },
+  'send-claim-unsettled': {
+    when: 'NEEDS_REVIEW, error `ALREADY_CLAIMED`',
+    label: 'an earlier send never settled',
+    step:
+      'The Log sheet shows a send of this submission that no later line settles (a paste over status or a cleared sent_at hid it): ' +
+      `filter the Log by the event_id to see when it was claimed and who changed the row since. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+  },
+  'already-sent': {
+    when: 'NEEDS_REVIEW, error `ALREADY_SENT`',
+    label: 'sent_at is filled',
+    step:
+      'sent_at is filled, so a reply went out then: the Log line "mailed to the respondent (FQ-…)" for the event_id shows it (no such line ' +
+      'means someone filled sent_at by hand: ask them). Set SENT, unless the respondent must get a new reply: then set PENDING.',
+  },
+  'sent-check-looks-again': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: no copy in Sent yet…`',
+    label: 'the Sent check looks again',
+    step:
+      'The Sent folder check (RECONCILE_SENT_MAIL) found no copy yet and looks again after the time in the error cell; then it sets SENT ' +
+      `itself, or says the row is safe to resend. Nothing to do meanwhile; to settle it sooner: ${ASK_WHETHER_IT_ARRIVED}`,
+  },
+  'mailed-several-times': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: mailed N times`',
+    label: 'mailed more than once',
+    step:
+      "The Sent folder check found the reply more than once: the respondent got it, more than once. Set SENT; tell the respondent about the repeat if it matters.",
+  },
+  'no-copy-in-sent': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: no copy in Sent`',
+    label: 'no copy in Sent',
+    step: 'The Sent folder check found no copy after two looks: the reply did not leave. Set PENDING to write and mail it again.',
+  },
+  'parked-by-edit': {
+    when: 'NEEDS_REVIEW, any other error (a paste or multi-cell edit parked it)',
+    label: 'parked by a paste or multi-cell edit',
+    step:
+      'A paste or multi-cell edit parked the row so nothing unchecked is mailed; the Log line for the event_id says what changed and who did it. ' +
+      'If sent_at is filled or the Log has a "mailed to the respondent" line, set SENT; otherwise set PENDING (a new reply is written and mailed), or SKIPPED.',
+  },
+  'no-address': {
+    when: 'FAILED, error `MAIL_PERMANENT: no email address…`',
+    label: 'no email address',
+    step:
+      'The submission gave no email address, so no reply was written. If the answers give another way to reach the person, type the address into ' +
+      'recipient and set PENDING; or answer them another way and set SENT; or SKIPPED.',
+  },
+  'mail-refused': {
+    when: 'FAILED, error `MAIL_PERMANENT`',
+    label: 'mail refused',
+    step: 'The mail was refused for good; the error cell says why (usually the address). Correct recipient and set PENDING, or SKIPPED.',
+  },
+  'prompt-blocked': {
+    when: 'FAILED, error `GEMINI_CONTENT`',
+    label: 'Gemini wrote no reply',
+    step:
+      'Gemini blocked the prompt or wrote nothing; the error cell says why and, when a setting is the cause, which one to change. Read the ' +
+      'submission: answer the person yourself and set SENT, or set SKIPPED. PENDING asks Gemini again, which usually ends the same unless the ' +
+      "form's prompt in Config changes.",
+  },
+  'gemini-refused': {
+    when: 'FAILED, error `GEMINI_REJECTED`',
+    label: 'Gemini refused the request',
+    step: 'Gemini refused the request; the error cell has its reason (often the prompt or a setting). Fix what it names and set PENDING; or answer by hand and set SENT, or SKIPPED.',
+  },
+  'gemini-gave-up': {
+    when: 'FAILED, error `GEMINI_RETRYABLE: gave up…`',
+    label: 'Gemini kept failing',
+    step: 'Gemini kept failing for this row (MAX_ATTEMPTS tries) while it answered others. Set PENDING to try again; if it fails again, answer by hand and set SENT, or SKIPPED.',
+  },
+  'failed-other': {
+    when: 'FAILED, any other error',
+    label: 'failed',
+    step: 'Read the error cell and fix the cause if you can, then set PENDING to try again; SENT if you answered the person yourself; or SKIPPED.',
+  },
+  'approval-overdue': {
+    when: 'AWAITING_APPROVAL for longer than `APPROVAL_WAIT_HOURS`',
+    label: 'waiting for approval',
+    step: 'The reply waits for approval. Read result, change it if you like, then set APPROVED (or use Approve selected); SKIPPED if it should not be answered.',
+  },
+  'unknown-status': {
+    when: 'a status formqueue does not know (a paste)',
+    label: 'status not known',
+    step: 'The status cell holds a word formqueue does not know, so nothing moves this row. Pick the status it should have from the dropdown; the Log line for the event_id shows its last move.',
+  },
+};
+
+/** When an AWAITING_APPROVAL row began to wait: updated_at (its move there, or a person's last edit of it), else received_at. */
+export function approvalWaitingSince(row: Pick<QueueRow, 'updatedAt' | 'receivedAt'>): number | null {
+  return row.updatedAt ?? row.receivedAt;
+}
+
+/** The error cell's leading code (`CODE: summary`), or ''. */
+function errorCode(error: string): string {
+  const match = /^\s*([A-Z][A-Z_]+):/.exec(error);
+  return match ? match[1] : '';
+}
+
+function reviewReason(error: string): NeedsPersonReason {
+  switch (errorCode(error)) {
+    case 'STALE_SENDING':
+      return 'send-interrupted';
+    case 'MAIL_UNKNOWN':
+      return 'mail-outcome-unknown';
+    case 'ALREADY_CLAIMED':
+      return 'send-claim-unsettled';
+    case 'ALREADY_SENT':
+      return 'already-sent';
+    case 'SENT_CHECK':
+      if (/\bno copy in Sent yet\b/.test(error)) return 'sent-check-looks-again';
+      if (/\bmailed \d+ times\b/.test(error)) return 'mailed-several-times';
+      if (/\bno copy in Sent\b/.test(error)) return 'no-copy-in-sent';
+      return 'parked-by-edit';
+    default:
+      return 'parked-by-edit';
+  }
+}
+
+function failedReason(error: string): NeedsPersonReason {
+  switch (errorCode(error)) {
+    case 'MAIL_PERMANENT':
+      return /\bno email address\b/.test(error) ? 'no-address' : 'mail-refused';
+    case 'GEMINI_CONTENT':
+      return 'prompt-blocked';
+    case 'GEMINI_REJECTED':
+      return 'gemini-refused';
+    case 'GEMINI_RETRYABLE':
+      return 'gemini-gave-up';
+    default:
+      return 'failed-other';
+  }
+}
+
+/**
+ * The one rule for "needs a person": FAILED, NEEDS_REVIEW, a status formqueue does not know, and AWAITING_APPROVAL
+ * once it has waited `approvalWaitHours` (a younger one is simply waiting its turn; one with no time at all counts,
+ * as nobody can show it is young). Null for every other row. `status` is the trimmed cell.
+ */
+export function needsPersonReason(
+  row: Pick<QueueRow, 'error' | 'updatedAt' | 'receivedAt'>,
+  status: string,
+  now: number,
+  approvalWaitHours: number,
+): NeedsPersonReason | null {
+  if (!isStatus(status)) return 'unknown-status';
+  if (!NEEDS_PERSON_STATUSES.includes(status)) return null;
+  const error = String(row.error ?? '');
+  if (status === 'NEEDS_REVIEW') return reviewReason(error);
+  if (status === 'FAILED') return failedReason(error);
+  if (status === 'AWAITING_APPROVAL') {
+    const since = approvalWaitingSince(row);
+    return since === null || now - since >= approvalWaitHours * HOUR_MS ? 'approval-overdue' : null;
+  }
+  return null;
+}
