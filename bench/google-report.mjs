@@ -25,8 +25,14 @@ export function burstTable(b) {
     ['spilled (`queued: "deferred"`), drained by the minute tick', b.spilled],
     ['refused by Google (HTTP 200 HTML: Typeform counts it delivered)', `${b.refused} (${fmt.x(b.refusedPct, 1)} %)`],
     ['other answers (duplicate, error)', b.duplicate + b.failed],
-    ['lost (not in Queue at the end)', b.lost],
+    ['not in Queue before the Typeform check', b.lostBeforeReconcile],
+    [`recovered by the Typeform check (\`reconcileTypeform\`, runtime clock moved ${b.reconcileAfterH} h; ${b.reconcileStatus})`, b.recovered],
+    ['lost (not in Queue after the Typeform check)', b.lost],
+    ['in Queue exactly once after the check', `${b.exactlyOnce} of ${b.deliveries}`],
     ['time until every kept delivery is in Queue', `${b.allInQueueS.toFixed(0)} s after the first arrival (${b.drainTicks} drain ticks after the burst)`],
+    ['time until every one is in Queue, counting the Typeform check', b.recovered === 0 && b.lost === 0
+      ? `${b.allInQueueS.toFixed(0)} s (nothing to recover)`
+      : `the first daily check at least 12 h after the burst (its window ends 12 h back): 12–36 h; the pass itself took ${b.reconcileS.toFixed(0)} s`],
     ['doPost answer time, p50 / max', `${s1(b.answerP50Ms)} / ${s1(b.answerMaxMs)}`],
     ['latency scale of this run', `google:${b.scale} (times read back ÷ ${b.scale})`],
   ]);

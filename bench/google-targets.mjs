@@ -9,7 +9,8 @@ export function googleTargets({ intake, burst, costPerRow, day, burstSpec, quota
       name: `doPost modeled p50 at ${fmt.int(r.size)} rows vs full scan`, target: '≤ 1×',
       result: `${fmt.x(r.formqueue.modeledP50 / r.fullscan.modeledP50)}×`, ok: r.formqueue.modeledP50 <= r.fullscan.modeledP50,
     })),
-    { name: `deadline burst (${burstSpec.deliveries} in ${burstSpec.windowMs / 1000} s): lost`, target: '0', result: String(burst.lost), ok: burst.lost === 0 },
+    // Lost: not in Queue after the Typeform check; a refused delivery the check brings back is recovered, not lost.
+    { name: `deadline burst (${burstSpec.deliveries} in ${burstSpec.windowMs / 1000} s): lost after the Typeform check`, target: '0', result: `${burst.lost} (${burst.recovered} recovered)`, ok: burst.lost === 0 },
     { name: 'deadline burst: refused by Google', target: '≤ 5 %', result: `${fmt.x(burst.refusedPct, 1)} %`, ok: burst.refusedPct <= 5 },
     { name: 'service calls per mailed row', target: '≤ 10', result: fmt.x(costPerRow.callsPerRow, 1), ok: costPerRow.callsPerRow <= 10 },
     ...day.days.flatMap((d) => quotas.map((q) => ({

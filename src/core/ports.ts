@@ -67,8 +67,35 @@ export interface RejectedDelivery {
   bodyParts?: { key: string; parts: readonly string[] };
 }
 
+/**
+ * One row of the Tally sheet. bytes > 0: a rejection that claims room for what it keeps in Rejected; 0: a rejection
+ * counted without keeping anything; < 0: a claim given back (not a rejection of its own).
+ */
+export interface TallyEntry {
+  /** The calendar day in the script's time zone, "2026-12-01". */
+  day: string;
+  bytes: number;
+}
+
+export interface TallyRow extends TallyEntry {
+  /** Unique per row (the adapter draws it): what the folded totals remember as folded. */
+  id: string;
+}
+
+/** The Tally sheet. Only Sheet.appendRow adds to it; only processQueue's fold, with the script lock held, deletes from it. */
+export interface TallyStore {
+  /** One atomic appendRow (no other execution's write lands in between, whoever runs it), committed before it returns. */
+  append(entry: TallyEntry): void;
+  /** The rows not folded yet, in the order they were appended. */
+  read(): TallyRow[];
+  /** Deletes the first `count` rows: the ones a fold has just added to the totals. */
+  deleteFirst(count: number): void;
+}
+
 /** The Queue, Archive, Payloads and Rejected sheets as intake sees them. */
 export interface IntakeSheets {
+  /** Where rejections are counted and their room claimed (src/core/intake/rejection-tally.ts). */
+  tally: TallyStore;
   /** The row holding this submission in Queue, or in Archive when `archive` says it may be there (staff/archive.ts). */
   findDuplicate(eventId: string, responseToken: string, where: { archive: boolean }): DuplicateHit | null;
   /**

@@ -1,9 +1,9 @@
 // One processQueue run once the script lock is held: settings, processing, archive, health, side conditions, triage mail.
-import { messageOf } from './errors';
+import { codeOf, messageOf } from './errors';
 import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
-import { rejectedOnDay } from './intake/rejections';
-import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox } from './ports';
+import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
+import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { readCheckRecord } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
@@ -40,6 +40,8 @@ export interface Workspace {
   queueSheetId(): number | null;
   /** Measures the spreadsheet's grid against the cell limit and raises or clears GRID_NEARLY_FULL (at most hourly). */
   watchCapacity(incidents: IncidentSink, now: number): void;
+  /** Rejections counted by doPost, folded into the day's totals by every full run. */
+  tally: TallyStore;
 }
 
 export interface TickPorts {
@@ -78,8 +80,8 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   const outcome = processAndMeasure(ports, settings, book, startedAt);
   // Cleared only after the run: a missing sheet or column found by processing is the same incident.
   if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
-  watchSideConditions(book, ports, outcome.health, snapshot, startedAt);
-  sendTriage(book, ports, outcome.health, settings);
+  watchSideConditions(book, ports, outcome, snapshot, startedAt);
+  sendTriage(book, ports, outcome.health, settings, outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)));
   book.commit();
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
@@ -90,6 +92,8 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
 interface RunOutcome {
   summary?: ProcessingSummary;
   health: QueueHealth;
+  /** Today's rejections: folded from Tally by this run, or as last folded when the spreadsheet could not be opened. */
+  rejected?: RejectedTotals;
   nextDueAt: number | null;
   sheetsConfigured: boolean;
 }
@@ -124,12 +128,28 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
     const health = archiveAndMeasure(workspace, settings, ports);
     book.rememberHealth(health);
     workspace.watchCapacity(book, ports.clock.now());
-    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured };
+    const folded = foldRejections(workspace, ports, book);
+    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured: sheetsConfigured && !folded.tallyMissing, rejected: folded.totals };
   } catch (error) {
     const incident = failureIncident(error, knownSecretsOf(settings));
     book.raise(incident.code, incident.detail);
     // As runProcessing does for a failure inside it: the next tick comes back, to see the outage end or report the bug again.
     return { health: unreadable(), nextDueAt: ports.clock.now(), sheetsConfigured: incident.code !== 'CONFIG_MISSING' };
+  }
+}
+
+/** The day's totals with what doPost counted since the last run; a Tally that cannot be read leaves them as they were. */
+function foldRejections(workspace: Workspace, ports: TickPorts, book: IncidentBook): { totals?: RejectedTotals; tallyMissing: boolean } {
+  try {
+    return { totals: foldTally(workspace.tally, ports.props, ports.dateKey(ports.clock.now())), tallyMissing: false };
+  } catch (error) {
+    // A missing Tally sheet is a sheet Set up makes: the same incident as any other missing sheet.
+    if (codeOf(error) === 'CONFIG_MISSING') {
+      book.raise('CONFIG_MISSING', messageOf(error));
+      return { tallyMissing: true };
+    }
+    ports.warn(`rejected deliveries not counted this run: ${messageOf(error)}`);
+    return { tallyMissing: false };
   }
 }
 
@@ -178,7 +198,8 @@ function safeSpillCount(ports: TickPorts): number {
  * Conditions read from the whole picture after the run: the spill filling up, a burst of rejected deliveries,
  * and rows needing a person. ROWS_NEED_A_PERSON is raised here only, from the Queue as measured.
  */
-function watchSideConditions(book: IncidentBook, ports: TickPorts, health: QueueHealth, snapshot: Record<string, string>, now: number): void {
+function watchSideConditions(book: IncidentBook, ports: TickPorts, outcome: RunOutcome, snapshot: Record<string, string>, now: number): void {
+  const health = outcome.health;
   const spillChars = ports.spill.size();
   if (spillChars > SPILL_WARN_CHARS) {
     book.raise('SPILL_BACKLOG', `${health.spilled} deliveries wait in Script Properties (${spillChars} characters of ${SPILL_LIMIT_CHARS.toLocaleString('en-US')})`);
@@ -186,12 +207,12 @@ function watchSideConditions(book: IncidentBook, ports: TickPorts, health: Queue
     book.clear('SPILL_BACKLOG');
   }
   const today = ports.dateKey(now);
-  const rejected = rejectedOnDay(snapshot, today);
+  const rejected = outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], today);
   // One incident per calendar day, like its count: yesterday's ends (silently, it has no follow-ups) before today's opens.
   const open = book.get('REJECTED_DELIVERIES');
   if (open && ports.dateKey(open.firstSeen) !== today) book.clear('REJECTED_DELIVERIES');
-  if (rejected.total >= REJECTED_INCIDENT_THRESHOLD) {
-    book.raise('REJECTED_DELIVERIES', `${rejected.total} deliveries were rejected today (${rejected.dropped} without their body); see the Rejected sheet`);
+  if (rejected.count >= REJECTED_INCIDENT_THRESHOLD) {
+    book.raise('REJECTED_DELIVERIES', `${rejected.count} deliveries were rejected today (${rejected.dropped} without their body); see the Rejected sheet`);
   } else {
     book.clear('REJECTED_DELIVERIES');
   }
@@ -230,7 +251,7 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
   }
 }
 
-function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings): void {
+function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, rejected: RejectedTotals): void {
   let quota = 0;
   try {
     quota = ports.mailer.remainingDailyQuota();
@@ -261,6 +282,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     now,
     settings,
     remainingMailQuota: quota - plan.mails.length * settings.staffEmails.length,
+    rejected,
   });
   if (!summary) return;
   try {

@@ -222,7 +222,7 @@ export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK
  */
 export function parseSettingAssignment(text: string, current: Readonly<Record<string, string>>): SettingAssignment {
   const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/s.exec(text);
-  if (!match) return { ok: false, message: 'Type KEY=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' };
+  if (!match) return { ok: false, message: 'Type NAME=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' };
   const key = match[1].toUpperCase();
   const value = match[2].trim();
   if (!(SETTING_KEYS as readonly string[]).includes(key)) {

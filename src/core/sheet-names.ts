@@ -8,11 +8,14 @@ export const SHEETS = {
   rejected: 'Rejected',
   payloads: 'Payloads',
   archive: 'Archive',
+  tally: 'Tally',
 } as const;
 
 export const LOG_HEADERS = ['at', 'event_id', 'from', 'to', 'by', 'detail'] as const;
 export const REJECTED_HEADERS = ['at', 'reason', 'form_id', 'event_id', 'body'] as const;
 /** A payload too long for one cell, in parts: event_id, part (1-based), parts, text. */
 export const PAYLOADS_HEADERS = ['event_id', 'part', 'parts', 'text'] as const;
+/** One row per rejected delivery until processQueue folds it into the day's totals (src/core/intake/rejection-tally.ts). */
+export const TALLY_HEADERS = ['day', 'bytes', 'id'] as const;
 /** Archive keeps Queue's columns, so an archived row reads with the same mapper. */
 export const ARCHIVE_HEADERS = QUEUE_HEADERS;

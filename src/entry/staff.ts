@@ -138,7 +138,7 @@ export function menuResume(): void {
 /** Script Properties without opening Project Settings: KEY=VALUE in a prompt, checked before it is stored. */
 export function menuSetProperty(): void {
   const ui = SpreadsheetApp.getUi();
-  const answer = ui.prompt('Set a Script Property', `Type KEY=VALUE (an empty value removes it). Known keys: ${SETTING_KEYS.join(', ')}.`, ui.ButtonSet.OK_CANCEL);
+  const answer = ui.prompt('Set a Script Property', `Type NAME=VALUE (an empty value removes it). Known names: ${SETTING_KEYS.join(', ')}.`, ui.ButtonSet.OK_CANCEL);
   if (answer.getSelectedButton() !== ui.Button.OK) return;
   alertOutcome('Set a Script Property', () => {
     const props = createScriptPropertyStore();

@@ -8,6 +8,7 @@ import type { FormConfig } from '../core/ports';
 import { createConfigStore } from './config-store';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
+import { createTallyStore } from './tally-store';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -92,6 +93,7 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
   const config = createConfigStore(spreadsheet);
   const readForms = () => (forms ??= config.readForms());
   return {
+    tally: createTallyStore(spreadsheet),
     readForms,
     prepare() {
       readForms();

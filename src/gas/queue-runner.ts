@@ -19,6 +19,7 @@ import { readPayload } from './payloads';
 import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
+import { createTallyStore } from './tally-store';
 import { openSpreadsheet } from './spreadsheet';
 import { scriptDateKey, systemClock, systemRandom } from './system-clock';
 
@@ -76,6 +77,7 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     drainSpill: () => void drainSpill(intake),
     readPayload: (row) => readPayload(spreadsheet, row),
     intakeLock: intakeLock(),
+    tally: createTallyStore(spreadsheet),
     spreadsheetUrl: () => spreadsheet.getUrl(),
     queueSheetId: () => spreadsheet.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
     watchCapacity: (incidents, now) => watchGrid(spreadsheet, props, incidents, snapshot, now),

@@ -18,6 +18,9 @@ import type {
   Random,
   CellNote,
   RowIdentity,
+  TallyEntry,
+  TallyRow,
+  TallyStore,
 } from '../../src/core/ports';
 import type { IncidentCode } from '../../src/core/codes';
 import { blankFormConfig } from '../../src/core/form-config';
@@ -330,5 +333,28 @@ export class MemoryCache implements Cache {
   }
   put(key: string, value: string): void {
     this.values.set(key, value);
+  }
+}
+
+/** The Tally sheet in memory; `before` runs ahead of every call, where a test lets other executions in. */
+export class MemoryTally implements TallyStore {
+  rows: TallyRow[] = [];
+  reads = 0;
+  failDelete = false;
+  private seq = 0;
+  before: (call: 'append' | 'read' | 'deleteFirst') => void = () => undefined;
+  append(entry: TallyEntry): void {
+    this.before('append');
+    this.rows.push({ ...entry, id: `tally-${++this.seq}` });
+  }
+  read(): TallyRow[] {
+    this.before('read');
+    this.reads += 1;
+    return this.rows.map((row) => ({ ...row }));
+  }
+  deleteFirst(count: number): void {
+    this.before('deleteFirst');
+    if (this.failDelete) throw new Error('Exception: Service Spreadsheets timed out');
+    this.rows.splice(0, count);
   }
 }

@@ -1,7 +1,7 @@
 // Core's processQueue tick with in-memory ports: settings, failures, side conditions and triage, decided in one place.
 import { describe, expect, it } from 'vitest';
 import { codedError } from '../../src/core/errors';
-import { REJECTED_COUNT_PROPERTY } from '../../src/core/intake/rejections';
+import { REJECTED_TOTALS_PROPERTY } from '../../src/core/intake/rejection-tally';
 import type { Lock } from '../../src/core/ports';
 import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
 import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
@@ -10,7 +10,7 @@ import { NEEDS_PERSON_GUIDE } from '../../src/core/triage/needs-person';
 import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
 import { memoryIntake } from './intake/memory-intake';
-import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
+import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
 
@@ -24,6 +24,7 @@ interface TickWorld {
   clock: FakeClock;
   warnings: string[];
   spill: { chars: number; count: number };
+  tally: MemoryTally;
   openWorkspace: () => Workspace;
 }
 
@@ -35,6 +36,7 @@ function tickWorld(props: Record<string, string> = SETTINGS, rows = [pendingRow(
     clock: new FakeClock(),
     warnings: [] as string[],
     spill: { chars: 0, count: 0 },
+    tally: new MemoryTally(),
   } as TickWorld;
   w.props.values = { ...props };
   w.openWorkspace = () => ({
@@ -48,6 +50,7 @@ function tickWorld(props: Record<string, string> = SETTINGS, rows = [pendingRow(
     spreadsheetUrl: () => 'https://docs.google.com/spreadsheets/d/abc/edit',
     queueSheetId: () => 0,
     watchCapacity: () => undefined,
+    tally: w.tally,
   });
   w.ports = {
     props: w.props,
@@ -125,13 +128,15 @@ describe('the processQueue tick', () => {
   });
 
   it(`REJECTED_DELIVERIES opens at ${REJECTED_INCIDENT_THRESHOLD} rejections today, counted by intake's own reader`, () => {
-    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ day: '2026-11-20', kept: 8, dropped: 2 }) });
+    const w = tickWorld({ ...SETTINGS, [REJECTED_TOTALS_PROPERTY]: JSON.stringify({ day: '2026-11-20', count: 7, dropped: 1, bytes: 9000, through: '' }) });
+    for (const bytes of [0, 5000, 4000]) w.tally.append({ day: '2026-11-20', bytes }); // three more since the last fold
     tick(w);
+    expect(w.tally.rows).toEqual([]);
     expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe('10 deliveries were rejected today (2 without their body); see the Rejected sheet');
   });
 
   it('rejections counted on an earlier day do not open it', () => {
-    const w = tickWorld({ ...SETTINGS, [REJECTED_COUNT_PROPERTY]: JSON.stringify({ day: '2026-11-19', kept: 50, dropped: 50 }) });
+    const w = tickWorld({ ...SETTINGS, [REJECTED_TOTALS_PROPERTY]: JSON.stringify({ day: '2026-11-19', count: 100, dropped: 50, bytes: 9000, through: '' }) });
     tick(w);
     expect(incident(w, 'REJECTED_DELIVERIES')).toBeUndefined();
   });
@@ -140,7 +145,8 @@ describe('the processQueue tick', () => {
     const dayStart = Date.UTC(2026, 10, 21, 0, 0, 0);
     const intake = memoryIntake({ props: SETTINGS });
     const w = tickWorld(SETTINGS, []);
-    w.props.values = intake.props; // doPost and processQueue share Script Properties
+    w.props.values = intake.props; // doPost and processQueue share Script Properties and the Tally sheet
+    w.tally = intake.tally;
     w.clock.time = dayStart;
     intake.deps.clock = w.clock;
     const utcDay = (now: number) => new Date(now).toISOString().slice(0, 10);

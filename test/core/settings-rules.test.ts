@@ -77,7 +77,7 @@ describe('parseSettingAssignment', () => {
   });
 
   it.each<string>(['no equals sign', '=value', '1KEY=2', ' =x'])('refuses %j with an example of the form', (text) => {
-    expect(parseSettingAssignment(text, {})).toEqual({ ok: false, message: 'Type KEY=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' });
+    expect(parseSettingAssignment(text, {})).toEqual({ ok: false, message: 'Type NAME=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' });
   });
 
   it('refuses a key formqueue does not read, listing the ones it does', () => {

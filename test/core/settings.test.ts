@@ -78,7 +78,7 @@ describe('parseSettingAssignment (the menu prompt)', () => {
   });
 
   it.each([
-    ['no equals sign', 'STAFF_EMAILS', /Type KEY=VALUE/],
+    ['no equals sign', 'STAFF_EMAILS', /Type NAME=VALUE/],
     ['an unknown key', 'SPREADSHEET=abc', /SPREADSHEET is not a property formqueue reads/],
     ['a knob out of range', 'GEMINI_CONCURRENCY=99', /GEMINI_CONCURRENCY must be a whole number from 1 to 20/],
     ['a WEBHOOK_TOKEN under 32 characters', 'WEBHOOK_TOKEN=letmein123', /^WEBHOOK_TOKEN is 10 characters long; it must be at least 32 random characters\. .*Set up \/ repair, which generates one/],

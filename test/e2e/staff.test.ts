@@ -69,7 +69,7 @@ describe('staff console in the runtime', () => {
       // installed always; without TYPEFORM_TOKEN it returns at once (docs/reconciliation.md)
       ['reconcileTypeform', 'CLOCK', '1 day at 6'],
     ]);
-    for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive']) expect(host.sheetJson(name)).not.toBeNull();
+    for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive', 'Tally']) expect(host.sheetJson(name)).not.toBeNull();
     expect(host.sheetJson('Queue')!.header).toEqual([...QUEUE_HEADERS]);
     expect(host.sheetJson('Config')!.rows.filter((row) => row[0] === '*')).toHaveLength(1);
     const queue = host.ss.byName('Queue')!;

@@ -33,13 +33,8 @@ function readableObject(value: Record<string, unknown>): string {
 export function answerText(answer: TypeformAnswer): string {
   const value = answer[answer.type];
   switch (answer.type) {
-    case 'text':
-    case 'email':
-    case 'url':
-    case 'file_url':
-    case 'phone_number':
-    case 'date':
-      return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+    // text, email, url, file_url, phone_number and date hold a string: the default below returns it as is, and
+    // reads a value of the wrong shape (an object, a list) as words rather than "[object Object]".
     case 'number':
       return typeof value === 'number' || typeof value === 'string' ? String(value) : '';
     case 'boolean':

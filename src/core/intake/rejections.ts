@@ -1,10 +1,12 @@
-// Rejected deliveries: the daily bound on kept bodies, and reasons and bodies made fit to be recorded and read.
+// Rejected deliveries: counted and kept within the day's room, with reasons and bodies made fit to be recorded and read.
 import { messageOf } from '../errors';
-import type { IntakeSheets, PropertyStore } from '../ports';
+import type { IntakeSheets, PropertyStore, RejectedDelivery } from '../ports';
 import { redact, removeKnownSecrets } from '../redact';
 import { secretValues, type Settings } from '../settings';
 import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from './cell-chunks';
 import { clip } from './delivery-limits';
+import { ROW_COST_BYTES, claimRejectedRoom } from './rejection-tally';
+import { utf8Length } from '../triage/text';
 
 /** What recording a rejection needs (intake's deps have it all). */
 export interface RejectionDeps {
@@ -16,48 +18,11 @@ export interface RejectionDeps {
   log(message: string): void;
 }
 
-/** Rejected bodies kept per day; past it only a count, so a flood cannot fill the sheet. */
-export const REJECTED_BODIES_PER_DAY = 50;
-/** Today's rejections, for the triage's REJECTED_DELIVERIES incident. */
-export const REJECTED_COUNT_PROPERTY = 'FQ_REJECTED_DAY';
 /** A reason is read by a person: a few lines, whatever value it quotes. */
 const REASON_LIMIT_CHARS = 2000;
 
-/** The day's rejection counter as intake wrote it; a garbled or older one counts as none. */
-function readRejectedCount(props: Readonly<Record<string, string>>, day: string): RejectedCount {
-  try {
-    const stored = JSON.parse(props[REJECTED_COUNT_PROPERTY] ?? 'null') as RejectedCount | null;
-    if (stored && stored.day === day) return stored;
-  } catch {
-    // A garbled counter starts over.
-  }
-  return { day, kept: 0, dropped: 0 };
-}
-
-/** Deliveries rejected on calendar day `day`, and how many of them without their body: for REJECTED_DELIVERIES. */
-export function rejectedOnDay(props: Readonly<Record<string, string>>, day: string): { total: number; dropped: number } {
-  const count = readRejectedCount(props, day);
-  return { total: count.kept + count.dropped, dropped: count.dropped };
-}
-
 export function secretsOf(deps: RejectionDeps): string[] {
   return secretValues(deps.settings);
-}
-
-interface RejectedCount {
-  day: string;
-  kept: number;
-  dropped: number;
-}
-
-/** Counts the day's rejections in Script Properties; true while bodies may still be kept. */
-function countRejection(deps: RejectionDeps, now: number): boolean {
-  const count = readRejectedCount(deps.props.getAll(), deps.dateKey(now));
-  const keep = count.kept < REJECTED_BODIES_PER_DAY;
-  if (keep) count.kept += 1;
-  else count.dropped += 1;
-  deps.props.set(REJECTED_COUNT_PROPERTY, JSON.stringify(count));
-  return keep;
 }
 
 /** One refusal to record: what came in, when, and why. */
@@ -69,12 +34,16 @@ export interface Rejection {
   eventId?: string;
 }
 
-/** A delivery refused before the lock, recorded in Rejected within the daily bound (appends are atomic: no lock). */
+/**
+ * A delivery refused before the lock: counted, and recorded in Rejected while the day's room lasts (past it only
+ * counted, so a flood cannot fill the sheet). No lock: the Tally's claim-then-look is exact whoever runs.
+ */
 export function rejectDelivery(deps: RejectionDeps, rejection: Rejection): void {
   try {
-    if (!countRejection(deps, rejection.at)) return;
     const sheets = deps.openSheets();
-    recordRejection(sheets, deps, rejection);
+    const entry = rejectedEntry(deps, rejection);
+    if (!claimRejectedRoom(sheets.tally, deps.props, deps.dateKey(rejection.at), roomTaken(entry))) return;
+    sheets.appendRejected(entry);
     sheets.flush();
   } catch (error) {
     deps.log(`rejected delivery (${shownReason(rejection.reason, deps)}) could not be recorded in Rejected: ${redact(messageOf(error), secretsOf(deps))}`);
@@ -87,20 +56,32 @@ export function keepInRejected(sheets: IntakeSheets, deps: RejectionDeps, at: nu
 }
 
 /**
+ * Kept whatever the day's room: what calls this came with our token (Typeform's own deliveries, refused for a Config
+ * or size reason, or partial responses), and staff may need the body to accept it; outsiders only reach rejectDelivery.
+ */
+export function recordRejection(sheets: IntakeSheets, deps: RejectionDeps, rejection: Rejection): void {
+  sheets.appendRejected(rejectedEntry(deps, rejection));
+}
+
+/**
  * Only our own secrets are removed from the body (every form, before any split or cut): pattern redaction would
  * also eat Typeform's ids and tokens, and the body must stay whole so staff can accept it later. A body too long for a cell goes to the Payloads
  * sheet in parts under a key of its own, and the cell points there ("Accept rejected delivery" follows it).
  */
-export function recordRejection(sheets: IntakeSheets, deps: RejectionDeps, rejection: Rejection): void {
+function rejectedEntry(deps: RejectionDeps, rejection: Rejection): RejectedDelivery {
   const kept = removeKnownSecrets(rejection.body, secretsOf(deps));
   const fields = { at: rejection.at, reason: shownReason(rejection.reason, deps), formId: clip(rejection.formId ?? ''), eventId: clip(rejection.eventId ?? '') };
-  if (kept.length <= CHUNK_CHARS) {
-    sheets.appendRejected({ ...fields, body: kept });
-    return;
-  }
+  if (kept.length <= CHUNK_CHARS) return { ...fields, body: kept };
   const key = `rejected-${rejection.at}-${textDigest(kept)}`;
   const parts = splitText(kept);
-  sheets.appendRejected({ ...fields, body: rejectedBodyPointer(key, parts.length), bodyParts: { key, parts } });
+  return { ...fields, body: rejectedBodyPointer(key, parts.length), bodyParts: { key, parts } };
+}
+
+/** The room a rejection takes from the day's (UTF-8 bytes of every text it writes, plus each row's cells). */
+function roomTaken(entry: RejectedDelivery): number {
+  const parts = entry.bodyParts?.parts ?? [];
+  const texts = [entry.reason, entry.formId, entry.eventId, entry.body, ...parts, ...parts.map(() => entry.bodyParts?.key ?? '')];
+  return texts.reduce((sum, text) => sum + utf8Length(text), 0) + ROW_COST_BYTES * (1 + parts.length);
 }
 
 /**

@@ -47,6 +47,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The objects of a list; nothing when it is not a list. */
+function records(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
 function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
@@ -54,8 +59,9 @@ function text(value: unknown): string {
 function valueText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(valueText).filter((part) => part !== '').join(', ');
+  // A number's JSON is its digits (JSON has no NaN or Infinity); an object's is the readable fallback.
   return JSON.stringify(value);
 }
 
@@ -77,12 +83,12 @@ export function parseTypeformBody(body: string): ParseResult {
   if (!isRecord(response)) return { ok: false, error: 'missing_form_response', reason: 'the body has no form_response object' };
   const definition = isRecord(response.definition) ? response.definition : {};
   const fields = flattenFields(definition.fields, '');
-  const answers = Array.isArray(response.answers) ? response.answers.filter(isRecord).map((raw) => toAnswer(raw, fields)) : [];
+  const answers = records(response.answers).map((raw) => toAnswer(raw, fields));
   const hidden: Record<string, string> = {};
   if (isRecord(response.hidden)) for (const [key, value] of Object.entries(response.hidden)) hidden[key] = valueText(value);
   const variables: Record<string, string> = {};
-  for (const variable of Array.isArray(response.variables) ? response.variables : []) {
-    if (isRecord(variable) && typeof variable.key === 'string') variables[variable.key] = valueText(variable[text(variable.type)]);
+  for (const variable of records(response.variables)) {
+    if (typeof variable.key === 'string') variables[variable.key] = valueText(variable[text(variable.type)]);
   }
   const calculated = isRecord(response.calculated) ? response.calculated : {};
   return {
@@ -98,7 +104,7 @@ export function parseTypeformBody(body: string): ParseResult {
       answers,
       hidden,
       variables,
-      score: calculated.score === undefined || calculated.score === null ? '' : valueText(calculated.score),
+      score: valueText(calculated.score),
       compactJson: JSON.stringify(json),
     },
   };
@@ -107,21 +113,18 @@ export function parseTypeformBody(body: string): ParseResult {
 /** Matrix and group questions hold their questions in `properties.fields`; answers name those inner fields. */
 function flattenFields(raw: unknown, parentTitle: string): TypeformField[] {
   const out: TypeformField[] = [];
-  for (const item of Array.isArray(raw) ? raw : []) {
-    if (!isRecord(item)) continue;
+  for (const item of records(raw)) {
     const title = text(item.title);
     out.push({ id: text(item.id), ref: text(item.ref), type: text(item.type), title: parentTitle && title ? `${parentTitle} — ${title}` : title || parentTitle });
-    const inner = isRecord(item.properties) ? item.properties.fields : undefined;
-    if (Array.isArray(inner)) out.push(...flattenFields(inner, title || parentTitle));
+    out.push(...flattenFields(isRecord(item.properties) ? item.properties.fields : undefined, title || parentTitle));
   }
   return out;
 }
 
 /** The question an answer belongs to: by field id, then by ref (Typeform's example answers carry only the id). */
 export function fieldOf(answerField: { id?: string; ref?: string }, fields: readonly TypeformField[]): TypeformField | undefined {
-  const id = answerField.id ?? '';
-  const ref = answerField.ref ?? '';
-  return (id !== '' ? fields.find((field) => field.id === id) : undefined) ?? (ref !== '' ? fields.find((field) => field.ref === ref) : undefined);
+  const { id, ref } = answerField;
+  return (id ? fields.find((field) => field.id === id) : undefined) ?? (ref ? fields.find((field) => field.ref === ref) : undefined);
 }
 
 function toAnswer(raw: Record<string, unknown>, fields: readonly TypeformField[]): TypeformAnswer {
@@ -141,5 +144,6 @@ function toAnswer(raw: Record<string, unknown>, fields: readonly TypeformField[]
  * [TF-TEST]); Typeform documents no test flag, so this is the one reliable sign.
  */
 export function isTestDelivery(delivery: TypeformDelivery): boolean {
-  return delivery.responseToken !== '' && delivery.responseToken === delivery.eventId;
+  // A parsed delivery's eventId is never empty, so an empty token never matches.
+  return delivery.responseToken === delivery.eventId;
 }

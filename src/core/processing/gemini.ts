@@ -115,14 +115,14 @@ export function generationConfigFor(model: string, larger = false): Record<strin
   return config;
 }
 
-export function buildGeminiRequest(input: PromptInput, options: { larger?: boolean } = {}): GeminiRequest {
+export function buildGeminiRequest(input: PromptInput): GeminiRequest {
   const model = input.config.model.trim() || input.defaultModel;
   return {
     model,
     body: {
       contents: [{ role: 'user', parts: [{ text: buildPrompt(input) }] }],
       systemInstruction: { parts: [{ text: SYSTEM_INSTRUCTION }] },
-      generationConfig: generationConfigFor(model, options.larger === true),
+      generationConfig: generationConfigFor(model),
     },
   };
 }
@@ -145,6 +145,11 @@ type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The objects in a list (anything else in it, or a value that is no list, is left out). */
+function objectsIn(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
 }
 
 function parseJson(body: string): unknown {
@@ -173,20 +178,21 @@ function durationSeconds(value: unknown): number | undefined {
 interface GeminiError {
   status: string;
   message: string;
-  reasons: string[];
-  quotaIds: string[];
+  /** An ErrorInfo detail says API_KEY_INVALID. */
+  keyInvalid: boolean;
+  /** A QuotaFailure violation names a per-day quota (e.g. GenerateRequestsPerDayPerProjectPerModel-FreeTier). */
+  dailyQuota: boolean;
   retryDelaySeconds?: number;
 }
 
 function readError(body: string): GeminiError {
   const parsed = parseJson(body);
   const error = isObject(parsed) && isObject(parsed.error) ? parsed.error : {};
-  const found: GeminiError = { status: String(error.status ?? ''), message: String(error.message ?? ''), reasons: [], quotaIds: [] };
-  for (const detail of Array.isArray(error.details) ? error.details : []) {
-    if (!isObject(detail)) continue;
-    if (typeof detail.reason === 'string') found.reasons.push(detail.reason);
-    for (const violation of Array.isArray(detail.violations) ? detail.violations : []) {
-      if (isObject(violation) && typeof violation.quotaId === 'string') found.quotaIds.push(violation.quotaId);
+  const found: GeminiError = { status: String(error.status ?? ''), message: String(error.message ?? ''), keyInvalid: false, dailyQuota: false };
+  for (const detail of objectsIn(error.details)) {
+    if (detail.reason === 'API_KEY_INVALID') found.keyInvalid = true;
+    for (const violation of objectsIn(detail.violations)) {
+      if (typeof violation.quotaId === 'string' && /PerDay/i.test(violation.quotaId)) found.dailyQuota = true;
     }
     const delay = durationSeconds(detail.retryDelay);
     if (delay !== undefined) found.retryDelaySeconds = delay;
@@ -207,9 +213,8 @@ function classifySuccess(body: string): GeminiVerdict {
   if (!candidate) return { kind: 'content', reason: 'Gemini returned no candidate' };
   const finish = String(candidate.finishReason ?? 'FINISH_REASON_UNSPECIFIED');
   const content = isObject(candidate.content) ? candidate.content : {};
-  const parts = Array.isArray(content.parts) ? content.parts : [];
-  const text = parts
-    .filter((part): part is Json => isObject(part) && part.thought !== true && typeof part.text === 'string')
+  const text = objectsIn(content.parts)
+    .filter((part) => part.thought !== true && typeof part.text === 'string')
     .map((part) => part.text as string)
     .join('')
     .trim();
@@ -240,7 +245,7 @@ export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCal
   const described = short(`Gemini HTTP ${status}${error.status ? ` ${error.status}` : ''}${error.message ? `: ${error.message}` : ''}`);
   const model = context.model ? `"${context.model}"` : 'the configured model';
   if (status === 429) {
-    if (error.quotaIds.some((id) => /PerDay/i.test(id))) {
+    if (error.dailyQuota) {
       return { kind: 'systemic', incident: 'GEMINI_DAILY_QUOTA', reason: `${described} (daily quota; it resets at midnight Pacific time)` };
     }
     return error.retryDelaySeconds !== undefined
@@ -248,7 +253,7 @@ export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCal
       : { kind: 'retryable', reason: described, rateLimited: true };
   }
   if (status === 408 || status >= 500) return { kind: 'retryable', reason: described, outage: true };
-  if (status === 401 || status === 403 || error.reasons.includes('API_KEY_INVALID')) {
+  if (status === 401 || status === 403 || error.keyInvalid) {
     return { kind: 'systemic', incident: 'GEMINI_KEY_INVALID', reason: `${described} (check Script Property GEMINI_API_KEY)` };
   }
   // Billing/region preconditions fail every call alike: burning rows one by one would help nobody.

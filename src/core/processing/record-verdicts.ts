@@ -166,9 +166,9 @@ function recordVerdict(
     case 'out-of-tokens': {
       const error = summary(
         'GEMINI_CONTENT',
-        `${verdict.reason}. Next step: set a model that thinks less for this form (Config "model", or Script Property ` +
-          'GEMINI_MODEL, e.g. a Flash or Flash-Lite model) or shorten the prompt, then Retry the row; or write the reply in ' +
-          'result yourself and set APPROVED',
+        // Within the error cell's 300 characters, and only moves a person may make from FAILED (not APPROVED).
+        `${verdict.reason}. Next step: set a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) ` +
+          'or shorten the prompt, then Retry; or reply yourself and set SENT',
       );
       moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
       run.summary.failed++;

@@ -61,8 +61,8 @@ function refused(row: QueueRow, status: string, putBack: string, what: string, a
 }
 
 export function decideStatusEdit(edit: StatusEdit): EditDecision {
-  const from = String(edit.from ?? '').trim();
-  const to = String(edit.to ?? '').trim();
+  const from = edit.from.trim();
+  const to = edit.to.trim();
   const target = parseStatus(to);
   if (edit.row.eventId === '') {
     // A status typed into an empty row would look like a submission to processing.
@@ -107,14 +107,14 @@ export function decideResultEdit(edit: ResultEdit): EditDecision {
 export function decideUncheckedStatusEdit(row: QueueRow, to: string, context: StaffContext): { row: QueueRow; log: LogEntry; note: string } {
   const target = parseStatus(to);
   const by = staffName(context.user);
-  const keep = target !== null && UNCHECKED_KEEPS.includes(target);
-  const status: Status = keep && target !== null ? target : 'NEEDS_REVIEW';
-  const detail = keep
+  const kept = UNCHECKED_KEEPS.find((status) => status === target);
+  const status: Status = kept ?? 'NEEDS_REVIEW';
+  const detail = kept
     ? `multi-cell edit to ${status}: not checked, as Sheets gives no previous values`
     : `multi-cell edit to "${to || '(empty)'}" could not be checked, as Sheets gives no previous values; ` +
       'parked in NEEDS_REVIEW so nothing is sent until a person looks (use the formqueue menu to act on several rows)';
   return {
-    row: { ...withReason(row, status, detail, keep), status, updatedAt: context.now },
+    row: { ...withReason(row, status, detail, kept !== undefined), status, updatedAt: context.now },
     log: { at: context.now, eventId: row.eventId, from: '(unknown)', to: status, by, detail },
     note: `formqueue (${formatTime(context.now)}, edit by ${by}): ${detail}. The row's history is in the Log sheet.`,
   };
@@ -164,7 +164,7 @@ export const SYSTEM_MEMORY_COLUMNS: readonly QueueHeader[] = ['event_id', 'sent_
 
 const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
 
-/** An edit event's old value of a time cell as a Date: Sheets gives a day serial ("45625.41") or a date text. */
+/** An edit event's old value of a time cell as a Date: Sheets gives a day serial ("45625.41") or a date text; an empty cell stays ''. */
 function timeOf(oldValue: string): Date | string {
   const serial = Number(oldValue);
   if (oldValue.trim() !== '' && Number.isFinite(serial)) return new Date(SERIAL_EPOCH_MS + serial * DAY_MS);
@@ -188,7 +188,7 @@ export function decideSystemColumnEdit(header: QueueHeader, oldValue: string | n
   const status = String(row.status);
   const base = { at: context.now, eventId: row.eventId, from: status, by };
   if (oldValue !== null) {
-    const value = (TIME_HEADERS as readonly string[]).includes(header) && oldValue !== '' ? timeOf(oldValue) : oldValue;
+    const value = (TIME_HEADERS as readonly string[]).includes(header) ? timeOf(oldValue) : oldValue;
     const reason = `${header} is formqueue's memory of this row (it is how a reply is never mailed twice); set the status instead`;
     return {
       kind: 'put-back',

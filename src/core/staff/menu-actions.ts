@@ -45,7 +45,7 @@ const MAX_LISTED = 8;
 
 export function applyMenuAction(action: MenuAction, rows: readonly QueueRow[], context: StaffContext): MenuOutcome {
   const spec = SPECS[action];
-  const outcome: MenuOutcome = { changed: [], log: [], refused: [], message: '' };
+  const outcome: Omit<MenuOutcome, 'message'> = { changed: [], log: [], refused: [] };
   for (const row of rows) {
     const from = String(row.status);
     const reason = outOfScope(spec, from);
@@ -61,15 +61,14 @@ export function applyMenuAction(action: MenuAction, rows: readonly QueueRow[], c
       outcome.refused.push({ rowNumber: row.rowNumber, reason: decision.reason });
     }
   }
-  outcome.message = summarise(spec, rows.length, outcome);
-  return outcome;
+  return { ...outcome, message: summarise(spec, rows.length, outcome) };
 }
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function summarise(spec: ActionSpec, selected: number, outcome: MenuOutcome): string {
+function summarise(spec: ActionSpec, selected: number, outcome: Omit<MenuOutcome, 'message'>): string {
   if (selected === 0) return 'Select one or more rows of the Queue sheet first (any cell of a row selects it).';
   const lines: string[] = [];
   const numbers = outcome.changed.map((row) => row.rowNumber).join(', ');

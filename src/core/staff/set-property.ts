@@ -17,16 +17,17 @@ const HIDDEN = '(hidden: it looks like a secret)';
 
 /** A value that redaction would touch is shown to nobody, whatever key it was typed for. */
 export function looksLikeSecretValue(value: string): boolean {
-  return value !== '' && redact(value) !== value;
+  return redact(value) !== value;
 }
 
 function hideSecrets(message: string, value: string): string {
-  const hidden = value !== '' && looksLikeSecretValue(value) ? message.split(value).join(HIDDEN) : message;
+  const hidden = looksLikeSecretValue(value) ? message.split(value).join(HIDDEN) : message;
   return redact(hidden);
 }
 
 export function planPropertyChange(text: string, current: Readonly<Record<string, string>>): PropertyChange {
-  const typed = /=(.*)$/s.exec(text)?.[1]?.trim() ?? '';
+  // The value as typed (without '=', the whole text): a refusal may quote it, and it must not show a secret.
+  const typed = text.slice(text.indexOf('=') + 1).trim();
   const parsed = parseSettingAssignment(text, current);
   if (!parsed.ok) return { kind: 'refused', message: hideSecrets(parsed.message, typed) };
   const { key, value } = parsed;

@@ -3,7 +3,7 @@ import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
 import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
-import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../sheet-names';
+import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, TALLY_HEADERS } from '../sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
 
 const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
@@ -54,6 +54,7 @@ export const SHEET_PLANS: readonly SheetPlan[] = [
     protectSheet: true,
   },
   { name: SHEETS.archive, headers: ARCHIVE_HEADERS, formats: QUEUE_NUMBER_FORMATS, protectedHeaders: [], protectSheet: true },
+  { name: SHEETS.tally, headers: TALLY_HEADERS, formats: allText(TALLY_HEADERS, { bytes: '0' }), protectedHeaders: [], protectSheet: true },
 ];
 
 /** Every protection setup makes starts with this, so a re-run can find and replace its own. */
@@ -68,8 +69,8 @@ export type HeaderRepair =
 export function repairHeader(existing: readonly unknown[], wanted: readonly string[]): HeaderRepair {
   const names = existing.map((cell) => String(cell ?? '').trim());
   let width = names.length;
-  while (width > 0 && names[width - 1] === '') width--;
-  if (width === 0) return { kind: 'write', startColumn: 1, headers: [...wanted] };
+  // names[-1] is undefined, so the loop stops at 0; a blank row 1 then misses every name, written from column 1.
+  while (names[width - 1] === '') width--;
   const missing = wanted.filter((name) => !names.includes(name));
   return missing.length === 0 ? { kind: 'ok' } : { kind: 'write', startColumn: width + 1, headers: missing };
 }
@@ -259,9 +260,11 @@ export function planProperties(props: Readonly<Record<string, string>>, activeSp
 
 /** True when the Config sheet's values (header first) already hold a `*` row. */
 export function hasDefaultConfigRow(values: readonly (readonly unknown[])[]): boolean {
-  if (values.length === 0) return false;
-  const at = values[0].map((cell) => String(cell).trim().toLowerCase()).indexOf('form_id');
-  return at >= 0 && values.slice(1).some((row) => String(row[at] ?? '').trim() === ANY_FORM);
+  const [header, ...rows] = values;
+  if (!header) return false;
+  // Without a form_id column `at` is -1 and row[-1] is undefined, which is no `*`.
+  const at = header.map((cell) => String(cell).trim().toLowerCase()).indexOf('form_id');
+  return rows.some((row) => String(row[at]).trim() === ANY_FORM);
 }
 
 /** The `*` row: every form answered with the default prompt and mail, approval off, laid out along `header`. */

@@ -22,7 +22,7 @@ export function staffName(user: string): string {
 
 /** What staff typed, as a status if it is one ("approved " → APPROVED); null for anything else. */
 export function parseStatus(value: unknown): Status | null {
-  const text = String(value ?? '').trim().toUpperCase();
+  const text = String(value).trim().toUpperCase();
   return isStatus(text) ? text : null;
 }
 
@@ -61,6 +61,7 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
     // The ledger's record of this send (send-ledger.ts), as for one formqueue made itself.
     detail = withLedgerFacts(detail, { mailRef: row.mailRef || undefined, sentAt: next.sentAt });
   }
-  const log: LogEntry = { at: context.now, eventId: row.eventId, from: from || '(empty)', to: target, by, detail };
+  // `from` is a status here: the table refuses every move from an empty or unknown one.
+  const log: LogEntry = { at: context.now, eventId: row.eventId, from, to: target, by, detail };
   return { ok: true, row: next, log };
 }

@@ -1,4 +1,5 @@
 // The optional daily summary (DAILY_SUMMARY on): counts per status and the day's incidents, once per date key.
+import type { RejectedTotals } from '../intake/rejection-tally';
 import type { OutgoingMail } from '../ports';
 import type { Settings } from '../settings';
 import { STATUSES } from '../statuses';
@@ -24,6 +25,17 @@ export interface DailySummaryInput {
   now: number;
   settings: Settings;
   remainingMailQuota: number;
+  /** The day's rejected deliveries as last folded (REJECTED_DELIVERIES sends no reminder: this is where staff see them go on). */
+  rejected?: RejectedTotals;
+}
+
+/** Today's rejections so far and the last earlier day's, each with how many kept no body; null when there were none. */
+function rejectedLine(totals: RejectedTotals | undefined): string | null {
+  if (!totals) return null;
+  const days: string[] = [];
+  if (totals.count > 0) days.push(`${totals.count} today so far (${totals.dropped} without their body)`);
+  if (totals.previous && totals.previous.count > 0) days.push(`${totals.previous.count} on ${totals.previous.day} (${totals.previous.dropped} without their body)`);
+  return days.length > 0 ? `${days.join('; ')}; see the Rejected sheet` : null;
 }
 
 /** The summary due now, or null (off, already sent for this date, nobody to send to, or the quota is down to the replies' reserve: it waits). */
@@ -41,6 +53,8 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
     { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
     ...needsPersonRowParts(health, now, redaction),
   ];
+  const rejected = rejectedLine(input.rejected);
+  if (rejected) parts.push({ kind: 'field', label: 'Rejected deliveries', text: rejected });
   if (!health.readable) parts.push({ kind: 'line', text: health.countedAt === null ? 'The queue could not be read.' : `The queue could not be read; figures as last read ${formatTime(health.countedAt)}.` });
   parts.push({ kind: 'heading', text: 'Incidents of the last 24 hours' });
   if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });

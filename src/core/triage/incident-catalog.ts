@@ -167,7 +167,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     title: 'Deliveries rejected',
     whatHappened: 'Webhook deliveries were refused (bad token, malformed body or unknown form).',
     nextStep: "Read the reasons in the Rejected sheet. After a token rotation, put the current WEBHOOK_TOKEN in the webhook URL in Typeform (Connect → Webhooks), or keep the old one in WEBHOOK_TOKEN_PREVIOUS until Typeform uses the new one.",
-    raisedBy: "processQueue, when 10 or more webhook deliveries were rejected in the current calendar day (the script's time zone; doPost counts them, it raises nothing itself). Cleared when the day ends and its count starts over, so a new day is a new incident: with no reminder and no recovery mail, staff get at most one mail a day, however long the rejections go on (the daily summary carries them).",
+    raisedBy: "processQueue, when 10 or more webhook deliveries were rejected in the current calendar day (the script's time zone; doPost counts each one in the Tally sheet and raises nothing itself; every full run adds them up). Cleared when the day ends and its count starts over, so a new day is a new incident: with no reminder and no recovery mail, staff get at most one mail a day, however long the rejections go on (the daily summary carries them).",
     mails: AT_ONCE,
     followUps: 'none',
     holdsRowsBack: false,

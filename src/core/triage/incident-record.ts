@@ -78,15 +78,23 @@ export function incidentFromJson(json: string): Incident | null {
   }
 }
 
-/** Compact JSON that always fits one property: the detail is shortened first, then the row list. */
+/** One step smaller: the detail halved down to 100 characters, then the rows halved, then the detail, then the caught-up counts dropped. */
+function shrunk(incident: Incident): Incident {
+  if (incident.detail.length > 100) return { ...incident, detail: `${incident.detail.slice(0, Math.floor(incident.detail.length / 2))}…` };
+  if (incident.rows.length > 0) return { ...incident, rows: incident.rows.slice(0, Math.floor(incident.rows.length / 2)) };
+  if (incident.detail !== '') return { ...incident, detail: '' };
+  return { ...incident, caughtUp: undefined };
+}
+
+/**
+ * Compact JSON that always fits one property. Each step of shrunk() makes the record smaller, and without detail,
+ * rows and caught-up counts it is a code and a few numbers (under 300 bytes), so the loop ends.
+ */
 export function incidentToJson(incident: Incident): string {
   let copy: Incident = { ...incident, rows: incident.rows.slice(0, MAX_ROWS_KEPT), detail: incident.detail.slice(0, MAX_DETAIL_CHARS) };
   let json = JSON.stringify(copy);
-  while (utf8Length(json) > MAX_VALUE_BYTES && (copy.detail.length > 0 || copy.rows.length > 0)) {
-    copy =
-      copy.detail.length > 100
-        ? { ...copy, detail: `${copy.detail.slice(0, Math.floor(copy.detail.length / 2))}…` }
-        : { ...copy, rows: copy.rows.slice(0, Math.floor(copy.rows.length / 2)), detail: copy.detail.slice(0, 100) };
+  while (utf8Length(json) > MAX_VALUE_BYTES) {
+    copy = shrunk(copy);
     json = JSON.stringify(copy);
   }
   return json;

@@ -49,12 +49,12 @@ export class IncidentBook implements IncidentSink {
   private readonly raisedThisRun = new Set<IncidentCode>();
   /** Per code, raises added by this execution: what commit() adds onto a newer stored copy. */
   private readonly countDelta = new Map<IncidentCode, number>();
-  private history: IncidentHistoryEntry[] = [];
+  private history: IncidentHistoryEntry[];
   private historyDirty = false;
-  private dailySummarySent = '';
+  private dailySummarySent: string;
   private dailySummaryDirty = false;
   private readonly knownSecrets: readonly string[];
-  private storedHealthJson: string;
+  private storedHealthJson: string | undefined;
   private healthJson: string | null = null;
 
   constructor(
@@ -67,17 +67,19 @@ export class IncidentBook implements IncidentSink {
     for (const code of INCIDENT_CODES) {
       const json = stored[incidentKey(code)];
       const incident = json ? incidentFromJson(json) : null;
-      if (incident) this.incidents.set(code, incident);
-      if (incident) this.loaded.set(code, incident);
+      if (incident) {
+        this.incidents.set(code, incident);
+        this.loaded.set(code, incident);
+      }
     }
     this.history = historyFromJson(stored[INCIDENT_HISTORY_KEY]);
     this.dailySummarySent = stored[DAILY_SUMMARY_SENT_KEY] ?? '';
-    this.storedHealthJson = stored[HEALTH_SNAPSHOT_KEY] ?? '';
+    this.storedHealthJson = stored[HEALTH_SNAPSHOT_KEY];
   }
 
   raise(code: IncidentCode, detail: string, rowNumbers: readonly number[] = []): void {
     const now = this.clock.now();
-    const shortDetail = redact(String(detail ?? ''), this.knownSecrets).slice(0, MAX_DETAIL_CHARS);
+    const shortDetail = redact(detail, this.knownSecrets).slice(0, MAX_DETAIL_CHARS);
     const current = this.incidents.get(code);
     const firstRaiseThisRun = !this.raisedThisRun.has(code);
     this.raisedThisRun.add(code);
@@ -206,13 +208,14 @@ export class IncidentBook implements IncidentSink {
     if (!health.readable) return;
     const json = healthSnapshotToJson(health, this.knownSecrets);
     const previous = healthSnapshotFromJson(this.storedHealthJson, health.checkedAt);
-    const sameFigures = previous !== null && withoutTime(this.storedHealthJson) === withoutTime(json);
-    if (sameFigures && health.checkedAt - (previous.countedAt ?? 0) < HEALTH_REFRESH_MS) return;
+    const recent = previous !== null && health.checkedAt - (previous.countedAt ?? 0) < HEALTH_REFRESH_MS;
+    if (recent && withoutTime(this.storedHealthJson ?? '') === withoutTime(json)) return;
     this.healthJson = json;
   }
 
   hasChanges(): boolean {
-    return this.dirty.size > 0 || this.removed.size > 0 || this.historyDirty || this.dailySummaryDirty || this.healthJson !== null;
+    // A history change always comes with a removal (drop), so `removed` stands for it.
+    return this.dirty.size > 0 || this.removed.size > 0 || this.dailySummaryDirty || this.healthJson !== null;
   }
 
   /**
@@ -223,9 +226,8 @@ export class IncidentBook implements IncidentSink {
   commit(latest?: Readonly<Record<string, string>>): void {
     const now = this.clock.now();
     const values: Record<string, string> = {};
-    for (const code of this.dirty) {
-      const mine = this.incidents.get(code);
-      if (!mine) continue;
+    for (const [code, mine] of this.incidents) {
+      if (!this.dirty.has(code)) continue;
       const theirs = latest?.[incidentKey(code)] ? incidentFromJson(latest[incidentKey(code)]) : null;
       values[incidentKey(code)] = incidentToJson(theirs ? this.mergeOnto(theirs, mine) : mine);
     }
@@ -268,7 +270,7 @@ export class IncidentBook implements IncidentSink {
       lastSeen: Math.max(theirs.lastSeen, mine.lastSeen),
       count: Math.max(mine.count, theirs.count + delta),
       runs: Math.max(mine.runs, theirs.runs + (this.raisedThisRun.has(mine.code) ? 1 : 0)),
-      rows: rows.slice(0, MAX_ROWS_KEPT),
+      rows, // incidentToJson keeps the lowest MAX_ROWS_KEPT
       rowCount: Math.max(theirs.rowCount, mine.rowCount, rows.length),
       lastMailedAt: latestMail > 0 ? latestMail : null,
       mailsSent: Math.max(theirs.mailsSent, mine.mailsSent),

@@ -26,8 +26,6 @@ function redacted(parts: readonly MailPart[], context: RedactionContext): MailPa
   const clean = (text: string) => redact(text, context.knownSecrets, context.keep);
   return parts.map((part) => {
     switch (part.kind) {
-      case 'field':
-        return { ...part, text: clean(part.text) };
       case 'link':
         return { ...part, text: clean(part.text), href: clean(part.href) };
       default:
@@ -59,7 +57,7 @@ export function renderMail(parts: readonly MailPart[], context: RedactionContext
         plain.push(part.text);
         html.push(`<pre style="white-space:pre-wrap;font-size:12px">${escapeHtml(part.text)}</pre>`);
         break;
-      default:
+      case 'line':
         plain.push(part.text);
         html.push(`<div>${escapeHtml(part.text)}</div>`);
     }

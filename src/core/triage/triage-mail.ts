@@ -77,13 +77,10 @@ export function dueMailKind(incident: Incident, now: number, reminderMinutes: nu
  * Reminders need the incident seen again, i.e. a run that happens anyway; a mail already due but held waits for any run.
  */
 export function nextTriageMailAt(incidents: readonly Incident[], now: number): number | null {
-  let next: number | null = null;
-  for (const incident of incidents) {
-    if (incident.state !== 'cleared' || incident.clearedAt === null) continue;
-    const at = incident.clearedAt + RECOVERY_QUIET_MINUTES * MINUTE_MS;
-    if (at > now && (next === null || at < next)) next = at;
-  }
-  return next;
+  const recoveries = incidents
+    .flatMap((incident) => (incident.state === 'cleared' && incident.clearedAt !== null ? [incident.clearedAt + RECOVERY_QUIET_MINUTES * MINUTE_MS] : []))
+    .filter((at) => at > now);
+  return recoveries.length > 0 ? Math.min(...recoveries) : null;
 }
 
 /** When mail is scarce: news before reminders, and the classes staff can act on first. */
@@ -118,7 +115,7 @@ export function planTriageMails(
     } else {
       quota -= recipients;
       const mail = composeTriageMail(incident, kind, health, now, redaction, settings.triageReminderMinutes);
-      plan.mails.push({ code: incident.code, kind, recipients, mail: { ...mail, to: settings.staffEmails.join(',') } });
+      plan.mails.push({ code: incident.code, kind, recipients, mail: { to: settings.staffEmails.join(','), ...mail } });
     }
   }
   return plan;
@@ -211,7 +208,7 @@ function composeTriageMail(
   now: number,
   redaction: RedactionContext,
   reminderMinutes: number,
-): OutgoingMail {
+): Omit<OutgoingMail, 'to'> {
   const impact = impactFor(incident, health, now);
   const cls = INCIDENTS[incident.code].class;
   const firstLine = incident.detail.split('\n')[0].slice(0, 200);
@@ -254,7 +251,6 @@ function composeTriageMail(
   parts.push(...detailParts(incident, now));
   const rendered = renderMail(parts, redaction);
   return {
-    to: '',
     subject: redactSubject(subjectFor(incident, kind, health, impact, now), redaction),
     body: rendered.body,
     htmlBody: rendered.htmlBody,

@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { answerText, findRecipient, renderSubmission, templateValues } from '../../../src/core/intake/answers';
-import { parseTypeformBody, isTestDelivery, type TypeformAnswer } from '../../../src/core/intake/typeform-payload';
+import { parseTypeformBody, isTestDelivery, type TypeformAnswer, type TypeformDelivery } from '../../../src/core/intake/typeform-payload';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/typeform/${name}`, import.meta.url), 'utf8');
+
+/** Parsed inside each test (beforeEach), not while the file is collected: a mutation-testing run activates its mutant per test. */
+function parsedFixture(name: string): TypeformDelivery {
+  const parsed = parseTypeformBody(fixture(name));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.delivery;
+}
 
 const answer = (type: string, value: unknown): TypeformAnswer => ({ type, [type]: value, field: { id: 'f', ref: 'r', type: 'x' } });
 
@@ -65,9 +72,10 @@ describe('renderSubmission', () => {
 });
 
 describe("Typeform's example payload: answers with only field.id", () => {
-  const parsed = parseTypeformBody(fixture('example-payload.json'));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  const delivery = parsed.delivery;
+  let delivery: TypeformDelivery;
+  beforeEach(() => {
+    delivery = parsedFixture('example-payload.json');
+  });
 
   it('gives every answer the ref its definition names', () => {
     expect(delivery.answers.map((a) => a.field.ref)).toEqual(delivery.fields.map((f) => f.ref));
@@ -121,9 +129,10 @@ describe("Typeform's example payload: answers with only field.id", () => {
 });
 
 describe('every documented answer type renders readably (ids only, matrix rows, recall in titles)', () => {
-  const parsed = parseTypeformBody(fixture('all-answer-types.json'));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  const lines = renderSubmission(parsed.delivery).split('\n');
+  let lines: string[];
+  beforeEach(() => {
+    lines = renderSubmission(parsedFixture('all-answer-types.json')).split('\n');
+  });
   it.each([
     "Where should Mina Okafor's feedback go?: mina.okafor@example.com",
     'Phone: +40700022222',
@@ -152,14 +161,16 @@ describe('every documented answer type renders readably (ids only, matrix rows, 
 });
 
 describe('findRecipient', () => {
-  const parsed = parseTypeformBody(fixture('essay-submission.json'));
-  if (!parsed.ok) throw new Error(parsed.reason);
+  let delivery: TypeformDelivery;
+  beforeEach(() => {
+    delivery = parsedFixture('essay-submission.json');
+  });
   it.each([
     ['the first email answer by default', '', 'mina.okafor@example.com'],
     ['the field Config names, by ref', 'name', 'Mina Okafor'],
     ['the first email answer when the named field is absent', 'nope', 'mina.okafor@example.com'],
   ])('%s', (_name, field, expected) => {
-    expect(findRecipient(parsed.delivery, field)).toBe(expected);
+    expect(findRecipient(delivery, field)).toBe(expected);
   });
 
   it('is empty for a submission without an email answer', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handleDelivery } from '../../../src/core/intake/intake';
-import { REJECTED_BODIES_PER_DAY } from '../../../src/core/intake/rejections';
+import { REJECTED_BYTES_PER_DAY, foldTally } from '../../../src/core/intake/rejection-tally';
 import { DIRTY_PROPERTY } from '../../../src/core/tick-gate';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
 import { form, memoryIntake, OLD_TOKEN, TOKEN } from './memory-intake';
@@ -130,7 +130,7 @@ describe('handleDelivery', () => {
     expect(m.rejected).toHaveLength(1);
     expect(m.rejected[0].reason).toMatch(/^partial_response: .*never answered/);
     expect(m.rejected[0].body).toBe(JSON.stringify(JSON.parse(body)));
-    expect(m.props.FQ_REJECTED_DAY).toBeUndefined();
+    expect(m.tally.rows).toEqual([]);
   });
 
   it("queues Typeform's example payload (answers carry only field.id) with its recipient found through the definition", () => {
@@ -165,11 +165,26 @@ describe('handleDelivery', () => {
     expect(JSON.stringify(m.rejected)).not.toContain(TOKEN);
   });
 
-  it(`keeps at most ${REJECTED_BODIES_PER_DAY} rejected bodies a day, then only counts`, () => {
+  it(`keeps rejected deliveries while the day's ${REJECTED_BYTES_PER_DAY.toLocaleString('en-US')} bytes last, then only counts them, every one`, () => {
     const m = memoryIntake();
-    for (let i = 0; i < REJECTED_BODIES_PER_DAY + 20; i++) handleDelivery({ token: 'bad', body: essay }, m.deps);
-    expect(m.rejected).toHaveLength(REJECTED_BODIES_PER_DAY);
-    expect(JSON.parse(m.props.FQ_REJECTED_DAY)).toMatchObject({ kept: REJECTED_BODIES_PER_DAY, dropped: 20 });
+    const large = `{"junk":"${'x'.repeat(100_000)}"}`;
+    for (let i = 0; i < 30; i++) handleDelivery({ token: 'bad', body: large }, m.deps);
+    const keptBytes = m.rejected.reduce((sum, row) => sum + row.body.length + (row.bodyParts?.parts.join('').length ?? 0), 0);
+    expect(m.rejected.length).toBeGreaterThan(10);
+    expect(m.rejected.length).toBeLessThan(30);
+    expect(keptBytes).toBeLessThanOrEqual(REJECTED_BYTES_PER_DAY);
+    expect(foldTally(m.tally, m.deps.props, '2026-11-30')).toMatchObject({ count: 30, dropped: 30 - m.rejected.length });
+  });
+
+  it('a rejection counts on the calendar day of its arrival, and the next day has its room again', () => {
+    const m = memoryIntake();
+    const large = `{"junk":"${'x'.repeat(100_000)}"}`;
+    for (let i = 0; i < 30; i++) handleDelivery({ token: 'bad', body: large }, m.deps);
+    const firstDay = m.rejected.length;
+    m.deps.clock = { now: () => Date.UTC(2026, 11, 1, 0, 0, 1) };
+    handleDelivery({ token: 'bad', body: large }, m.deps);
+    expect(m.rejected).toHaveLength(firstDay + 1);
+    expect(m.tally.rows.at(-1)).toMatchObject({ day: '2026-12-01' });
   });
 
   it('rejects a form Config does not enable as "unknown form", keeping the body', () => {

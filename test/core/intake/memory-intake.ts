@@ -5,7 +5,7 @@ import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { isSameSubmission } from '../../../src/core/submission-keys';
 import { readSettings } from '../../../src/core/settings';
-import { MemoryCache, MemoryProperties } from '../memory-ports';
+import { MemoryCache, MemoryProperties, MemoryTally } from '../memory-ports';
 
 export const TOKEN = 'current-token-0123456789abcdef-7Qz';
 export const OLD_TOKEN = 'previous-token-0123456789abcdef-k4W';
@@ -20,6 +20,8 @@ export interface MemoryIntake {
   archive: QueueRow[];
   payloads: string[][];
   rejected: RejectedDelivery[];
+  /** The Tally sheet: one row per rejection counted. */
+  tally: MemoryTally;
   spilled: { id: string; receivedAt: number; body: string }[];
   logs: string[];
   props: Record<string, string>;
@@ -38,6 +40,7 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     searched: [],
     payloads: [],
     rejected: [],
+    tally: new MemoryTally(),
     spilled: [],
     logs: [],
     props: { WEBHOOK_TOKEN: TOKEN, ...options.props },
@@ -58,6 +61,9 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
   };
   let spillSeq = 0;
   const sheets: IntakeSheetsWithConfig = {
+    get tally() {
+      return state.tally;
+    },
     readForms: () => state.forms,
     findDuplicate(eventId, token, where) {
       state.searched.push(where.archive ? 'Queue+Archive' : 'Queue');

@@ -277,6 +277,10 @@ describe('runProcessing: generation', () => {
     expect(w.gemini.requestCount()).toBe(2);
     expect(w.queue.row(2).status).toBe('FAILED');
     expect(w.queue.row(2).error).toMatch(/^GEMINI_CONTENT: Gemini spent its whole output budget thinking and wrote no reply \(3071 thinking tokens\), also with 4× the budget\. Next step: set a model that thinks less/);
+    // Only moves a person may make from FAILED (PENDING, SENT, SKIPPED): APPROVED would be put back by the edit guard.
+    // The whole next step fits the cell (300 characters), and names only moves a person may make from FAILED.
+    expect(w.queue.row(2).error).toMatch(/then Retry; or reply yourself and set SENT$/);
+    expect(w.queue.row(2).error).not.toContain('APPROVED');
   });
 
   it('claims are written and flushed before Gemini is called', () => {

@@ -270,6 +270,7 @@ describe('Typeform', () => {
   it.each([
     ['https://api.typeform.com', 'https://api.typeform.com/forms?page_size=1'],
     ['https://api.eu.typeform.com/', 'https://api.eu.typeform.com/forms?page_size=1'],
+    ['https://api.eu.typeform.com//', 'https://api.eu.typeform.com/forms?page_size=1'],
     ['http://127.0.0.1:8787/typeform', 'http://127.0.0.1:8787/typeform/forms?page_size=1'],
   ])('the probe asks under TYPEFORM_BASE_URL %s', (baseUrl, url) => {
     expect(typeformProbeUrl(baseUrl)).toBe(url);

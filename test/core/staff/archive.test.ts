@@ -41,6 +41,7 @@ describe('archiveMayHold (whether intake must look in the Archive)', () => {
     ['submitted 23 hours ago (a day less the clock skew allowed)', at(T0 - 23 * HOUR), true],
     ['submitted 2 days ago', at(T0 - 2 * DAY), true],
     ['submitted half an hour in the future (clock skew)', at(T0 + HOUR / 2), false],
+    ['submitted exactly the allowed skew in the future', at(T0 + HOUR), false],
     ['submitted two hours in the future (not a time to trust)', at(T0 + 2 * HOUR), true],
     ['an empty submitted_at', '', true],
     ['an unreadable submitted_at', 'yesterday', true],

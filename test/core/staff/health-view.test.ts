@@ -24,10 +24,11 @@ const incident = (patch: Partial<Incident>): Incident => ({
 
 describe('the Queue health dialog', () => {
   const rows = [repliedRow('PENDING', { rowNumber: 2, receivedAt: T0 - DAY }), repliedRow('PENDING', { rowNumber: 3, receivedAt: T0 - 2 * DAY }), repliedRow('FAILED', { rowNumber: 4 }), repliedRow('SENT', { rowNumber: 5 })];
-  const health = computeHealth(rows, T0, 'https://docs.google.com/spreadsheets/d/abc/edit', 0);
+  // Built inside each test, not while the file is collected: a mutation-testing run activates its mutant per test.
+  const health = () => computeHealth(rows, T0, 'https://docs.google.com/spreadsheets/d/abc/edit', 0);
 
   it('shows counts by status, the oldest PENDING age, rows needing a person with links, and open incidents only', () => {
-    const html = healthDialogHtml(health, [incident({}), incident({ code: 'SHEETS_UNAVAILABLE', state: 'cleared' })], T0, false);
+    const html = healthDialogHtml(health(), [incident({}), incident({ code: 'SHEETS_UNAVAILABLE', state: 'cleared' })], T0, false);
     expect(html).toMatch(/PENDING<\/td><td[^>]*>2</);
     expect(html).toMatch(/FAILED<\/td><td[^>]*>1</);
     expect(html).toContain('2 d ago');
@@ -47,23 +48,25 @@ describe('the Queue health dialog', () => {
 });
 
 describe('the Queue health dialog, exactly', () => {
-  const base = computeHealth([], T0);
-  const health = {
-    ...base,
-    counts: { ...base.counts, PENDING: 2, FAILED: 1 },
-    unknownStatus: 1,
-    spilled: 3,
-    oldestPendingAt: T0 - 90 * 60_000,
-    needsPersonCount: 4,
-    needsPerson: [
-      needsRow(7, 'FAILED', 'https://example.com/s#gid=0&range=A7'),
-      needsRow(9, '', null),
-    ],
-    userImpact: { affected: true, statement: 'Respondents wait <longer>.' },
+  const exact = () => {
+    const base = computeHealth([], T0);
+    return {
+      ...base,
+      counts: { ...base.counts, PENDING: 2, FAILED: 1 },
+      unknownStatus: 1,
+      spilled: 3,
+      oldestPendingAt: T0 - 90 * 60_000,
+      needsPersonCount: 4,
+      needsPerson: [
+        needsRow(7, 'FAILED', 'https://example.com/s#gid=0&range=A7'),
+        needsRow(9, '', null),
+      ],
+      userImpact: { affected: true, statement: 'Respondents wait <longer>.' },
+    };
   };
 
   it('lists each non-zero status in table order, the mistyped ones, spill, oldest PENDING, rows for a person and incidents', () => {
-    const html = healthDialogHtml(health, [incident({ count: 2, detail: 'a & b' })], T0, false);
+    const html = healthDialogHtml(exact(), [incident({ count: 2, detail: 'a & b' })], T0, false);
     expect(html.split('\n')).toEqual([
       '<div style="font-family:Arial,sans-serif;font-size:13px">',
       '<table style="border-collapse:collapse">',
@@ -82,12 +85,13 @@ describe('the Queue health dialog, exactly', () => {
   });
 
   it('one row for a person "needs", and no "more" when all are listed', () => {
+    const health = exact();
     const html = healthDialogHtml({ ...health, needsPersonCount: 1, needsPerson: [health.needsPerson[1]] }, [], T0, false);
     expect(html).toContain('<p><b>1 row needs a person:</b> row 9 (empty).</p>');
   });
 
   it('a queue with only mistyped rows is not called empty, and no spill line without a spill', () => {
-    const html = healthDialogHtml({ ...base, unknownStatus: 2 }, [], T0, false);
+    const html = healthDialogHtml({ ...computeHealth([], T0), unknownStatus: 2 }, [], T0, false);
     expect(html).not.toContain('The Queue is empty.');
     expect(html).not.toContain('deliveries wait outside');
     expect(html).not.toContain('need a person');

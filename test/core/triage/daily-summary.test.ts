@@ -54,6 +54,14 @@ describe('daily summary', () => {
     expect(mail?.body).not.toContain(API_KEY);
   });
 
+  it("carries the rejected deliveries of today so far and of the last earlier day, which REJECTED_DELIVERIES mails only once", () => {
+    const rejected = { day: '2025-06-01', count: 3, dropped: 0, bytes: 9000, through: 'x', previous: { day: '2025-05-31', count: 240, dropped: 228 } };
+    expect(planDailySummary(input({ rejected }))?.body).toContain(
+      'Rejected deliveries: 3 today so far (0 without their body); 240 on 2025-05-31 (228 without their body); see the Rejected sheet',
+    );
+    expect(planDailySummary(input({ rejected: { ...rejected, count: 0, previous: undefined } }))?.body).not.toContain('Rejected deliveries');
+  });
+
   it('is sent once per date: the book remembers the date key', () => {
     const props = new MemoryProperties();
     const sent: string[] = [];

@@ -35,14 +35,15 @@ function mailFor(entry: Incident, health: QueueHealth, settings = testSettings()
 }
 
 describe('a first triage mail', () => {
-  const mail = mailFor(incident('GEMINI_DAILY_QUOTA'), busyHealth());
+  // Built inside each test, not while the file is collected: a mutation-testing run activates its mutant per test.
+  const mail = () => mailFor(incident('GEMINI_DAILY_QUOTA'), busyHealth());
 
   it('subject: the incident, then how many wait and for how long', () => {
-    expect(mail.subject).toBe('[formqueue] Gemini daily quota used up — 4 waiting, oldest 3 h');
+    expect(mail().subject).toBe('[formqueue] Gemini daily quota used up — 4 waiting, oldest 3 h');
   });
 
   it('body, line by line', () => {
-    expect(mail.body.split('\n')).toMatchInlineSnapshot(`
+    expect(mail().body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Gemini's daily quota or spend cap is used up (429): generation is paused until it resets. (Exception: quota exceeded)",
         "Class: quota",
@@ -73,21 +74,21 @@ describe('a first triage mail', () => {
   });
 
   it('never contains the API key, in text or HTML', () => {
-    expect(mail.body).not.toContain(API_KEY);
-    expect(mail.htmlBody).not.toContain(API_KEY);
-    expect(mail.name).toBe('formqueue');
+    expect(mail().body).not.toContain(API_KEY);
+    expect(mail().htmlBody).not.toContain(API_KEY);
+    expect(mail().name).toBe('formqueue');
   });
 });
 
 describe('a reminder', () => {
-  const mail = mailFor(incident('GEMINI_DAILY_QUOTA', { lastMailedAt: T0 - 90 * MINUTE, mailsSent: 1, detail: '' }), computeHealth([], T0, SPREADSHEET_URL, 0));
+  const mail = () => mailFor(incident('GEMINI_DAILY_QUOTA', { lastMailedAt: T0 - 90 * MINUTE, mailsSent: 1, detail: '' }), computeHealth([], T0, SPREADSHEET_URL, 0));
 
   it('subject says it is still going, for how long and how often', () => {
-    expect(mail.subject).toBe('[formqueue] Still: Gemini daily quota used up (for 2 h, 4 times) — 0 waiting, no user impact');
+    expect(mail().subject).toBe('[formqueue] Still: Gemini daily quota used up (for 2 h, 4 times) — 0 waiting, no user impact');
   });
 
   it('body, line by line', () => {
-    expect(mail.body.split('\n')).toMatchInlineSnapshot(`
+    expect(mail().body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Gemini's daily quota or spend cap is used up (429): generation is paused until it resets. Still going after 2 h: seen 4 times since 2025-06-01 08:00 UTC.",
         "Class: quota",
@@ -112,14 +113,14 @@ describe('a reminder', () => {
 
 describe('a recovery mail', () => {
   const cleared = incident('SHEETS_UNAVAILABLE', { state: 'cleared', clearedAt: T0 - 30 * MINUTE, caughtUp: { 'spilled deliveries queued': 3, 'rows generated': 2 }, detail: '' });
-  const mail = mailFor(cleared, busyHealth());
+  const mail = () => mailFor(cleared, busyHealth());
 
   it('subject: resolved, how long it lasted and what was caught up', () => {
-    expect(mail.subject).toBe('[formqueue] Resolved: Sheets unavailable (lasted 1 h 30 min) — 5 caught up');
+    expect(mail().subject).toBe('[formqueue] Resolved: Sheets unavailable (lasted 1 h 30 min) — 5 caught up');
   });
 
   it('body, line by line', () => {
-    expect(mail.body.split('\n')).toMatchInlineSnapshot(`
+    expect(mail().body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Sheets unavailable is over. It lasted 1 h 30 min (first seen 2025-06-01 08:00 UTC, cleared 2025-06-01 09:30 UTC), seen 4 times.",
         "Class: Google platform outage",
