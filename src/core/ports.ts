@@ -114,6 +114,8 @@ export type RowIdentity = Pick<QueueRow, 'eventId' | 'status'>;
 /** A note for one Queue cell, where its row stands now. */
 export interface CellNote {
   rowNumber: number;
+  /** What the row must still show for the note to be written (compare-and-set, as for writeRows). */
+  expected: RowIdentity;
   header: QueueHeader;
   note: string;
 }
@@ -134,8 +136,9 @@ export interface QueueStore {
   /** Moves finished rows to Archive and removes them from Queue, each found by its event_id and status as writeRows does; returns those moved. */
   archiveRows(rows: readonly QueueRow[]): QueueRow[];
   /**
-   * Sets a note on each given cell (row number and column), batched: one read and one write of the notes of the
-   * box the cells span, so the notes of the cells between them stay as they are.
+   * Sets a note on each given cell (row number and column) where its row's submission stands now, provided it still
+   * shows `expected` (as writeRows; a note whose row is gone or changed is not written), batched: one read and one
+   * write of the notes of the box the cells span, so the notes of the cells between them stay as they are.
    */
   noteCells(notes: readonly CellNote[]): void;
   /** Event ids and response tokens already archived (dedupe must still see them). */

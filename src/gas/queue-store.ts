@@ -1,6 +1,7 @@
 // QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
 import { codedError } from '../core/errors';
-import type { QueueStore, RowIdentity } from '../core/ports';
+import { moveToArchive, identityKey, type ArchiveGrid } from '../core/archive-move';
+import type { CellNote, QueueStore, RowIdentity } from '../core/ports';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
 import { SUBMISSION_KEY_COLUMNS } from '../core/submission-keys';
@@ -25,6 +26,19 @@ function isBlank(row: QueueRow): boolean {
   return row.eventId === '' && row.status === '';
 }
 
+/** Rows whose event_id cell equals `eventId`, found inside Sheets (a TextFinder: no column read). */
+function rowsHolding(queue: Sheet, index: ColumnIndex, eventId: string): number[] {
+  if (eventId === '' || index.event_id < 0) return [];
+  const column = queue.getRange(1, index.event_id + 1, queue.getMaxRows(), 1);
+  return column
+    .createTextFinder(eventId)
+    .matchEntireCell(true)
+    .matchCase(true)
+    .findAll()
+    .map((cell) => cell.getRow())
+    .filter((n) => n > 1);
+}
+
 /**
  * Compare-and-set: where each row's submission stands right now. Its row number is checked first (one read per
  * contiguous group); a row that no longer shows the expected event_id and status there is looked for by
@@ -37,20 +51,9 @@ function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, lastSeen: Ma
     return row.eventId === expected.eventId && row.status === expected.status;
   };
 
-  /** Rows whose event_id cell equals `eventId`, found inside Sheets (a TextFinder: no column read). */
-  const findByEventId = (eventId: string): number[] => {
-    if (eventId === '' || index.event_id < 0) return [];
-    const column = queue.getRange(1, index.event_id + 1, queue.getMaxRows(), 1);
-    return column
-      .createTextFinder(eventId)
-      .matchEntireCell(true)
-      .matchCase(true)
-      .findAll()
-      .map((cell) => cell.getRow())
-      .filter((n) => n > 1);
-  };
+  const findByEventId = (eventId: string) => rowsHolding(queue, index, eventId);
 
-  return (rows: readonly QueueRow[], expected: readonly RowIdentity[]): (QueueRow | null)[] => {
+  return <T extends { rowNumber: number }>(rows: readonly T[], expected: readonly RowIdentity[]): (T | null)[] => {
     const lastRow = queue.getLastRow();
     const inRange = rows.map((row) => row.rowNumber).filter((n) => n >= 2 && n <= lastRow);
     const current = new Map<number, unknown[]>();
@@ -116,21 +119,16 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
     },
     archiveRows(rows) {
       if (rows.length === 0) return [];
-      // Deleted where each submission stands now: a row moved by a sort is still found, another is never deleted.
-      const ordered = placeRows(rows, rows)
-        .filter((row): row is QueueRow => row !== null)
-        .sort((a, b) => a.rowNumber - b.rowNumber);
-      if (ordered.length === 0) return [];
-      const archive = archiveSheet(spreadsheet);
-      const archiveIndex = indexColumns(archive.getRange(1, 1, 1, ARCHIVE_HEADERS.length).getValues()[0]);
-      appendRows(archive, ordered.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
-      // Bottom-up, so deleting one run does not move the rows of the runs still to delete.
-      for (const group of contiguousGroups(ordered.map((row) => row.rowNumber)).reverse()) queue.deleteRows(group[0], group.length);
-      lastSeen.clear();
-      return ordered;
+      const moved = moveToArchive(archiveGrid(spreadsheet, queue, index), rows);
+      if (moved.length > 0) lastSeen.clear();
+      return moved;
     },
     noteCells(notes) {
-      const placed = notes.filter((n) => n.rowNumber >= 2 && index[n.header] >= 0);
+      const wanted = notes.filter((n) => n.rowNumber >= 2 && index[n.header] >= 0);
+      if (wanted.length === 0) return;
+      // Compare-and-set as for writes: each note goes where its row's submission stands now, or nowhere.
+      const placed = placeRows(wanted, wanted.map((n) => n.expected))
+        .filter((n): n is CellNote => n !== null);
       if (placed.length === 0) return;
       const top = Math.min(...placed.map((n) => n.rowNumber));
       const left = Math.min(...placed.map((n) => index[n.header]));
@@ -167,4 +165,42 @@ function archiveSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): Sh
   created.getRange(1, 1, 1, ARCHIVE_HEADERS.length).setValues([ARCHIVE_HEADERS.slice()]);
   created.setFrozenRows(1);
   return created;
+}
+
+/** The Queue and Archive as core's moveToArchive sees them; only the event_id and status columns are read. */
+function archiveGrid(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, queue: Sheet, index: ColumnIndex): ArchiveGrid {
+  const first = Math.min(index.event_id, index.status);
+  const span = Math.max(index.event_id, index.status) - first + 1;
+  const identityOf = (cells: readonly unknown[], at: ColumnIndex, offset: number): RowIdentity => ({
+    eventId: String(cells[at.event_id - offset] ?? ''),
+    status: String(cells[at.status - offset] ?? '') as RowIdentity['status'],
+  });
+  let archive: Sheet | null = null;
+  const archiveOf = () => (archive ??= archiveSheet(spreadsheet));
+  return {
+    identitiesAt(row, count) {
+      const inside = Math.min(count, queue.getLastRow() - row + 1); // a block past the data is blank: not read
+      if (inside <= 0) return [];
+      return queue.getRange(row, first + 1, inside, span).getValues().map((cells) => identityOf(cells, index, first));
+    },
+    rowsHolding: (eventId) => rowsHolding(queue, index, eventId),
+    archivedIdentities() {
+      const sheet = archiveOf();
+      const keys = new Set<string>();
+      const last = sheet.getLastRow();
+      if (last < 2) return keys;
+      const at = indexColumns(sheet.getRange(1, 1, 1, Math.max(sheet.getLastColumn(), 1)).getValues()[0]);
+      if (at.event_id < 0 || at.status < 0) return keys;
+      const left = Math.min(at.event_id, at.status);
+      const cells = sheet.getRange(2, left + 1, last - 1, Math.max(at.event_id, at.status) - left + 1).getValues();
+      for (const row of cells) keys.add(identityKey(identityOf(row, at, left)));
+      return keys;
+    },
+    appendToArchive(rows) {
+      const sheet = archiveOf();
+      const archiveIndex = indexColumns(sheet.getRange(1, 1, 1, ARCHIVE_HEADERS.length).getValues()[0]);
+      appendRows(sheet, rows.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
+    },
+    deleteRows: (row, count) => queue.deleteRows(row, count),
+  };
 }

@@ -139,7 +139,10 @@ export class MemoryQueue implements QueueStore {
   /** Cell notes by "row:header" (noteCells). */
   notes = new Map<string, string>();
   noteCells(notes: readonly CellNote[]): void {
-    for (const n of notes) this.notes.set(`${n.rowNumber}:${n.header}`, n.note);
+    for (const n of notes) {
+      const at = this.place(n.rowNumber, n.expected);
+      if (at !== null) this.notes.set(`${at}:${n.header}`, n.note);
+    }
   }
   archivedKeys(): Set<string> {
     this.fail('archivedKeys');

@@ -29,7 +29,7 @@ export function restoreFromLedger(run: Run): void {
   const written = commitBatch(run, batch);
   const cellNotes: CellNote[] = written.flatMap((row) => {
     const repaired = notes.get(row.eventId);
-    return repaired === undefined ? [] : repaired.columns.map((header) => ({ rowNumber: row.rowNumber, header, note: repaired.note }));
+    return repaired === undefined ? [] : repaired.columns.map((header) => ({ rowNumber: row.rowNumber, expected: { eventId: row.eventId, status: row.status }, header, note: repaired.note }));
   });
   if (cellNotes.length > 0) run.deps.queue.noteCells(cellNotes);
 }
