@@ -84,9 +84,12 @@ export function checkSchedule(observed) {
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
   const accepted = acceptedEvents(observed.answers);
   // Typeform holds every refused submission, so the Typeform check must have queued it (or it is in Rejected, from a
-  // bad-token copy, where staff accept it): only then is it not lost.
+  // bad-token copy, where staff accept it): only then is it not lost. A poison delivery is an outsider's post to the
+  // web app, never a response to the form: Typeform's Responses API ("retrieve responses submitted to a typeform",
+  // https://developer.typeform.com/responses/reference/retrieve-responses/) has nothing to recover when it is refused.
   const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
-  const mustHaveRow = (n) => accepted.has(n) || (observed.answers.some((a) => a.n === n && isRefused(a.answer)) && !rejectedText.includes(tokenOf(n)));
+  const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && isRefused(a.answer));
+  const mustHaveRow = (n) => accepted.has(n) || (refusedFromTypeform(n) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 
   // Mails per event (each event has its own respondent address).

@@ -92,6 +92,20 @@ const VOUCHED: Readonly<Record<LedgerState['status'], readonly LedgerColumn[]>> 
   NEEDS_REVIEW: ['mail_ref'],
 };
 
+/** The columns each ledger status says are empty: the system clears them with the move that line records. */
+const EMPTY_IN: Readonly<Record<LedgerState['status'], readonly LedgerColumn[]>> = {
+  SENDING: ['sent_at'],
+  SENT: ['claimed_at'],
+  NEEDS_REVIEW: ['claimed_at'],
+};
+
+/** The ledger columns whose value the ledger knows for this row: none unless the row shows its ledger status. */
+export function vouchedColumns(row: QueueRow, history: readonly LogEntry[]): LedgerColumn[] {
+  const state = ledgerStateOf(history);
+  if (state === null || state.status !== row.status) return [];
+  return [...VOUCHED[state.status].filter((column) => factOf(state.facts, column) !== undefined), ...EMPTY_IN[state.status]];
+}
+
 /**
  * A row whose cells contradict their own status in a way only a person's edit makes (SENT without sent_at or
  * mail_ref, SENDING without claimed_at or mail_ref): the only rows processing looks up in the ledger, so a
@@ -114,22 +128,28 @@ export interface LedgerRepair {
 
 /**
  * The one rule for the system columns: a row that shows the status its ledger line left it in holds that line's
- * mail_ref, sent_at and claimed_at. Returns the row with every column that disagrees put back, or null when the
+ * mail_ref, sent_at and claimed_at, and nothing in the columns that move cleared (claimed_at once SENT). Returns the row with every column that disagrees put back, or null when the
  * row agrees (or the ledger vouches for nothing: no line stands, the row moved on, an older line without facts).
  */
 export function ledgerRepairOf(row: QueueRow, history: readonly LogEntry[]): LedgerRepair | null {
   const state = ledgerStateOf(history);
   if (state === null || state.status !== row.status) return null;
-  const columns = VOUCHED[state.status].filter((column) => {
+  const known = VOUCHED[state.status].filter((column) => {
     const fact = factOf(state.facts, column);
     return fact !== undefined && fact !== cellOf(row, column);
   });
+  const stray = EMPTY_IN[state.status].filter((column) => cellOf(row, column) !== undefined);
+  const columns = [...known, ...stray];
   if (columns.length === 0) return null;
   const repaired: QueueRow = { ...row };
-  for (const column of columns) {
+  for (const column of known) {
     if (column === 'mail_ref') repaired.mailRef = state.facts.mailRef as string;
     if (column === 'sent_at') repaired.sentAt = state.facts.sentAt as number;
     if (column === 'claimed_at') repaired.claimedAt = state.facts.claimedAt as number;
+  }
+  for (const column of stray) {
+    if (column === 'sent_at') repaired.sentAt = null;
+    if (column === 'claimed_at') repaired.claimedAt = null;
   }
   return { row: repaired, columns, line: state.line };
 }

@@ -55,10 +55,11 @@ export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreads
         for (const id of wanted) histories.set(id, findLines(sheet, id));
         return histories;
       }
-      // A block of rows (a sort): one read of the Log's first five columns beats a lookup per row.
+      // A block of rows (a sort): one read of the Log beats a lookup per row. The detail is read too: a claim or
+      // send line's ledger facts are in it (send-ledger.ts).
       const lastRow = sheet.getLastRow();
       if (lastRow < 2) return histories;
-      for (const cells of sheet.getRange(2, 1, lastRow - 1, 5).getValues()) histories.get(String(cells[1]))?.push(entryOf([...cells, '']));
+      for (const cells of sheet.getRange(2, 1, lastRow - 1, LOG_FORMATS.length).getValues()) histories.get(String(cells[1]))?.push(entryOf(cells));
       return histories;
     },
   };

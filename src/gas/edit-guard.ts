@@ -14,6 +14,7 @@ import {
   type EditDecision,
 } from '../core/staff/edit-guard';
 import type { StaffContext } from '../core/staff/staff-moves';
+import { decideSystemBlockRow, eventIdOfPayload } from '../core/staff/system-block';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -109,9 +110,9 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
   const log: LogEntry[] = [];
   const single = firstRow === lastRow && firstCol === lastCol;
   const scope: EditScope = { e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context };
-  // One system cell changed by hand. A multi-cell edit (a sort may report itself as one) is left to the status
-  // rules below: its old values are unknown, and the Log check before any send keeps a pasted row from mailing twice.
-  if (single && systemTouched.length > 0) return guardSystemColumns(scope, systemTouched[0]);
+  // One system cell changed by hand; a paste or clear over several rows is checked against the payload and the
+  // Log's ledger instead (Sheets gives no old values), then the status and result rules below judge what remains.
+  if (systemTouched.length > 0) return guardSystemEdit(scope, systemTouched, single);
   if (!statusTouched && !resultTouched) return outcome;
 
   if (single) {
@@ -275,6 +276,55 @@ function guardSystemColumns(scope: EditScope, header: QueueHeader): GuardOutcome
     return outcome;
   }
   sheet.getRange(top, index[header] + 1, notes.length, 1).setNotes(notes);
+  return finish(scope, after, log, outcome);
+}
+
+/** An edit that touched system columns: one cell (its old value known), or a block judged row by row, then the rest. */
+function guardSystemEdit(scope: EditScope, touched: readonly QueueHeader[], single: boolean): GuardOutcome {
+  if (single) return guardSystemColumns(scope, touched[0]);
+  const block = guardSystemBlock(scope, touched);
+  if (!scope.statusTouched && !scope.resultTouched) return block;
+  // The status rules judge the rows as the block left them (a sort leaves every row intact: nothing to read again).
+  const wrote = block.refused > 0 || block.notes.length > 0;
+  const rest = guardUnchecked(wrote ? { ...scope, before: scope.sheet.getRange(scope.top, 1, scope.before.length, scope.width).getValues() } : scope);
+  return { allowed: block.allowed + rest.allowed, refused: block.refused + rest.refused, notes: [...block.notes, ...rest.notes] };
+}
+
+/**
+ * A paste or clear over several rows of event_id, sent_at, mail_ref or claimed_at (decideSystemBlockRow): each row's
+ * event_id is put back from its payload, the others from the Log's ledger line, with a note on each cell; a value
+ * nothing records parks an unfinished row in NEEDS_REVIEW. One Log read for the block, one write, one notes write.
+ */
+function guardSystemBlock(scope: EditScope, touched: readonly QueueHeader[]): GuardOutcome {
+  const { e, deps, sheet, index, top, width, before, context } = scope;
+  const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
+  const wholeRows = e.range.getColumn() === 1 && e.range.getNumColumns() >= width;
+  const rows = before.map((cells, i) => rowFromValues(index, cells, top + i));
+  const ids = rows.flatMap((row) => [row.eventId, eventIdOfPayload(row.payload) ?? '']).filter((id) => id !== '');
+  const histories = deps.audit.historiesOf(Array.from(new Set(ids)));
+  const after = before.map((cells) => cells.slice());
+  const log: LogEntry[] = [];
+  const noted = new Map<number, { columns: readonly QueueHeader[]; note: string }>();
+  rows.forEach((row, i) => {
+    const id = touched.includes('event_id') ? eventIdOfPayload(row.payload) ?? row.eventId : row.eventId;
+    const decision = decideSystemBlockRow({ row, touched, history: histories.get(id) ?? [], wholeRows, context });
+    if (decision.kind === 'intact') return;
+    after[i] = rowToValues(index, decision.row, width, before[i]);
+    log.push(decision.log);
+    noted.set(i, { columns: decision.columns, note: decision.note });
+    outcome.refused++;
+    outcome.notes.push(decision.note);
+  });
+  if (noted.size === 0) return outcome;
+  if (!writeChanges(sheet, top, before, after)) return { allowed: 0, refused: 0, notes: [SUPERSEDED] };
+  const columns = touched.map((header) => index[header] + 1);
+  const left = Math.min(...columns);
+  const box = sheet.getRange(top, left, before.length, Math.max(...columns) - left + 1);
+  const notes = box.getNotes();
+  noted.forEach(({ columns: put, note }, i) => {
+    for (const header of put) if (index[header] + 1 >= left && index[header] + 1 - left < notes[i].length) notes[i][index[header] + 1 - left] = note;
+  });
+  box.setNotes(notes);
   return finish(scope, after, log, outcome);
 }
 

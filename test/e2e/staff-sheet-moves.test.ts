@@ -211,4 +211,48 @@ describe('staff reshaping the Queue during runs', () => {
     expect(log).toHaveLength(1);
     expect(respondentMails()).toHaveLength(1);
   });
+
+  // Sheets gives no old values for an edit of several cells (docs/platform.md#on-edit-events): the payload (event_id)
+  // and the Log's ledger lines (mail_ref, sent_at, claimed_at) are the records a block of system cells is put back from.
+  it('a clear over sent_at and mail_ref of two SENT rows puts every cell back from the Log, with a note on each, and nothing is mailed again', async () => {
+    const bodies = [delivery(83), delivery(84)];
+    for (const body of bodies) await rt.deliver(body);
+    await settle();
+    const before = bodies.map((body) => rowOf(eventIdOf(body)));
+    expect(before.map((r) => r.status)).toEqual(['SENT', 'SENT']);
+    const [guard] = await rt.host.edit({ op: 'clear', sheet: 'Queue', a1: `${col('sent_at')}2:${col('mail_ref')}3`, user: ANA });
+    expect(guard.status, JSON.stringify(guard.error)).toBe('ok');
+    for (const [i, body] of bodies.entries()) {
+      const row = rowOf(eventIdOf(body));
+      expect([row.status, new Date(row.sent_at as string).getTime(), row.mail_ref]).toEqual(['SENT', new Date(before[i].sent_at as string).getTime(), before[i].mail_ref]);
+    }
+    const queue = rt.host.ss.byName('Queue');
+    for (const r of [2, 3]) {
+      for (const header of ['sent_at', 'mail_ref'] as const) expect(queue.note(r, QUEUE_HEADERS.indexOf(header) + 1)).toMatch(/^formqueue \(edit by .+\): multi-cell edit of .*put back /);
+    }
+    await tick();
+    expect(respondentMails()).toHaveLength(2);
+  });
+
+  it('event_id pasted over several rows is put back from each row\'s payload, and each submission is still mailed once', async () => {
+    const bodies = [delivery(85), delivery(86), delivery(87)];
+    for (const body of bodies) await rt.deliver(body);
+    const [guard] = await rt.host.edit({ op: 'paste', sheet: 'Queue', a1: `${col('event_id')}2`, values: [['x-1'], ['x-2'], ['x-3']], user: ANA });
+    expect(guard.status, JSON.stringify(guard.error)).toBe('ok');
+    expect(rt.queue().map((r) => r.event_id)).toEqual(bodies.map(eventIdOf));
+    expect(rt.queue().map((r) => r.status)).toEqual(['PENDING', 'PENDING', 'PENDING']);
+    expect(rt.host.ss.byName('Queue').note(3, QUEUE_HEADERS.indexOf('event_id') + 1)).toMatch(/put back event_id from the row's payload \(x-2 → /);
+    await settle();
+    expectEachRowMailedOnce(bodies);
+  });
+
+  it('a value pasted into claimed_at of rows the Log knows nothing of parks them in NEEDS_REVIEW, with the reason, never mailed', async () => {
+    const bodies = [delivery(88), delivery(89)];
+    for (const body of bodies) await rt.deliver(body);
+    const [guard] = await rt.host.edit({ op: 'paste', sheet: 'Queue', a1: `${col('claimed_at')}2`, values: [['2026-01-01'], ['2026-01-01']], user: ANA });
+    expect(guard.status, JSON.stringify(guard.error)).toBe('ok');
+    expect(rt.queue().map((r) => [r.status, String(r.error).slice(0, 21)])).toEqual([['NEEDS_REVIEW', 'STAFF_EDIT_UNCHECKED:'], ['NEEDS_REVIEW', 'STAFF_EDIT_UNCHECKED:']]);
+    await tick();
+    expect(respondentMails()).toEqual([]);
+  });
 });
