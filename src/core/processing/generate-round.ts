@@ -114,21 +114,24 @@ function callGemini(run: Run, requests: readonly GeminiRequest[]): GeminiOutcome
  * Replies lost to thinking (MAX_TOKENS before any text) are asked once more, at once, with the larger budget;
  * what that retry says replaces the first verdict, and a second loss is final for the row.
  */
-function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdicts: GeminiVerdict[]): GeminiVerdict[] {
+function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdicts: readonly GeminiVerdict[]): GeminiVerdict[] {
   const lost = verdicts.flatMap((verdict, i) => (verdict.kind === 'out-of-tokens' ? [i] : []));
-  if (lost.length === 0) return verdicts;
-  const out = verdicts.slice();
+  if (lost.length === 0) return [...verdicts];
   if (isOverBudget(run)) {
-    for (const i of lost) out[i] = { kind: 'retryable', reason: "Gemini spent its whole output budget thinking; the run's budget ended before the retry with a larger budget" };
-    return out;
+    return verdicts.map((verdict): GeminiVerdict =>
+      verdict.kind === 'out-of-tokens'
+        ? { kind: 'retryable', reason: "Gemini spent its whole output budget thinking; the run's budget ended before the retry with a larger budget" }
+        : verdict,
+    );
   }
   const larger = lost.map((i) => withLargerBudget(requests[i]));
   const again = callGemini(run, larger);
-  lost.forEach((index, j) => {
-    const verdict = classifyGeminiOutcome(again[j], { model: larger[j].model });
-    out[index] = verdict.kind === 'out-of-tokens' ? { kind: 'out-of-tokens', reason: `${verdict.reason}, also with ${LARGER_BUDGET_FACTOR}× the budget` } : verdict;
+  return verdicts.map((verdict, i) => {
+    const j = lost.indexOf(i);
+    if (j < 0) return verdict;
+    const retried = classifyGeminiOutcome(again[j], { model: larger[j].model });
+    return retried.kind === 'out-of-tokens' ? { kind: 'out-of-tokens', reason: `${retried.reason}, also with ${LARGER_BUDGET_FACTOR}× the budget` } : retried;
   });
-  return out;
 }
 
 /**
@@ -144,6 +147,9 @@ export function runGenerationRound(run: Run): boolean {
   // The run's copies may be minutes old: a row staff moved since (e.g. SKIPPED) must not be claimed over their decision.
   const fresh = run.deps.queue.readRows(candidates.map((item) => item.row.rowNumber));
   remember(run, fresh);
+  // A row gone from the sheet (the sheet got shorter) is not looked for again in this run: its stale copy would be
+  // picked again every round.
+  for (const item of candidates) if (!fresh.some((row) => row.rowNumber === item.row.rowNumber)) run.setAside.add(item.row.rowNumber);
   const prepared = candidates.flatMap((item) => {
     const current = fresh.find((row) => row.rowNumber === item.row.rowNumber);
     return current && current.eventId === item.row.eventId && isDue(current, now) ? [{ ...item, row: current }] : [];

@@ -108,7 +108,8 @@ function recordVerdict(
   const leaving = { claimedAt: null };
   switch (verdict.kind) {
     case 'ok': {
-      const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+      // An empty mailRef in the set is harmless: newMailRef never draws ''.
+      const taken = new Set(run.rows.map((other) => other.mailRef));
       const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
       moveRow(run, batch, row, to, approvalRequired ? 'reply written; waits for approval' : 'reply written', {
         ...leaving,

@@ -94,17 +94,14 @@ function sendRows(run: Run, step: SendStep): void {
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   for (let i = 0; i < waiting.length; i++) {
     const rest = waiting.length - i;
-    if (isOverBudget(run)) {
-      run.summary.stoppedBecause = 'budget';
-      break;
-    }
+    // The caller sees the budget spent too and ends the run as 'budget'.
+    if (isOverBudget(run)) break;
     if (run.summary.sent >= run.settings.maxMailsPerRun) {
       step.limited.push(...waiting.slice(i).map((row) => row.rowNumber));
       run.summary.deferred += rest;
       break;
     }
-    const outcome = sendOne(run, step, waiting[i]);
-    if (outcome === 'quota') {
+    if (!sendOne(run, step, waiting[i])) {
       run.summary.deferred += rest - 1;
       raiseIncident(
         run,
@@ -134,40 +131,40 @@ function hasStandingClaim(run: Run, row: QueueRow): boolean {
   return true;
 }
 
-type SendOutcome = 'sent' | 'failed' | 'needs-review' | 'quota' | 'waiting' | 'lost-claim';
-
-function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
+/** Sends one row, or leaves it where its state says; false only when the mail quota stops the step. */
+function sendOne(run: Run, step: SendStep, seen: QueueRow): boolean {
   const now = run.deps.clock.now();
   // The run's copy may be minutes old: a row staff moved since (e.g. SKIPPED) or edited is taken as it is now.
   const row = run.deps.queue.readRows([seen.rowNumber])[0];
   if (row) remember(run, [row]);
   if (!row || row.eventId !== seen.eventId || row.status !== seen.status || !isMailable(row)) {
     run.setAside.add(seen.rowNumber);
-    return 'lost-claim';
+    return true;
   }
   if (sendsToRecipientToday(run.rows, row.recipient, now) >= run.settings.maxMailsPerRecipientPerDay) {
     step.limited.push(row.rowNumber);
     run.setAside.add(row.rowNumber);
     run.summary.deferred++;
-    return 'waiting';
+    return true;
   }
   const planned = prepareMail(run, step, row);
-  if (planned === null) return 'waiting';
+  if (planned === null) return true;
   if (planned.kind === 'permanent') {
     const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
     write(run, row, 'FAILED', error, { error, claimedAt: null });
     run.summary.failed++;
-    return 'failed';
+    return true;
   }
   if (run.deps.mailer.remainingDailyQuota() < recipientCount(planned.mail)) {
     run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
     run.summary.deferred++;
-    return 'quota';
+    return false;
   }
 
-  if (hasStandingClaim(run, row)) return 'needs-review';
+  if (hasStandingClaim(run, row)) return true;
 
-  const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+  // An empty mailRef in the set is harmless: newMailRef never draws ''.
+  const taken = new Set(run.rows.map((other) => other.mailRef));
   const claimedAt = claimTime(now);
   const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
   // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
@@ -178,7 +175,7 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   // A sent_at filled by hand between the claim and this read wins as well: never mailed twice.
   if (!isOurClaim(current, claimed) || hasBeenMailed(current)) {
     run.setAside.add(row.rowNumber);
-    return 'lost-claim';
+    return true;
   }
 
   // Built again from the row as it is now: an APPROVED row is mailed exactly as staff left its result.
@@ -186,18 +183,19 @@ function sendOne(run: Run, step: SendStep, seen: QueueRow): SendOutcome {
   const back = row.status as Status;
   if (mail === null) {
     write(run, current, back, 'Config template must be fixed before sending', { claimedAt: null });
-    return 'waiting';
+    return true;
   }
   if (mail.kind === 'permanent') {
     const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
     write(run, current, 'FAILED', error, { error, claimedAt: null });
     run.summary.failed++;
-    return 'failed';
+    return true;
   }
-  return deliver(run, step, current, mail.mail, back);
+  return deliver(run, current, mail.mail, back);
 }
 
-function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail, back: Status): SendOutcome {
+/** Mails the claimed row and records the outcome; false only when the mail quota stops the step. */
+function deliver(run: Run, claimed: QueueRow, mail: OutgoingMail, back: Status): boolean {
   try {
     run.deps.mailer.send(mail);
   } catch (thrown) {
@@ -207,23 +205,72 @@ function deliver(run: Run, step: SendStep, claimed: QueueRow, mail: OutgoingMail
       write(run, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
       run.summary.sendingHaltedBy = 'MAIL_QUOTA_EXHAUSTED';
       run.summary.deferred++;
-      return 'quota';
+      return false;
     }
     if (kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
       write(run, claimed, 'FAILED', error, { error, claimedAt: null });
       run.summary.failed++;
-      return 'failed';
+      return true;
     }
     const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
     write(run, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
-    return 'needs-review';
+    return true;
   }
   // Recorded and flushed at once: from here on, sent_at guards this row against any second send.
-  const sentAt = run.deps.clock.now();
-  write(run, claimed, 'SENT', withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, { mailRef: claimed.mailRef, sentAt }), { sentAt, claimedAt: null, error: '' });
+  recordSent(run, claimed, run.deps.clock.now());
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
-  return 'sent';
+  return true;
+}
+
+/**
+ * The mail went: its outcome is recorded whatever a person did to the row meanwhile. The SENT write is
+ * compare-and-set (the row must still show SENDING); if a person changed or moved it so that it is not found, the
+ * row holding this claim's event_id and mail_ref is looked for again and marked SENT from what it shows now (SENT is
+ * the truth, and what keeps it from a second mail). With no such row (deleted), the Log still gets the SENT line
+ * with its ledger facts: the claim then stands settled as mailed (never mailed again), and a row put back later
+ * showing SENT gets its sent_at and mail_ref back from that line (send-ledger.ts).
+ */
+function recordSent(run: Run, claimed: QueueRow, sentAt: number): void {
+  const facts = { mailRef: claimed.mailRef, sentAt };
+  const detail = withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, facts);
+  const patch: Partial<QueueRow> = { sentAt, claimedAt: null, error: '' };
+  const batch = newBatch();
+  moveRow(run, batch, claimed, 'SENT', detail, patch);
+  if (commitBatch(run, batch).length > 0) return;
+  run.rows = run.deps.queue.readAll();
+  const holders = run.rows.filter((row) => row.eventId === claimed.eventId && row.mailRef === claimed.mailRef);
+  if (holders.length === 1 && holders[0].status !== 'SENT') {
+    // Not a move of the transition table (a person's status is overwritten): the one place the mail's outcome, a
+    // fact outside the sheet, outranks what the row shows. Compare-and-set on what it shows now.
+    const found = holders[0];
+    const now = run.deps.clock.now();
+    const again = newBatch();
+    again.rows.push({ ...found, ...patch, status: 'SENT', updatedAt: now });
+    again.expected.push({ eventId: found.eventId, status: found.status });
+    again.entries.push({
+      at: now,
+      eventId: found.eventId,
+      from: String(found.status),
+      to: 'SENT',
+      by: 'system',
+      detail: withLedgerFacts(`mailed to the respondent (${claimed.mailRef}); marked SENT over ${String(found.status)}, which a person set while it was SENDING`, facts),
+    });
+    if (commitBatch(run, again).length > 0) return;
+  }
+  const where =
+    holders.length === 0 ? 'no row holds its event_id and mail_ref (deleted?)'
+    : holders.length > 1 ? `${holders.length} rows hold its event_id and mail_ref`
+    : holders[0].status === 'SENT' ? 'its row already shows SENT (set by a person)'
+    : 'its row changed again while being marked';
+  run.deps.audit.append([{
+    at: run.deps.clock.now(),
+    eventId: claimed.eventId,
+    from: 'SENDING',
+    to: 'SENT',
+    by: 'system',
+    detail: withLedgerFacts(`mailed to the respondent (${claimed.mailRef}); not marked SENT on the sheet: ${where}`, facts),
+  }]);
 }

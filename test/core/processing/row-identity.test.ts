@@ -72,3 +72,62 @@ describe('writes are compare-and-set by event_id', () => {
     expect(w.mailer.outbox).toHaveLength(0);
   });
 });
+
+describe('a mail that went out is always recorded, whatever staff did to its row meanwhile', () => {
+  const sentLines = (w: ReturnType<typeof world>, eventId: string) =>
+    w.audit.entries.filter((entry) => entry.eventId === eventId && entry.from === 'SENDING' && entry.to === 'SENT');
+
+  it('a row deleted while its mail went out: the SENT write is dropped but the Log gets the mailed line with its ledger facts, and it is never mailed again', () => {
+    const w = world([ready('aaaaaa', 'a@example.com')]);
+    w.mailer.failWith = () => {
+      w.queue.reorder((rows) => rows.filter((row) => row.eventId !== 'aaaaaa'));
+      return undefined;
+    };
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox).toHaveLength(1);
+    const [line] = sentLines(w, 'aaaaaa');
+    expect(line.detail).toBe(`mailed to the respondent (FQ-AAAAAA); not marked SENT on the sheet: no row holds its event_id and mail_ref (deleted?) [ledger: mail_ref=FQ-AAAAAA sent_at=${new Date(T0).toISOString()}]`);
+
+    // Staff undo the delete: the row is back as it was (SENDING). It is never mailed again.
+    w.mailer.failWith = () => undefined;
+    w.queue.appendRows([{ ...ready('aaaaaa', 'a@example.com'), status: 'SENDING', claimedAt: T0 }]);
+    runProcessing(w.deps, { startedAt: T0 + 3600_000 });
+    expect(w.mailer.outbox).toHaveLength(1);
+  });
+
+  it('a row deleted, mailed, then put back showing SENT by hand: the ledger restore fills in its sent_at and mail_ref from that line', () => {
+    const w = world([ready('aaaaaa', 'a@example.com')]);
+    w.mailer.failWith = () => {
+      w.queue.reorder((rows) => rows.filter((row) => row.eventId !== 'aaaaaa'));
+      return undefined;
+    };
+    runProcessing(w.deps, start);
+    w.queue.appendRows([{ ...ready('aaaaaa', 'a@example.com'), status: 'SENT', mailRef: '', sentAt: null }]);
+    runProcessing(w.deps, { startedAt: T0 + 60_000 });
+    expect(w.queue.rows[0]).toMatchObject({ status: 'SENT', sentAt: T0, mailRef: 'FQ-AAAAAA' });
+    expect(w.mailer.outbox).toHaveLength(1);
+  });
+
+  it('a status a person pasted over SENDING while the mail went out: the row is found again by event_id and mail_ref and marked SENT', () => {
+    const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com')]);
+    let pasted = false;
+    w.mailer.failWith = (mail) => {
+      if (mail.to === 'a@example.com' && !pasted) {
+        pasted = true;
+        w.queue.reorder(reversed);
+        w.queue.edit(3, { status: 'READY' });
+      }
+      return undefined;
+    };
+    runProcessing(w.deps, start);
+    const a = w.queue.rows.find((row) => row.eventId === 'aaaaaa') as QueueRow;
+    expect(a).toMatchObject({ status: 'SENT', sentAt: T0, mailRef: 'FQ-AAAAAA' });
+    const marked = w.audit.entries.filter((entry) => entry.eventId === 'aaaaaa' && entry.to === 'SENT');
+    expect(marked.map((line) => [line.from, line.detail])).toEqual([
+      ['READY', `mailed to the respondent (FQ-AAAAAA); marked SENT over READY, which a person set while it was SENDING [ledger: mail_ref=FQ-AAAAAA sent_at=${new Date(T0).toISOString()}]`],
+    ]);
+    // b moved with the sort and waits for the next run; a is never mailed again.
+    runProcessing(w.deps, { startedAt: T0 + 60_000 });
+    expect(w.mailer.outbox.map((mail) => mail.to).sort()).toEqual(['a@example.com', 'b@example.com']);
+  });
+});
