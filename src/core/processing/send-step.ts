@@ -84,6 +84,13 @@ function sendRows(run: Run, step: SendStep): void {
     write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     run.summary.needsReview++;
   }
+  for (const row of run.rows.filter((r) => isMailable(r) && r.result.trim() === '')) {
+    // formqueue never makes a row READY without a reply, and approving an empty one is refused: a status pasted
+    // while the on-edit trigger failed or was refused. There is nothing to mail, and waiting would never end.
+    const error = errorSummary('NO_REPLY', `the row is ${row.status} but its result is empty, so there is no reply to mail; set PENDING to have one written, or SKIPPED`);
+    write(run, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    run.summary.needsReview++;
+  }
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   for (let i = 0; i < waiting.length; i++) {
     const rest = waiting.length - i;
