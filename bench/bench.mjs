@@ -97,7 +97,7 @@ async function main() {
   const sections = [
     `## Intake per delivery (median of ${DELIVERIES_PER_SIZE} new deliveries per size, each bundle on the same spreadsheet)`, intakeTable,
     `## doPost modeled on Google (${DELIVERIES_PER_SIZE} deliveries per size; p99 is the highest of them; \`--latency ${flags.latency} --seed ${seed}\`)`, intakeModeledTable(intake),
-    `formqueue's calls per delivery: ${callsTable(small.formqueue.calls)}.`,
+    `formqueue's calls per delivery (the last of the 1,000-row deliveries): ${callsTable(small.formqueue.calls)}.`,
     `## Deadline burst (\`--burst-scale ${flags['burst-scale']}\`; the 30-simultaneous-executions limit of the runtime)`, burstTable(burst),
     `## Cost per mailed reply (Gemini at a fixed ${3} s per request; \`--latency ${flags.latency} --seed ${seed}\`)`, costPerRowTable(costPerRow),
     '## Daily trigger budget (minute ticks, 15-minute sweeps, submissions spread at random over the day)', tickTable(day), dayTable(day, QUOTAS),

@@ -59,7 +59,8 @@ function summarize(samples) {
     modeledP50: percentile(samples.map((s) => modeledMsOf(s.exec)), 0.5),
     modeledP99: percentile(samples.map((s) => modeledMsOf(s.exec)), 0.99),
     execs: samples.map((s) => s.exec),
-    calls: samples[0]?.exec.calls ?? {},
+    // The last delivery's calls: the first after a load grows the full grid (three calls more), which is not the steady cost.
+    calls: samples.at(-1)?.exec.calls ?? {},
     queued: samples.filter((s) => s.answer?.queued === true).length,
     n: samples.length,
     answers: samples.filter((s) => s.answer?.queued !== true).map((s) => [s.answer ?? s.exec.error, s.exec.logs]),

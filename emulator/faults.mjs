@@ -30,6 +30,8 @@ export class Faults {
     this.history = []; // every time a fault fired: { id, target, kind, executionId, at }
     this.paused = []; // Gemini fetches held by a pause fault: { resolve, fault }
     this.pauseWatchers = [];
+    this.heldSheetCalls = []; // Sheets calls held by a sheets pause fault: { resolve }
+    this.heldWatchers = [];
     this.seq = 0;
     this.bodies = loadBodies();
   }
@@ -44,8 +46,8 @@ export class Faults {
     return { ...item };
   }
 
-  remove(id) { this.items = this.items.filter((f) => f.id !== id); this.releasePaused(); }
-  clear() { this.items = []; this.releasePaused(); }
+  remove(id) { this.items = this.items.filter((f) => f.id !== id); this.releasePaused(); this.releaseHeldSheetCalls(); }
+  clear() { this.items = []; this.releasePaused(); this.releaseHeldSheetCalls(); }
   list() { return this.active().map((f) => ({ ...f })); }
 
   active(target) {
@@ -61,10 +63,39 @@ export class Faults {
 
   /** The message a Sheets call must throw now, if a Sheets fault is active. */
   sheetsError(exec) {
-    const f = this.active('sheets')[0];
+    const f = this.active('sheets').find((g) => !g.pause);
     if (!f) return null;
     this.use(f, 'error', exec);
     return f.error || 'Service Spreadsheets failed while accessing document.';
+  }
+
+  /**
+   * `{"target":"sheets","pause":true,"call":"Sheet.appendRow","sheet":"Archive"}` (call and sheet optional, `count`
+   * as usual): the matching Sheets call is held before it runs until the fault is removed or cleared, so a test can
+   * act (a staff sort) at that exact point of an execution. The call then runs on the sheet as it is by then.
+   */
+  async holdSheetsCall(exec, call, sheetName) {
+    const f = this.active('sheets').find((g) => g.pause && (g.call === undefined || g.call === call) && (g.sheet === undefined || g.sheet === sheetName));
+    if (!f) return;
+    this.use(f, `pause ${call}`, exec);
+    await new Promise((resolve) => {
+      this.heldSheetCalls.push({ resolve });
+      for (const w of this.heldWatchers.filter((w) => this.heldSheetCalls.length >= w.n)) w.resolve(this.heldSheetCalls.length);
+      this.heldWatchers = this.heldWatchers.filter((w) => this.heldSheetCalls.length < w.n);
+    });
+  }
+
+  /** Resolves when n Sheets calls are being held by a sheets pause fault. */
+  waitForHeldSheetCalls(n = 1) {
+    if (this.heldSheetCalls.length >= n) return Promise.resolve(this.heldSheetCalls.length);
+    return new Promise((resolve) => this.heldWatchers.push({ n, resolve }));
+  }
+
+  releaseHeldSheetCalls() {
+    if (this.items.some((f) => f.target === 'sheets' && f.pause)) return;
+    const held = this.heldSheetCalls;
+    this.heldSheetCalls = [];
+    for (const h of held) h.resolve();
   }
 
   mailQuota() {

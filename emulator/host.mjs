@@ -230,6 +230,7 @@ export class GasHost extends EventEmitter {
       const handler = this.handlers[req.c]?.[req.m];
       if (!handler) throw new GasError(`not emulated: ${key}`, 'Error');
       if (SHEETS_CLASSES.has(req.c)) {
+        await this.faults.holdSheetsCall(rec, key, this.ss.sheets.find((s) => s.id === req.h?.sid)?.name);
         const injected = this.faults.sheetsError(rec);
         if (injected) throw new GasError(injected);
       }

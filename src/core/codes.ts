@@ -38,6 +38,7 @@ export const ROW_ERROR_CODES = [
   'SENT_CHECK', // RECONCILE_SENT_MAIL looked in Sent for a SENDING row: waiting for the second look, or a person must decide
   'TEMPLATE_INVALID', // the form's template or Config address cannot be used: the row waits
   'CONFIG_INVALID', // a Config address is not an address: the row waits
+  'NO_REPLY', // READY/APPROVED with an empty result: no reply was written (a status set by hand that was never judged)
   'STAFF_EDIT_UNCHECKED', // a staff edit formqueue could not check (no previous value) parked the row in NEEDS_REVIEW
 ] as const;
 

@@ -17,9 +17,9 @@ export const CONFIG_HEADERS = [
 
 export const ANY_FORM = '*';
 
+// String(true) is "true" and String(null) "null", so booleans and empty cells need no case of their own.
 function truthy(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  return /^(true|yes|y|on|1|x|✓)$/i.test(String(value ?? '').trim());
+  return /^(true|yes|y|on|1|x|✓)$/i.test(String(value).trim());
 }
 
 /** A form with nothing configured: every template blank (the defaults apply), approval off. */
@@ -32,8 +32,8 @@ export function formConfigsFromValues(values: readonly (readonly unknown[])[]): 
   if (values.length === 0) return [];
   const header = values[0].map((cell) => String(cell).trim().toLowerCase());
   const at = (row: readonly unknown[], name: string) => {
-    const index = header.indexOf(name);
-    return index < 0 ? '' : String(row[index] ?? '').trim();
+    // A missing column is index -1, and row[-1] is undefined: an empty value like an empty cell.
+    return String(row[header.indexOf(name)] ?? '').trim();
   };
   const forms: FormConfig[] = [];
   for (const row of values.slice(1)) {

@@ -5,7 +5,7 @@ import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
-import { readCheckRecord } from './reconcile/check-record';
+import { readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
 import { rowsToArchive } from './staff/archive';
@@ -244,8 +244,7 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
     book.clear('WEBHOOK_DISABLED');
   }
   if (check !== null && check.recovered > 0 && now - check.at < DAY_MS) {
-    const named = check.tokens.join(', ');
-    book.raise('SUBMISSIONS_RECOVERED', `${check.recovered} submission(s) of ${check.since}–${check.until} UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens ${named}${check.recovered > check.tokens.length ? ', …' : ''})`);
+    book.raise('SUBMISSIONS_RECOVERED', recoveredDetail(check));
   } else {
     book.clear('SUBMISSIONS_RECOVERED');
   }

@@ -91,8 +91,8 @@ export function redact(text: string, knownSecrets: readonly string[] = [], keep:
   let out = removeKnownSecrets(text, knownSecrets);
   const kept: string[] = [];
   for (const value of keep) {
-    if (!value || knownSecrets.some((secret) => secret && secret.length >= 6 && value.includes(secret))) continue;
-    if (!out.includes(value)) continue;
+    // A kept value holding a known secret is no longer in `out` (removeKnownSecrets took the secret out), so it stays out.
+    if (!value || !out.includes(value)) continue;
     out = out.split(value).join(`\u0000${kept.length}\u0000`);
     kept.push(value);
   }

@@ -26,11 +26,12 @@ export function decideTick(props: Readonly<Record<string, string>>, now: number)
   if (props[DIRTY_PROPERTY] !== undefined) return { due: true, reason: 'a new delivery or a staff edit' };
   if (hasSpilledDeliveries(props)) return { due: true, reason: 'spilled deliveries wait' };
   const nextDue = Number(props[NEXT_DUE_PROPERTY]);
-  if (props[NEXT_DUE_PROPERTY] !== undefined && props[NEXT_DUE_PROPERTY] !== '' && Number.isFinite(nextDue) && nextDue <= now) {
+  // Number(undefined) is NaN, so an absent property fails isFinite; '' would read as 0, due at once, hence its own test.
+  if (props[NEXT_DUE_PROPERTY] !== '' && Number.isFinite(nextDue) && nextDue <= now) {
     return { due: true, reason: 'a retry is due' };
   }
   const lastSweep = Number(props[LAST_SWEEP_PROPERTY]);
-  if (!Number.isFinite(lastSweep) || props[LAST_SWEEP_PROPERTY] === undefined || now - lastSweep >= SAFETY_SWEEP_MS) {
+  if (!Number.isFinite(lastSweep) || now - lastSweep >= SAFETY_SWEEP_MS) {
     return { due: true, reason: 'the 15-minute safety sweep' };
   }
   return { due: false, reason: 'nothing new, no retry due' };

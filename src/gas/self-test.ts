@@ -1,5 +1,5 @@
 // Self-test: runs every probe, judges it in core, writes one Log line per check and returns the report.
-import { judgeGemini, judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, type CheckResult } from '../core/self-test/checks';
+import { judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, type CheckResult } from '../core/self-test/checks';
 import { selfTestLogEntries, selfTestReport } from '../core/self-test/report';
 import type { Settings } from '../core/settings';
 import { createAuditLog } from './audit-log';
@@ -16,6 +16,7 @@ export function runSelfTest(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadshee
     judgeMailQuota(probeMailQuota()),
     judgeGemini(probeGemini(settings)),
     judgeTypeform(probeTypeform(settings)),
+    judgeMissedWebhookRecovery(settings.typeformToken !== ''),
     judgeWebApp(probeWebApp(settings)),
   ];
   const report = selfTestReport(results, now);

@@ -1,5 +1,5 @@
 // The Config sheet read by header name, a form's configuration with the `*` row's blanks filled, and error codes.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { codedError, codeOf, messageOf } from '../../src/core/errors';
 import { blankFormConfig, configFor, formConfigsFromValues } from '../../src/core/form-config';
 import { errorSummary, redact } from '../../src/core/redact';
@@ -23,14 +23,17 @@ describe('formConfigsFromValues', () => {
     expect(formConfigsFromValues([['form_id'], ['F1'], [null]])).toEqual([blankFormConfig('F1')]);
   });
 
-  it.each<[unknown, boolean]>([['TRUE', true], [' y ', true], ['On', true], ['1', true], ['✓', true], [1, true], [true, true], ['', false], ['no', false], ['yess', false], [null, false], [false, false], [0, false]])(
+  it.each<[unknown, boolean]>([['TRUE', true], [' y ', true], ['On', true], ['1', true], ['✓', true], [1, true], [true, true], ['', false], ['no', false], ['yess', false], ['eyes', false], [null, false], [false, false], [0, false]])(
     'an enabled cell holding %j reads as %s', (cell, enabled) => {
       expect(formConfigsFromValues([['form_id', 'enabled'], ['F', cell]])[0].enabled).toBe(enabled);
     });
 });
 
 describe('configFor', () => {
-  const star = { ...blankFormConfig('*'), prompt: 'default prompt', model: 'm1', subject: 'S', approvalRequired: true };
+  let star: ReturnType<typeof blankFormConfig>;
+  beforeEach(() => {
+    star = { ...blankFormConfig('*'), prompt: 'default prompt', model: 'm1', subject: 'S', approvalRequired: true };
+  });
 
   it('a form\'s own row, with its blank cells filled from the `*` row', () => {
     const own = { ...blankFormConfig('F1'), prompt: 'own prompt', approvalRequired: false };

@@ -1,5 +1,5 @@
 // The one mapper between Queue cells and rows: columns found by header name, times as epoch ms, staff columns kept.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   emptyRow,
   indexColumns,
@@ -14,7 +14,11 @@ import {
 } from '../../src/core/queue-row';
 
 const T = Date.UTC(2026, 11, 1, 9, 30, 0);
-const FULL = indexColumns(QUEUE_HEADERS);
+// Built before each test, not at import, so that Stryker's active mutant reaches indexColumns.
+let FULL: ReturnType<typeof indexColumns>;
+beforeEach(() => {
+  FULL = indexColumns(QUEUE_HEADERS);
+});
 
 function cells(values: Partial<Record<(typeof QUEUE_HEADERS)[number], unknown>>): unknown[] {
   return QUEUE_HEADERS.map((name) => values[name] ?? '');
@@ -104,7 +108,10 @@ describe('rowFromValues', () => {
 });
 
 describe('rowToValues', () => {
-  const row: QueueRow = { ...emptyRow(), rowNumber: 4, status: 'SENT', eventId: 'ev2', attempts: 1, sentAt: T, result: 'Hi' };
+  let row: QueueRow;
+  beforeEach(() => {
+    row = { ...emptyRow(), rowNumber: 4, status: 'SENT', eventId: 'ev2', attempts: 1, sentAt: T, result: 'Hi' };
+  });
 
   it('writes our columns in sheet order, times as Dates and empty times as empty cells', () => {
     const values = rowToValues(FULL, row, QUEUE_HEADERS.length);

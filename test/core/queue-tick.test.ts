@@ -4,9 +4,11 @@ import { codedError } from '../../src/core/errors';
 import { REJECTED_TOTALS_PROPERTY } from '../../src/core/intake/rejection-tally';
 import type { Lock } from '../../src/core/ports';
 import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
-import { NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
+import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
 import { NEEDS_PERSON_GUIDE } from '../../src/core/triage/needs-person';
+import { HEALTH_SNAPSHOT_KEY } from '../../src/core/triage/health';
+import { RECOVERY_QUIET_MINUTES } from '../../src/core/triage/incident-catalog';
 import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
 import { memoryIntake } from './intake/memory-intake';
@@ -243,3 +245,373 @@ describe('the processQueue tick', () => {
     expect(staffMails()).toHaveLength(1);
   });
 });
+
+describe('the tick, rule by rule', () => {
+  const CHECK = 'FQ_TYPEFORM_CHECK';
+  const check = (patch: Record<string, unknown>) => JSON.stringify({ at: T0, since: '2026-11-19 06:00', until: '2026-11-20 06:00', recovered: 0, tokens: [], disabled: [], errors: [], complete: true, ...patch });
+
+  it('a setting that does not parse raises CONFIG_INVALID with the problem, and a good value clears it', () => {
+    const w = tickWorld({ ...SETTINGS, MAX_ATTEMPTS: '2.5' });
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')).toMatchObject({ state: 'open' });
+    expect(incident(w, 'CONFIG_INVALID')?.detail).toContain('MAX_ATTEMPTS');
+    w.props.values.MAX_ATTEMPTS = '3';
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('with every setting good, CONFIG_INVALID and CONFIG_MISSING are never raised', () => {
+    const w = tickWorld();
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')).toBeUndefined();
+    expect(incident(w, 'CONFIG_MISSING')).toBeUndefined();
+  });
+
+  it('a disabled Typeform webhook raises WEBHOOK_DISABLED naming the forms and the check time; none disabled clears it', () => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ disabled: ['F1', 'F2'] }) });
+    tick(w);
+    expect(incident(w, 'WEBHOOK_DISABLED')).toMatchObject({
+      state: 'open',
+      detail: `the Typeform webhook of form F1, F2 is disabled or missing (Typeform check ${new Date(T0).toISOString()})`,
+    });
+    w.props.values[CHECK] = check({});
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'WEBHOOK_DISABLED')).toMatchObject({ state: 'cleared' });
+  });
+
+  it.each<[string, Record<string, unknown>, number, string | undefined]>([
+    ['more recovered than named', { recovered: 3, tokens: ['t1', 't2'] }, 0, '3 submission(s) of 2026-11-19 06:00–2026-11-20 06:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens t1, t2, …)'],
+    ['all of them named', { recovered: 2, tokens: ['t1', 't2'] }, 0, '2 submission(s) of 2026-11-19 06:00–2026-11-20 06:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens t1, t2)'],
+    ['a check just under a day old', { recovered: 1, tokens: ['t1'] }, 24 * HOUR_MS - 1, '1 submission(s) of 2026-11-19 06:00–2026-11-20 06:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens t1)'],
+    ['a check a day old', { recovered: 1, tokens: ['t1'] }, 24 * HOUR_MS, undefined],
+    ['nothing recovered', { recovered: 0 }, 0, undefined],
+  ])('SUBMISSIONS_RECOVERED, %s', (_what, patch, age, detail) => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ ...patch, at: T0 - age }) });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')?.detail).toBe(detail);
+    expect(incident(w, 'WEBHOOK_DISABLED')).toBeUndefined();
+  });
+
+  it('more rows need a person than are listed: the detail says among how many', () => {
+    const rows = Array.from({ length: 22 }, (_, i) => pendingRow({ eventId: `f${i}`, responseToken: `t${i}`, status: 'FAILED' }));
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, rows);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('22 row(s) need a person: FAILED 20 among the first 20');
+  });
+
+  it('rows of two statuses are counted apart; no row needing a person clears the incident', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [
+      pendingRow({ eventId: 'a', responseToken: 'a', status: 'FAILED' }),
+      pendingRow({ eventId: 'b', responseToken: 'b', status: 'NEEDS_REVIEW' }),
+      pendingRow({ eventId: 'c', responseToken: 'c', status: 'FAILED' }),
+    ]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ detail: '3 row(s) need a person: FAILED 2, NEEDS_REVIEW 1', rows: [2, 3, 4] });
+    for (const n of [2, 3, 4]) w.queue.edit(n, { status: 'SKIPPED' });
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('while the Queue cannot be read, ROWS_NEED_A_PERSON is left as it was', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open' });
+    w.openWorkspace = () => {
+      throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2] });
+  });
+
+  it('an unknown mail quota: triage mail waits, said in the log, and nothing is mailed to staff', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
+    w.mailer.remainingDailyQuota = () => {
+      throw new Error('Service unavailable: Gmail');
+    };
+    tick(w);
+    expect(w.warnings).toEqual(['mail quota unknown, triage mail waits: Service unavailable: Gmail']);
+    expect(w.mailer.outbox).toEqual([]);
+  });
+
+  it('a triage mail that fails stays planned, its secret redacted in the log, and goes next run', () => {
+    const w = tickWorld({ ...SETTINGS, STAFF_EMAILS: 'duty@example.org', PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
+    w.mailer.failWith = () => `boom ${SETTINGS.GEMINI_API_KEY}`;
+    tick(w);
+    expect(w.warnings).toEqual(['triage mail for ROWS_NEED_A_PERSON not sent, it stays planned: boom [redacted]']);
+    w.mailer.failWith = () => undefined;
+    w.clock.advance(60_000);
+    tick(w);
+    expect(w.mailer.outbox.map((mail) => mail.subject)).toEqual(['[formqueue] Rows need a person — 1 row needs a person']);
+  });
+
+  it('the daily summary goes once a day when DAILY_SUMMARY is on; a failed one is logged and tried again', () => {
+    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', PAUSED: 'true' }, []);
+    w.mailer.failWith = (mail) => (/summary/i.test(mail.subject) ? 'quota gone' : undefined);
+    tick(w);
+    expect(w.warnings).toEqual(['daily summary not sent: quota gone']);
+    w.mailer.failWith = () => undefined;
+    tick(w);
+    tick(w);
+    expect(w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject))).toHaveLength(1);
+  });
+
+  it('a missing Tally sheet is CONFIG_MISSING, held open after the run; another Tally error is only logged', () => {
+    const w = tickWorld();
+    w.tally.read = () => {
+      throw codedError('CONFIG_MISSING', 'the Tally sheet is missing; run Set up');
+    };
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open', detail: 'the Tally sheet is missing; run Set up' });
+    const v = tickWorld();
+    v.tally.read = () => {
+      throw new Error('Exception: timed out');
+    };
+    tick(v);
+    expect(v.warnings).toEqual(['rejected deliveries not counted this run: Exception: timed out']);
+    expect(incident(v, 'CONFIG_MISSING')).toBeUndefined();
+  });
+
+  it('finished rows past ARCHIVE_AFTER_DAYS are archived under the intake lock, and not when the lock is busy', () => {
+    const old = pendingRow({ eventId: 'old', responseToken: 'old', status: 'SENT', sentAt: T0 - 40 * 24 * HOUR_MS, updatedAt: T0 - 40 * 24 * HOUR_MS, receivedAt: T0 - 40 * 24 * HOUR_MS });
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [old]);
+    const busy = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [{ ...old }]);
+    const open = busy.openWorkspace;
+    busy.openWorkspace = () => ({ ...open(), intakeLock: { tryLock: () => false, release: () => undefined } });
+    let released = 0;
+    const opened = w.openWorkspace;
+    w.openWorkspace = () => ({ ...opened(), intakeLock: { tryLock: (ms: number) => ms === 10000, release: () => void released++ } });
+    tick(w);
+    tick(busy);
+    expect(w.queue.rows).toEqual([]);
+    expect(released).toBe(1);
+    expect(busy.queue.rows.map((row) => row.eventId)).toEqual(['old']);
+  });
+
+  it('the next due time is written as a number, and a failing spill count during an outage counts nothing', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+    };
+    w.ports.spill.count = () => {
+      throw new Error('properties unreadable');
+    };
+    const report = tick(w);
+    expect(report).toEqual({ summary: undefined, nextDueAt: T0 });
+    expect(w.props.values[NEXT_DUE_PROPERTY]).toBe(String(T0));
+    expect(w.props.values[LAST_SWEEP_PROPERTY]).toBe(String(T0));
+  });
+
+  const OUTAGE = () => new Error('Exception: Service Spreadsheets failed while accessing document with id x.');
+
+  it('two missing settings are both named, one sentence each', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '', STAFF_EMAILS: '' });
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')?.detail).toMatch(/^Script Property GEMINI_API_KEY is not set[^]*\. Script Property STAFF_EMAILS is not set/);
+  });
+
+  it('a row with an empty status is counted as "no status"', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: '' })]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('1 row(s) need a person: no status 1');
+  });
+
+  it('the daily summary shows the rejections folded by this very run', () => {
+    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', [REJECTED_TOTALS_PROPERTY]: JSON.stringify({ day: '2026-11-20', count: 2, dropped: 0, bytes: 10, through: '' }) });
+    w.tally.append({ day: '2026-11-20', bytes: 0 });
+    tick(w);
+    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
+    expect(summary.body).toContain('3 today so far (1 without their body); see the Rejected sheet');
+  });
+
+  it('with the Queue unreadable and no earlier figures, the spilled deliveries still count as affected', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.spill.count = 2;
+    tick(w);
+    const [mail] = w.mailer.outbox;
+    expect(mail.body).toContain('in the spill 2 (could not be read; no earlier figures)');
+  });
+
+  it('processing drains the spill and reads a payload kept in the Payloads sheet through the workspace', () => {
+    const w = tickWorld(SETTINGS, [pendingRow({ payload: '(in Payloads: 2 parts)' })]);
+    let drained = 0;
+    const open = w.openWorkspace;
+    w.openWorkspace = () => ({ ...open(), drainSpill: () => void drained++, readPayload: () => pendingRow().payload });
+    const report = tick(w);
+    expect(drained).toBe(1);
+    expect(report.summary).toMatchObject({ generated: 1, sent: 1 });
+  });
+
+  it('a sheet missing inside processing keeps CONFIG_MISSING open after the run', () => {
+    const w = tickWorld();
+    w.queue.failOn = { method: 'readAll', error: codedError('CONFIG_MISSING', 'the Queue sheet is missing; run Set up') };
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open', detail: expect.stringContaining('the Queue sheet is missing') });
+  });
+
+  it('a code bug inside processing does not clear SHEETS_UNAVAILABLE; a good run does, and counts the replies it caught up', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    const fresh = tickWorld();
+    w.openWorkspace = () => ({ ...fresh.openWorkspace(), queue: w.queue });
+    w.queue.failOn = { method: 'readAll', error: new TypeError('x is not a function') };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'cleared', caughtUp: { 'replies sent': 1 } });
+  });
+
+  it('a Sheets outage on opening clears CONFIG_MISSING raised by a missing spreadsheet: the spreadsheet is there now', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw codedError('CONFIG_MISSING', 'Script Property SPREADSHEET_ID is not set');
+    };
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open' });
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('a Tally error other than a missing sheet still lets CONFIG_MISSING clear', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open' });
+    w.props.values.GEMINI_API_KEY = SETTINGS.GEMINI_API_KEY;
+    w.tally.read = () => {
+      throw new Error('Exception: timed out');
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'cleared' });
+  });
+
+  it('the next due time is the earlier of a retry and a recovery mail', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' }, []);
+    tick(w);
+    w.props.values.GEMINI_API_KEY = SETTINGS.GEMINI_API_KEY;
+    w.clock.advance(60_000);
+    const cleared = w.clock.now();
+    const onlyRecovery = tick(w);
+    expect(onlyRecovery.nextDueAt).toBe(cleared + RECOVERY_QUIET_MINUTES * MINUTE_MS);
+    expect(w.props.values[NEXT_DUE_PROPERTY]).toBe(String(cleared + RECOVERY_QUIET_MINUTES * MINUTE_MS));
+    // An outage now brings the next tick back at once, before the recovery mail.
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.clock.advance(60_000);
+    expect(tick(w).nextDueAt).toBe(w.clock.now());
+  });
+
+  it('a retry due later than the recovery mail: the recovery mail comes first', () => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' }, [pendingRow({ attempts: 1, nextAttemptAt: T0 + 3 * HOUR_MS })]);
+    tick(w);
+    w.props.values.GEMINI_API_KEY = SETTINGS.GEMINI_API_KEY;
+    w.clock.advance(60_000);
+    expect(tick(w).nextDueAt).toBe(w.clock.now() + RECOVERY_QUIET_MINUTES * MINUTE_MS);
+  });
+
+  it('nothing to archive: the intake lock is not even asked for', () => {
+    const w = tickWorld();
+    let asked = 0;
+    const open = w.openWorkspace;
+    w.openWorkspace = () => ({ ...open(), intakeLock: { tryLock: () => ++asked > 0, release: () => undefined } });
+    tick(w);
+    expect(asked).toBe(0);
+  });
+
+  it('a spill exactly at the warning size is no backlog', () => {
+    const w = tickWorld();
+    w.spill = { chars: 200_000, count: 5 };
+    tick(w);
+    expect(incident(w, 'SPILL_BACKLOG')).toBeUndefined();
+    w.spill = { chars: 200_001, count: 5 };
+    tick(w);
+    expect(incident(w, 'SPILL_BACKLOG')).toMatchObject({ state: 'open' });
+  });
+
+  it('REJECTED_DELIVERIES ends when today\'s count is under the threshold', () => {
+    const totals = (count: number) => JSON.stringify({ day: '2026-11-20', count, dropped: 0, bytes: 0, through: '' });
+    const w = tickWorld({ ...SETTINGS, [REJECTED_TOTALS_PROPERTY]: totals(10) });
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')).toMatchObject({ state: 'open' });
+    w.props.values[REJECTED_TOTALS_PROPERTY] = totals(9);
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')).toBeUndefined(); // it ends without a recovery mail
+  });
+
+  it('with the Queue unreadable and no figures kept, ROWS_NEED_A_PERSON is neither raised nor cleared', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
+    tick(w);
+    delete w.props.values[HEALTH_SNAPSHOT_KEY];
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2] });
+  });
+
+  it('SUBMISSIONS_RECOVERED clears once the check is a day old', () => {
+    const check = JSON.stringify({ at: T0, since: 'a', until: 'b', recovered: 1, tokens: ['t1'], disabled: [], errors: [], complete: true });
+    const w = tickWorld({ ...SETTINGS, FQ_TYPEFORM_CHECK: check });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')).toMatchObject({ state: 'open' });
+    w.clock.advance(24 * HOUR_MS);
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')?.state).not.toBe('open');
+  });
+
+  it.each([
+    [23, false],
+    [24, true],
+  ])('with a mail quota of %d, two staff and one triage mail, the daily summary goes: %s', (quota, goes) => {
+    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '', STAFF_EMAILS: 'duty@example.org, lead@example.org', DAILY_SUMMARY: 'true' }, []);
+    w.mailer.quota = quota;
+    tick(w);
+    expect(w.mailer.outbox.map((mail) => /summary/i.test(mail.subject))).toEqual(goes ? [false, true] : [false]);
+  });
+
+  it('two settings that do not parse: both problems, a space between', () => {
+    const w = tickWorld({ ...SETTINGS, MAX_ATTEMPTS: '2.5', GEMINI_CONCURRENCY: '0' });
+    tick(w);
+    expect(incident(w, 'CONFIG_INVALID')?.detail).toMatch(/Script Properties\. Script Property /);
+  });
+
+  it('two rows with an empty status are counted together', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: '', eventId: 'a' }), pendingRow({ status: '', eventId: 'b' })]);
+    tick(w);
+    expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('2 row(s) need a person: no status 2');
+  });
+
+  it('a paused run that opens the spreadsheet clears SHEETS_UNAVAILABLE (processing itself reads nothing)', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' });
+    const open = w.openWorkspace;
+    w.openWorkspace = () => {
+      throw OUTAGE();
+    };
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'open' });
+    w.openWorkspace = open;
+    w.clock.advance(60_000);
+    tick(w);
+    expect(incident(w, 'SHEETS_UNAVAILABLE')).toMatchObject({ state: 'cleared' });
+  });
+});
+

@@ -100,3 +100,43 @@ describe('errorSummary', () => {
     expect(summary.length).toBeLessThanOrEqual(300);
   });
 });
+
+describe('redact, rule by rule', () => {
+  it.each<[string, string, string]>([
+    ['an Authorization header keeps its scheme', 'Authorization: Bearer abcdef123456', 'Authorization: Bearer [redacted]'],
+    ['an x-goog-api-key header', 'x-goog-api-key: abc123', 'x-goog-api-key: [redacted]'],
+    ['a bearer token in prose', 'sent with bearer abc123def456 today', 'sent with bearer [redacted] today'],
+  ])('%s', (_name, text, redacted) => {
+    expect(redact(text)).toBe(redacted);
+  });
+
+  it('an opaque run with a 24-character stretch between slashes is a secret; 23 is a path', () => {
+    expect(redact('id aB3dE5gH7jK9mN1pQ3sT5vW7/xY9zA1b2 end')).toBe('id [redacted] end');
+    expect(redact('id aB3dE5gH7jK9mN1pQ3sT5vW/xY9zA1b2c end')).toBe('id aB3dE5gH7jK9mN1pQ3sT5vW/xY9zA1b2c end');
+  });
+
+  it('a separator every 12 characters still reads as a secret; one more reads as words', () => {
+    expect(redact('x aB3dE5gH7jK9-mN1pQ3sT5vW7xY-9zA1b2-c x')).toBe('x [redacted] x');
+    expect(redact('x aB3dE5gH7jK9-mN1pQ3sT5vW7xY-9zA1b-2-c x')).toBe('x aB3dE5gH7jK9-mN1pQ3sT5vW7xY-9zA1b-2-c x');
+  });
+
+  it('a short known secret is matched as text, not as a pattern, everywhere it stands alone', () => {
+    expect(redact('a.b and axb, then a.b', ['a.b'])).toBe('[redacted] and axb, then [redacted]');
+  });
+});
+
+describe('redact, what is kept and what is not a secret', () => {
+  it('a run of digits and + without a letter stays, and so do capitals and digits under 40 characters', () => {
+    expect(redact('n 1234567890+1234567890+1234567890+1234567890 n')).toBe('n 1234567890+1234567890+1234567890+1234567890 n');
+    expect(redact('n ABCDEFGHIJ1234567890ABCDEFGHIJ12 n')).toBe('n ABCDEFGHIJ1234567890ABCDEFGHIJ12 n');
+  });
+
+  it('an empty kept value keeps nothing and hides nothing', () => {
+    expect(redact('key AIzaSyD3m0Key_0123456789abcdefghijklmn', [], [''])).toBe('key [redacted]');
+  });
+
+  it('more than ten kept values all come back', () => {
+    const keep = Array.from({ length: 12 }, (_, i) => `https://docs.google.com/spreadsheets/d/${'s'.repeat(30)}${i}x/edit`);
+    expect(redact(keep.join(' '), [], keep)).toBe(keep.join(' '));
+  });
+});

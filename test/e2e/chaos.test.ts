@@ -5,6 +5,7 @@ import { checkSchedule } from '../../bench/chaos-check.mjs';
 import { GEMINI_KEY, eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
 import everyActor from './chaos-every-actor.json';
 import refusedPoison from './chaos-refused-poison.json';
+import unjudgedPaste from './chaos-unjudged-paste.json';
 
 /** Every actor the chaos harness has; the fixed schedule below must fire each of them. */
 const ACTORS = ['burst', 'deliver', 'latency', 'poison', 'process', 'staff-accept-rejected', 'staff-clear-sent_at', 'staff-delete',
@@ -48,6 +49,13 @@ describe('chaos schedules in the local runtime', () => {
     } finally {
       setRuntimeDefaults();
     }
+  });
+
+  // Shrunk from the same 200-schedule run: READY pasted over a PENDING row while a Sheets error killed the on-edit
+  // trigger stood unjudged with no reply, and the row waited READY forever (TEMPLATE_INVALID for {{result}}).
+  it('READY pasted over a row whose on-edit check failed ends with a person (NO_REPLY), not stuck', { timeout: 120_000 }, async () => {
+    const result = await runChaos({ replay: unjudgedPaste });
+    expect(result.failure?.violations ?? []).toEqual([]);
   });
 
   it('the checker itself sees a second mail, a lost event and a leaked key', () => {

@@ -25,16 +25,17 @@ async function selfTest(runtime: Runtime, user = 'owner@example.com'): Promise<{
 }
 
 describe('Self-test', () => {
-  it('run by the deploying account on a healthy installation: every check passes except the unset Typeform token', async () => {
+  it('run by the deploying account on a healthy installation: every check passes except the unset Typeform token, and missed-webhook recovery warns that it is off', async () => {
     rt = await runtimeWithWebApp();
     const { report, alerts } = await selfTest(rt);
-    expect(report.split('\n')[0]).toMatch(/^formqueue self-test, \d{4}-\d\d-\d\d \d\d:\d\d UTC: 7 pass, 0 fail, 1 unknown$/);
+    expect(report.split('\n')[0]).toMatch(/^formqueue self-test, \d{4}-\d\d-\d\d \d\d:\d\d UTC: 7 pass, 0 fail, 1 unknown, 1 warn$/);
     for (const title of ['Plain-text format holds on appended rows', 'TextFinder matches whole cells, case-sensitively',
       'You (running this) and the account the web app runs as', 'The triggers exist for the deploying account',
       'The mail quota can be read', 'Gemini answers with the key and model', "The web app's own URL answers"]) {
       expect(report).toContain(`PASS: ${title}`);
     }
     expect(report).toContain('UNKNOWN: Typeform token (TYPEFORM_TOKEN), if set');
+    expect(report).toContain('WARN: Missed-webhook recovery (the daily Typeform check)\n  evidence: TYPEFORM_TOKEN is not set: missed-webhook recovery is off\n  what to do: ');
     expect(report).toContain('the web app runs as: owner@example.com (the same account)');
     expect(report).toContain('your triggers on this project: processQueue (CLOCK), onEditInstallable (ON_EDIT)');
     expect(report).not.toContain(rt.host.properties.get('GEMINI_API_KEY'));
@@ -46,8 +47,8 @@ describe('Self-test', () => {
     expect(rt.host.outbox).toEqual([]);
     const log = rt.sheet('Log');
     const selfTestLines = log.rows.filter((row) => row[1] === 'self-test');
-    expect(selfTestLines).toHaveLength(8);
-    expect(selfTestLines.map((row) => row[3])).toEqual(['PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'UNKNOWN', 'PASS']);
+    expect(selfTestLines).toHaveLength(9);
+    expect(selfTestLines.map((row) => row[3])).toEqual(['PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'UNKNOWN', 'WARN', 'PASS']);
   });
 
   it('with TYPEFORM_TOKEN, the Typeform check asks under TYPEFORM_BASE_URL: the runtime\'s offline Typeform passes it', async () => {
@@ -55,7 +56,8 @@ describe('Self-test', () => {
     rt.host.properties.set('TYPEFORM_TOKEN', LOCAL_TYPEFORM_TOKEN);
     rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
     const { report } = await selfTest(rt);
-    expect(report.split('\n')[0]).toMatch(/: 8 pass, 0 fail, 0 unknown$/);
+    expect(report.split('\n')[0]).toMatch(/: 9 pass, 0 fail, 0 unknown$/);
+    expect(report).toContain('PASS: Missed-webhook recovery (the daily Typeform check)');
     expect(report).toContain('PASS: Typeform token (TYPEFORM_TOKEN), if set');
     expect(report).toContain(`GET ${rt.url}/typeform/forms?page_size=1: HTTP 200`);
     expect(report).not.toContain(LOCAL_TYPEFORM_TOKEN);

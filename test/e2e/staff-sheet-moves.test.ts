@@ -125,6 +125,36 @@ describe('staff reshaping the Queue during runs', () => {
     expectEachRowMailedOnce([first, second]);
   });
 
+  // Archiving copies rows to Archive, then deletes them from Queue: a sort in between must not delete the live rows
+  // that now stand where the archived ones stood. The Archive append is held (a sheets pause fault) while staff sort.
+  it('a sort while archiving appends to Archive: only the archived rows leave the Queue, the live ones stay, each archived once', async () => {
+    const old = [delivery(90), delivery(91)];
+    for (const body of old) await rt.deliver(body);
+    await settle();
+    const queueSheet = rt.host.ss.byName('Queue');
+    const longAgo = `${new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10)} 09:00`;
+    for (const row of [2, 3]) {
+      for (const header of ['received_at', 'sent_at', 'updated_at'] as const) queueSheet.enter(row, QUEUE_HEADERS.indexOf(header) + 1, longAgo, rt.host.ss.timeZone, Date.now());
+    }
+    rt.host.properties.set('PAUSED', 'true'); // the live rows stay PENDING: the run only archives
+    const live = [delivery(92), delivery(93)];
+    for (const body of live) await rt.deliver(body);
+    rt.host.faults.add({ target: 'sheets', pause: true, call: 'Sheet.appendRow', sheet: 'Archive', count: 1 });
+    rt.host.properties.set(DIRTY, String(Date.now()));
+    const running = rt.run('processQueue');
+    await rt.host.faults.waitForHeldSheetCalls(1);
+    // r93, r92 (live) now stand at rows 2 and 3, where the archived rows stood when archiving found them.
+    await rt.host.edit({ op: 'sort', sheet: 'Queue', column: 'recipient', ascending: false, user: ANA });
+    rt.host.faults.clear();
+    const exec = await running;
+    expect(exec.status, JSON.stringify(exec.error)).toBe('ok');
+    expect(rt.queue().map((r) => [r.event_id, r.status])).toEqual([[eventIdOf(live[1]), 'PENDING'], [eventIdOf(live[0]), 'PENDING']]);
+    const archive = rt.host.sheetJson('Archive');
+    const archivedIds = archive.rows.map((cells: unknown[]) => cells[archive.header.indexOf('event_id')]);
+    expect(archivedIds.sort()).toEqual(old.map(eventIdOf).sort());
+    expect(respondentMails()).toHaveLength(2);
+  });
+
   // Paste sends no e.value (docs/platform.md#on-edit-events): the guard must judge the pasted cell, not take it for
   // "superseded" and leave READY over NEEDS_REVIEW, which would mail again a row that may already have reached the person.
   it('READY pasted over a NEEDS_REVIEW row is put back, and the row is not mailed again', async () => {

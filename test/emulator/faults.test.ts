@@ -26,6 +26,20 @@ describe('faults', () => {
     expect(host.faults.history.map((h: any) => h.target)).toEqual(['sheets', 'sheets']);
   });
 
+  it('a sheets pause holds only the matching call of the named sheet until cleared; the sheet is read as it is by then', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'sheets', pause: true, call: 'Sheet.getName', sheet: 'Other', count: 1 });
+    expect(await ok('readSheet')).toBe('Sheet1'); // another sheet's call is not held
+    host.faults.clear();
+    host.faults.add({ target: 'sheets', pause: true, call: 'Sheet.getName', sheet: 'Sheet1', count: 1 });
+    const running = ok('readSheet');
+    expect(await host.faults.waitForHeldSheetCalls(1)).toBe(1);
+    host.ss.byName('Sheet1').name = 'Renamed'; // a person acting while the call waits
+    host.faults.clear();
+    expect(await running).toBe('Renamed');
+    expect(host.faults.history.map((h: any) => h.kind)).toEqual(['pause Sheet.getName']);
+  });
+
   // [GEM-TS, GEM-RL] Gemini's real error bodies; per-day and per-minute 429 differ only in quotaId.
   it('gemini status faults answer with Gemini\'s real error bodies', async () => {
     host = makeHost('triggers');

@@ -105,8 +105,8 @@ function* combinations(copies: readonly string[][]): Generator<string> {
 function isJson(text: string): boolean {
   try {
     JSON.parse(text);
-    return true;
   } catch {
     return false;
   }
+  return true;
 }

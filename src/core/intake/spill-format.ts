@@ -30,7 +30,7 @@ export function unpackSpilled(entry: string, definitionFor: (key: string) => str
   if (!entry.startsWith(PACKED_MARK)) return { ok: true, body: entry };
   const keyEnd = entry.indexOf('\n', PACKED_MARK.length);
   const offsetEnd = keyEnd < 0 ? -1 : entry.indexOf('\n', keyEnd + 1);
-  if (keyEnd < 0 || offsetEnd < 0) return { ok: false, reason: 'its header is damaged', rest: entry };
+  if (offsetEnd < 0) return { ok: false, reason: 'its header is damaged', rest: entry };
   const key = entry.slice(PACKED_MARK.length, keyEnd);
   const offset = Number(entry.slice(keyEnd + 1, offsetEnd));
   const rest = entry.slice(offsetEnd + 1);
@@ -48,13 +48,12 @@ function definitionSpan(compactJson: string): { offset: number; text: string } |
   } catch {
     return null;
   }
-  const response = (parsed as { form_response?: { definition?: unknown } } | null)?.form_response;
-  const definition = response && typeof response === 'object' ? response.definition : undefined;
+  // A form_response that is a string or a number has no definition property either.
+  const definition = (parsed as { form_response?: { definition?: unknown } | null } | null)?.form_response?.definition;
   if (!definition || typeof definition !== 'object') return null;
   const text = JSON.stringify(definition);
   // The same text elsewhere would be cut and put back in the same place: either occurrence restores the original.
   const at = compactJson.indexOf(`"definition":${text}`);
   if (at < 0) return null;
-  const offset = at + '"definition":'.length;
-  return compactJson.slice(offset, offset + text.length) === text ? { offset, text } : null;
+  return { offset: at + '"definition":'.length, text };
 }

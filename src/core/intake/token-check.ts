@@ -21,7 +21,8 @@ export function checkWebhookToken(given: string | undefined, current: string, pr
   if (given === undefined || given === '') return 'missing';
   // Both comparisons always run, so timing does not tell which token matched.
   const matchesCurrent = constantTimeEquals(given, current);
-  const matchesPrevious = previous !== '' && tokenProblem(previous) === null && constantTimeEquals(given, previous);
+  // An unset previous token ('') never matches: `given` is not empty here.
+  const matchesPrevious = tokenProblem(previous) === null && constantTimeEquals(given, previous);
   if (matchesCurrent) return 'current';
   if (matchesPrevious) return 'previous';
   return 'wrong';

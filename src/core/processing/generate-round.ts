@@ -14,7 +14,7 @@ import {
 import { recipientProblem } from './mail';
 import { recordVerdicts } from './record-verdicts';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
+import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
@@ -81,7 +81,7 @@ function failUnaddressed(run: Run, now: number, rows: readonly QueueRow[]): void
       run.secrets,
     );
     moveRow(run, batch, row, 'FAILED', error, { error, claimedAt: null });
-    run.summary.failed++;
+    countWhenWritten(batch, 'failed');
   }
   commitBatch(run, batch);
 }
@@ -114,21 +114,24 @@ function callGemini(run: Run, requests: readonly GeminiRequest[]): GeminiOutcome
  * Replies lost to thinking (MAX_TOKENS before any text) are asked once more, at once, with the larger budget;
  * what that retry says replaces the first verdict, and a second loss is final for the row.
  */
-function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdicts: GeminiVerdict[]): GeminiVerdict[] {
+function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdicts: readonly GeminiVerdict[]): GeminiVerdict[] {
   const lost = verdicts.flatMap((verdict, i) => (verdict.kind === 'out-of-tokens' ? [i] : []));
-  if (lost.length === 0) return verdicts;
-  const out = verdicts.slice();
+  if (lost.length === 0) return [...verdicts];
   if (isOverBudget(run)) {
-    for (const i of lost) out[i] = { kind: 'retryable', reason: "Gemini spent its whole output budget thinking; the run's budget ended before the retry with a larger budget" };
-    return out;
+    return verdicts.map((verdict): GeminiVerdict =>
+      verdict.kind === 'out-of-tokens'
+        ? { kind: 'retryable', reason: "Gemini spent its whole output budget thinking; the run's budget ended before the retry with a larger budget" }
+        : verdict,
+    );
   }
   const larger = lost.map((i) => withLargerBudget(requests[i]));
   const again = callGemini(run, larger);
-  lost.forEach((index, j) => {
-    const verdict = classifyGeminiOutcome(again[j], { model: larger[j].model });
-    out[index] = verdict.kind === 'out-of-tokens' ? { kind: 'out-of-tokens', reason: `${verdict.reason}, also with ${LARGER_BUDGET_FACTOR}× the budget` } : verdict;
+  return verdicts.map((verdict, i) => {
+    const j = lost.indexOf(i);
+    if (j < 0) return verdict;
+    const retried = classifyGeminiOutcome(again[j], { model: larger[j].model });
+    return retried.kind === 'out-of-tokens' ? { kind: 'out-of-tokens', reason: `${retried.reason}, also with ${LARGER_BUDGET_FACTOR}× the budget` } : retried;
   });
-  return out;
 }
 
 /**

@@ -122,9 +122,9 @@ export function buildMail(input: MailInput): MailBuild {
   // {{mail_ref}} is the one value allowed blank here: the send step gives the row its ref when it claims it.
   const refuseBlank = (name: string) => name !== 'mail_ref';
   const context = (template: TemplateContext['template']): TemplateContext => ({ formId: row.formId, template, note, refuseBlank });
-  const subjectTemplate = config.subject.trim() === '' ? DEFAULT_SUBJECT : config.subject;
   const bodyTemplate = config.body.trim() === '' ? DEFAULT_BODY : config.body;
-  const subject = cleanSubject(renderTemplate(subjectTemplate, values, context('subject')));
+  // A blank subject template renders blank, and a subject that renders blank gets the default (below).
+  const subject = cleanSubject(renderTemplate(config.subject, values, context('subject')));
   // {{result}} is Markdown as models write it: rendered for HTML, reduced to readable text for the plain body.
   const text = renderTemplate(bodyTemplate, values, context('body'), {
     value: (value, name) => (name === 'result' ? replyPlainText(value) : value),

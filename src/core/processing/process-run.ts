@@ -127,7 +127,7 @@ function generateAndSend(run: Run): void {
       return;
     }
     if (run.summary.sendingHaltedBy === null) runSendStep(run);
-    if (run.summary.stoppedBecause === 'budget' || run.summary.generationHaltedBy !== null) return;
+    if (run.summary.generationHaltedBy !== null) return;
     if (isOverBudget(run)) {
       run.summary.stoppedBecause = 'budget';
       return;

@@ -5,7 +5,7 @@ import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
 import type { GeminiVerdict, SystemicGeminiIncident } from './gemini';
 import { newMailRef } from './mail-ref';
-import { commitBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { commitBatch, countWhenWritten, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
@@ -77,7 +77,7 @@ function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, sy
     attempts: Math.max(0, row.attempts - 1),
     error,
   });
-  run.summary.deferred++;
+  countWhenWritten(batch, 'deferred');
   run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
   return true;
 }
@@ -96,7 +96,8 @@ function recordVerdict(
   const leaving = { claimedAt: null };
   switch (verdict.kind) {
     case 'ok': {
-      const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+      // An empty mailRef in the set is harmless: newMailRef never draws ''.
+      const taken = new Set(run.rows.map((other) => other.mailRef));
       const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
       moveRow(run, batch, row, to, approvalRequired ? 'reply written; waits for approval' : 'reply written', {
         ...leaving,
@@ -105,7 +106,7 @@ function recordVerdict(
         nextAttemptAt: null,
         error: '',
       });
-      run.summary.generated++;
+      countWhenWritten(batch, 'generated');
       markGone(run, GEMINI_INCIDENTS);
       return;
     }
@@ -114,14 +115,14 @@ function recordVerdict(
         // Never asked (the batch failed and the run ended first): not this row's fault, so no attempt is used.
         const error = summary('GEMINI_RETRYABLE', verdict.reason);
         moveRow(run, batch, row, 'PENDING', `${error}; attempt not counted`, { ...leaving, attempts: Math.max(0, row.attempts - 1), error });
-        run.summary.deferred++;
+        countWhenWritten(batch, 'deferred');
         return;
       }
       if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, systemic, lastingOutage)) return;
       if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
         const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
         moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-        run.summary.failed++;
+        countWhenWritten(batch, 'failed');
         return;
       }
       const at = nextAttemptAt(row.attempts, now, run.settings, run.deps.random, verdict.retryAfterSeconds);
@@ -133,7 +134,7 @@ function recordVerdict(
         systemic.set('GEMINI_RATE_LIMITED', found);
       }
       moveRow(run, batch, row, 'PENDING', `${error}; next try at ${isoTime(at)}`, { ...leaving, nextAttemptAt: at, error });
-      run.summary.deferred++;
+      countWhenWritten(batch, 'deferred');
       return;
     }
     case 'systemic': {
@@ -144,7 +145,7 @@ function recordVerdict(
         attempts: Math.max(0, row.attempts - 1),
         error,
       });
-      run.summary.deferred++;
+      countWhenWritten(batch, 'deferred');
       run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? verdict.incident;
       const found = systemic.get(verdict.incident) ?? { detail: error, rows: [] };
       found.rows.push(row.rowNumber);
@@ -159,14 +160,14 @@ function recordVerdict(
           'or shorten the prompt, then Retry; or reply yourself and set SENT',
       );
       moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-      run.summary.failed++;
+      countWhenWritten(batch, 'failed');
       return;
     }
     case 'content':
     case 'rejected': {
       const error = summary(verdict.kind === 'content' ? 'GEMINI_CONTENT' : 'GEMINI_REJECTED', verdict.reason);
       moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-      run.summary.failed++;
+      countWhenWritten(batch, 'failed');
       return;
     }
   }

@@ -69,9 +69,8 @@ export function replyPlainText(text: string): string {
     block.split('\n').forEach((line, i) => lines.push(`${quoted}${indent}${i === 0 ? first : rest}${line}`.trimEnd()));
     marker = null;
   };
-  const gap = () => {
-    if (lines.length > 0 && lines[lines.length - 1] !== '') lines.push('');
-  };
+  // Blank lines in a row, and at either end, are folded by the join below.
+  const gap = () => lines.push('');
   for (const token of tokens) {
     switch (token.type) {
       case 'bullet_list_open':
@@ -120,9 +119,6 @@ export function replyPlainText(text: string): string {
       case 'fence':
       case 'code_block':
         emit(token.content.replace(/\n$/, ''));
-        gap();
-        break;
-      case 'hr':
         gap();
         break;
       default:

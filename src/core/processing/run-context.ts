@@ -108,10 +108,20 @@ export interface Batch {
   entries: LogEntry[];
   /** Each row as the move was computed from: the write lands only where the submission still holds it (src/core/row-write.ts). */
   read: QueueRow[];
+  /** The run counter a row's move adds to, by its index in `rows`: counted once written (a refused move changed nothing). */
+  counts: Map<number, CountedOutcome>;
+}
+
+/** The run counters a move adds to. */
+export type CountedOutcome = 'generated' | 'failed' | 'deferred' | 'needsReview';
+
+/** The move just recorded in `batch` adds to `counter` once the compare-and-set has written it. */
+export function countWhenWritten(batch: Batch, counter: CountedOutcome): void {
+  batch.counts.set(batch.rows.length - 1, counter);
 }
 
 export function newBatch(): Batch {
-  return { rows: [], entries: [], read: [] };
+  return { rows: [], entries: [], read: [], counts: new Map() };
 }
 
 /**
@@ -168,12 +178,19 @@ export function commitBatch(run: Run, batch: Batch): QueueRow[] {
     batch.rows[i].rowNumber = row.rowNumber;
     written.push(batch.rows[i]);
     entries.push(batch.entries[i]);
+    const counter = batch.counts.get(i);
+    if (counter !== undefined) run.summary[counter]++;
   });
   if (moved) run.rows = run.deps.queue.readAll();
   else remember(run, written);
+  appendLog(run, entries);
+  return written;
+}
+
+/** Appends Log lines, kept in the run's copy of the send ledger too (one append for all of them). */
+export function appendLog(run: Run, entries: readonly LogEntry[]): void {
   run.deps.audit.append(entries);
   noteInLedger(run, entries);
-  return written;
 }
 
 /**

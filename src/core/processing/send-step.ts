@@ -6,12 +6,14 @@ import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
 import { withLedgerFacts } from '../send-ledger';
+import { recordRefusedSent, sentDetail } from './record-sent';
 import { DAY_MS } from '../time';
 import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
 import {
   commitBatch,
+  countWhenWritten,
   isOverBudget,
   isoTime,
   ledgerOf,
@@ -88,7 +90,7 @@ export function runSendStep(run: Run): void {
 export const SEND_BATCH_ROWS = 5;
 
 function sendRows(run: Run, step: SendStep): void {
-  parkMailedButUnsent(run);
+  parkUnmailable(run);
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   if (waiting.length === 0) return;
   // The send ledger of every row this run may still mail (READY or APPROVED now, PENDING to be generated): one lookup.
@@ -119,13 +121,22 @@ function sendRows(run: Run, step: SendStep): void {
   }
 }
 
-/** A filled sent_at cannot lie: whatever the status says, these rows were mailed once already (one write for all). */
-function parkMailedButUnsent(run: Run): void {
+/**
+ * Rows that must not be mailed whatever their status says, moved to a person in one write: a filled sent_at cannot
+ * lie (mailed once already), and a READY or APPROVED row with an empty result has no reply to mail (formqueue never
+ * makes one; a status pasted while the on-edit trigger failed or was refused), and waiting would never end.
+ */
+function parkUnmailable(run: Run): void {
   const batch = newBatch();
   for (const row of run.rows.filter(isMailedButUnsent)) {
     const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; set PENDING to write and send a new reply`);
     moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    run.summary.needsReview++;
+    countWhenWritten(batch, 'needsReview');
+  }
+  for (const row of run.rows.filter((r) => isMailable(r) && r.result.trim() === '')) {
+    const error = errorSummary('NO_REPLY', `the row is ${row.status} but its result is empty, so there is no reply to mail; set PENDING to have one written, or SKIPPED`);
+    moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    countWhenWritten(batch, 'needsReview');
   }
   commitBatch(run, batch);
 }
@@ -171,7 +182,7 @@ function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[], from:
     if (planned.kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
       moveRow(run, plan.moves, row, 'FAILED', error, { error, claimedAt: null });
-      run.summary.failed++;
+      countWhenWritten(plan.moves, 'failed');
       continue;
     }
     quotaLeft ??= run.deps.mailer.remainingDailyQuota();
@@ -207,7 +218,7 @@ function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
       'it is not mailed again until a person sets PENDING (write and send a new reply) or SENT',
   );
   moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-  run.summary.needsReview++;
+  countWhenWritten(batch, 'needsReview');
   return true;
 }
 
@@ -222,6 +233,7 @@ function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
 function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly Claim[]): { quotaRows: number[]; budgetEnded: boolean } {
   commitBatch(run, moves);
   const results = newBatch();
+  const mailed: Mailed[] = [];
   const quotaRows: number[] = [];
   let budgetEnded = false;
   for (const { claim, back } of claims) {
@@ -233,12 +245,10 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       run.summary.deferred++;
       continue;
     }
-    // At the row number the claim was written at: commitBatch follows a row a sort moved.
-    const current = run.deps.queue.readRows([claim.rowNumber])[0];
-    if (current) remember(run, [current]);
+    const current = readBackClaim(run, claim);
     // A sent_at filled by hand since the claim wins as well: never mailed twice. A row taken from us is not tried again.
     if (!isOurClaim(current, claim) || hasBeenMailed(current)) {
-      run.setAside.add(claim.rowNumber);
+      run.setAside.add(current?.rowNumber ?? claim.rowNumber);
       continue;
     }
     const mail = prepareMail(run, step, current);
@@ -247,17 +257,44 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
     } else if (mail.kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
       moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
-      run.summary.failed++;
-    } else if (deliver(run, results, current, mail.mail, back) === 'quota') {
-      quotaRows.push(current.rowNumber);
+      countWhenWritten(results, 'failed');
+    } else {
+      const outcome = deliver(run, results, current, mail.mail, back);
+      if (outcome === 'quota') quotaRows.push(current.rowNumber);
+      else if (typeof outcome === 'object') mailed.push(outcome);
     }
   }
   if (budgetEnded) run.summary.stoppedBecause = 'budget';
-  commitBatch(run, results);
+  const written = commitBatch(run, results);
+  // The mail went: a SENT the compare-and-set refused (a person changed or moved the row meanwhile) is recorded anyway.
+  for (const sent of mailed) if (!written.includes(sent.row)) recordRefusedSent(run, sent.claimed, sent.sentAt);
   return { quotaRows, budgetEnded };
 }
 
-function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail, back: Status): 'sent' | 'failed' | 'needs-review' | 'quota' {
+/**
+ * The claimed row as it is now: at the row number its claim was written at (commitBatch follows a row a sort moved
+ * before the write), or found again by event_id when staff sorted or inserted rows while an earlier row of the batch
+ * was mailed. Undefined when no single row holds the submission (deleted, or copied).
+ */
+function readBackClaim(run: Run, claim: QueueRow): QueueRow | undefined {
+  const here = run.deps.queue.readRows([claim.rowNumber])[0];
+  if (here?.eventId === claim.eventId) {
+    remember(run, [here]);
+    return here;
+  }
+  run.rows = run.deps.queue.readAll();
+  const holders = run.rows.filter((row) => row.eventId === claim.eventId);
+  return holders.length === 1 ? holders[0] : undefined;
+}
+
+/** A mailed row: its claim as mailed and its SENT move in the batch of outcomes. */
+interface Mailed {
+  claimed: QueueRow;
+  row: QueueRow;
+  sentAt: number;
+}
+
+function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail, back: Status): Mailed | 'failed' | 'needs-review' | 'quota' {
   try {
     run.deps.mailer.send(mail);
   } catch (thrown) {
@@ -271,18 +308,18 @@ function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail
     if (kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
       moveRow(run, results, claimed, 'FAILED', error, { error, claimedAt: null });
-      run.summary.failed++;
+      countWhenWritten(results, 'failed');
       return 'failed';
     }
     const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
     moveRow(run, results, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    run.summary.needsReview++;
+    countWhenWritten(results, 'needsReview');
     return 'needs-review';
   }
   // From here on the SENDING claim in the Log and, once the batch is written, sent_at guard this row against any second send.
   const sentAt = run.deps.clock.now();
-  moveRow(run, results, claimed, 'SENT', withLedgerFacts(`mailed to the respondent (${claimed.mailRef})`, { mailRef: claimed.mailRef, sentAt }), { sentAt, claimedAt: null, error: '' });
+  const row = moveRow(run, results, claimed, 'SENT', sentDetail(claimed.mailRef, sentAt), { sentAt, claimedAt: null, error: '' });
   run.summary.sent++;
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
-  return 'sent';
+  return { claimed, row, sentAt };
 }

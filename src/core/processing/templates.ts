@@ -72,8 +72,9 @@ function refusal(context: TemplateContext, unknown: readonly string[], blank: re
     const named = blank.map((name) => `{{${name}}}`).join(', ');
     reasons.push(`uses ${named}, which this submission left empty; a blank is never mailed, so the row waits`);
   }
+  // Called only with something to refuse: no unknown name means a blank one.
   const fix =
-    blank.length > 0 && unknown.length === 0
+    unknown.length === 0
       ? 'Make the template not need it (edit the Config sheet; the row is then sent on the next run), or skip the row.'
       : 'Fix the template in the Config sheet.';
   return codedError('TEMPLATE_INVALID', `Config for form "${context.formId}": the ${context.template} template ${reasons.join('; it also ')}. ${fix}`);
@@ -91,8 +92,7 @@ export function renderTemplate(
 ): string {
   const names = placeholdersIn(template);
   const unknown = names.filter((name) => !Object.prototype.hasOwnProperty.call(values, name));
-  const refuse = context.refuseBlank ?? (() => false);
-  const blank = names.filter((name) => !unknown.includes(name) && refuse(name) && values[name].trim() === '');
+  const blank = names.filter((name) => !unknown.includes(name) && context.refuseBlank?.(name) && values[name].trim() === '');
   if (unknown.length > 0 || blank.length > 0) throw refusal(context, unknown, blank);
   const value = presentation.value ?? ((text: string) => text);
   const literal = presentation.literal ?? ((text: string) => text);

@@ -32,6 +32,15 @@ export function checkRecordOf(report: ReconcileReport): TypeformCheckRecord {
   };
 }
 
+/**
+ * What a check recovered, in the words of the SUBMISSIONS_RECOVERED incident (its mail and the daily summary): how
+ * many, from which window, where they wait, and the first response tokens to find them by.
+ */
+export function recoveredDetail(check: TypeformCheckRecord): string {
+  const more = check.recovered > check.tokens.length ? ', …' : '';
+  return `${check.recovered} submission(s) of ${check.since}–${check.until} UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens ${check.tokens.join(', ')}${more})`;
+}
+
 /** The stored record, or null when there is none or it cannot be read. */
 export function readCheckRecord(snapshot: Readonly<Record<string, string>>): TypeformCheckRecord | null {
   const text = snapshot[TYPEFORM_CHECK_PROPERTY];

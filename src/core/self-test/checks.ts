@@ -3,7 +3,8 @@ import { classifyGeminiOutcome, type GeminiVerdict } from '../processing/gemini'
 import type { GeminiOutcome } from '../ports';
 import { redact } from '../redact';
 
-export type Verdict = 'pass' | 'fail' | 'unknown';
+/** `warn`: formqueue works, but a safety net is off that the operator may want on (the advice says how). */
+export type Verdict = 'pass' | 'fail' | 'unknown' | 'warn';
 
 export interface CheckResult {
   /** Stable id, also the anchor of its section in docs/self-test.md. */
@@ -11,11 +12,11 @@ export interface CheckResult {
   title: string;
   verdict: Verdict;
   evidence: string;
-  /** What it means for formqueue and what to do; set for fail and unknown. */
+  /** What it means for formqueue and what to do; set for fail, unknown and warn. */
   advice?: string;
 }
 
-export type CheckId = 'plain-text' | 'text-finder' | 'triggers' | 'identity' | 'mail-quota' | 'gemini' | 'typeform' | 'web-app';
+export type CheckId = 'plain-text' | 'text-finder' | 'triggers' | 'identity' | 'mail-quota' | 'gemini' | 'typeform' | 'missed-webhooks' | 'web-app';
 
 /** A probe either observed something or threw; the error text is evidence too. */
 export type Probe<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -221,6 +222,23 @@ export interface TypeformObservation {
 }
 
 const TYPEFORM_BASE_ADVICE = 'leave TYPEFORM_BASE_URL unset for https://api.typeform.com, or set https://api.eu.typeform.com for an EU account';
+
+/**
+ * Whether a delivery that never reached formqueue is recovered: one Google refused (over 30 simultaneous executions,
+ * an HTML 200 Typeform takes as delivered) or one answered `backlog_full` (the spill full). Only the daily Typeform
+ * check finds those, and it runs only while TYPEFORM_TOKEN is set: opt-in, so without it they are lost to formqueue.
+ */
+export function judgeMissedWebhookRecovery(typeformTokenSet: boolean): CheckResult {
+  const title = 'Missed-webhook recovery (the daily Typeform check)';
+  if (typeformTokenSet) return { id: 'missed-webhooks', title, verdict: 'pass', evidence: 'TYPEFORM_TOKEN is set: the daily Typeform check recovers submissions whose webhook never got through' };
+  return {
+    id: 'missed-webhooks', title, verdict: 'warn',
+    evidence: 'TYPEFORM_TOKEN is not set: missed-webhook recovery is off',
+    advice: 'A delivery Google refused (over 30 at once) or answered backlog_full is not recovered: it stays in Typeform only. '
+      + 'Set TYPEFORM_TOKEN (formqueue → Set a Script Property…) to a Typeform personal access token with responses:read, forms:read and webhooks:read '
+      + 'to turn on the daily Typeform check (docs/reconciliation.md).',
+  };
+}
 
 export function judgeTypeform(probe: TypeformObservation | { ok: 'not-set' }): CheckResult {
   const title = 'Typeform token (TYPEFORM_TOKEN), if set';

@@ -4,12 +4,12 @@ import type { GeminiRequest, LogEntry } from '../ports';
 import { formatTime } from '../triage/text';
 import type { CheckResult } from './checks';
 
-const LABELS = { pass: 'PASS', fail: 'FAIL', unknown: 'UNKNOWN' } as const;
+const LABELS = { pass: 'PASS', fail: 'FAIL', unknown: 'UNKNOWN', warn: 'WARN' } as const;
 export const SELF_TEST_DOC = 'docs/self-test.md';
 
 export function selfTestReport(results: readonly CheckResult[], now: number): string {
   const count = (verdict: CheckResult['verdict']) => results.filter((r) => r.verdict === verdict).length;
-  const head = `formqueue self-test, ${formatTime(now)}: ${count('pass')} pass, ${count('fail')} fail, ${count('unknown')} unknown`;
+  const head = `formqueue self-test, ${formatTime(now)}: ${count('pass')} pass, ${count('fail')} fail, ${count('unknown')} unknown${count('warn') > 0 ? `, ${count('warn')} warn` : ''}`;
   const blocks = results.map((r) => [
     `${LABELS[r.verdict]}: ${r.title}`,
     `  evidence: ${r.evidence}`,

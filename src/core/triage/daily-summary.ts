@@ -60,7 +60,8 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });
   for (const incident of current) {
     const state = incident.state === 'open' ? `open since ${formatTime(incident.firstSeen)}` : `cleared ${formatTime(incident.clearedAt ?? now)}`;
-    parts.push({ kind: 'line', text: `${INCIDENTS[incident.code].title} (${incident.code}): ${state}, seen ${plural(incident.count, 'time')}` });
+    const about = INCIDENTS[incident.code].summaryShowsDetail ? `: ${incident.detail}` : '';
+    parts.push({ kind: 'line', text: `${INCIDENTS[incident.code].title} (${incident.code}): ${state}, seen ${plural(incident.count, 'time')}${about}` });
   }
   for (const entry of resolved) {
     parts.push({

@@ -59,6 +59,8 @@ export interface IncidentRecord {
    * and told in its recovery mail.
    */
   holdsRowsBack: boolean;
+  /** The daily summary's line for it ends with its detail: what it is about (e.g. what was recovered), not only that it happened. */
+  summaryShowsDetail?: true;
 }
 
 export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
@@ -202,6 +204,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     mails: AT_ONCE,
     followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
+    summaryShowsDetail: true,
   },
   CONFIG_MISSING: {
     class: 'configuration',

@@ -26,6 +26,7 @@ describe('nestingDepth', () => {
     ['{"a":"x\\"[[[["}', 1],
     ['{"a":"\\\\"}[', 1],
     ['[]]]', 1],
+    ['[[]][]', 2],
   ])('%j nests %d deep (brackets inside strings, escaped quotes included, do not count)', (text, depth) => expect(nestingDepth(text, 100)).toBe(depth));
 
   it('stops counting once past the limit', () => {
@@ -56,5 +57,9 @@ describe('clip', () => {
   it('never cuts a surrogate pair in half', () => {
     expect(clip('ab😀cd', 3)).toBe('ab… (6 characters)');
     expect(clip('a😀cd', 3)).toBe('a😀… (5 characters)');
+    // The first and the last high surrogate: U+10000 and U+10FFFF.
+    expect(clip('a\u{10000}cd', 2)).toBe('a… (5 characters)');
+    expect(clip('a\u{10FFFF}cd', 2)).toBe('a… (5 characters)');
+    expect(clip('a\u{FFFF}cd', 2)).toBe('a\u{FFFF}… (4 characters)');
   });
 });

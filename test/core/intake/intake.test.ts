@@ -277,3 +277,33 @@ describe('drainSpill with a damaged entry', () => {
     expect(m.spilled).toHaveLength(0);
   });
 });
+
+describe('drainSpill, rule by rule', () => {
+  it('an empty spill is done at once; a busy lock leaves every entry for the next run', () => {
+    const m = memoryIntake();
+    m.lockHeld.value = true;
+    expect(drainSpill(m.deps)).toEqual({ queued: 0, duplicates: 0, rejected: 0, left: 0 });
+    m.spilled.push({ id: '1-a', receivedAt: 1, body: essay }, { id: '2-b', receivedAt: 2, body: essay });
+    expect(drainSpill(m.deps)).toEqual({ queued: 0, duplicates: 0, rejected: 0, left: 2 });
+    expect(m.spilled).toHaveLength(2);
+    expect(m.queue).toEqual([]);
+  });
+
+  it('a body too large or not from Typeform is set aside with its reason', () => {
+    const m = memoryIntake();
+    m.spilled.push({ id: '1-a', receivedAt: 1, body: ' '.repeat(200_001) }, { id: '2-b', receivedAt: 2, body: '{"hello":"world"}' });
+    expect(drainSpill(m.deps)).toEqual({ queued: 0, duplicates: 0, rejected: 2, left: 0 });
+    expect(m.rejected.map((entry) => entry.reason)).toEqual([
+      'spilled delivery refused: body_too_large: the body is 200,001 characters (limit 200,000)',
+      expect.stringMatching(/^spilled delivery is not a Typeform body \(.+\)$/),
+    ]);
+  });
+
+  it('a sheet going down mid-drain is logged and stops it', () => {
+    const m = memoryIntake();
+    m.spilled.push({ id: '1-a', receivedAt: 1, body: essay });
+    m.sheetsDown.value = true;
+    expect(() => drainSpill(m.deps)).toThrow(/Service Spreadsheets/);
+    expect(m.logs).toEqual([expect.stringMatching(/^spill drain stopped: .*Service Spreadsheets/)]);
+  });
+});

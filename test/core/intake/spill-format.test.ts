@@ -40,3 +40,49 @@ describe('packForSpill and unpackSpilled', () => {
     expect(!result.ok && result.rest).toContain('"event_id":"01JQ8ZK4W6E2V1RZ5T3N8M0B7C"');
   });
 });
+
+describe('the packed entry, exactly', () => {
+  // A body whose definition is exactly `length` characters of JSON.
+  const withDefinition = (length: number) => {
+    const bare = JSON.stringify({ id: 'f', title: '' }).length;
+    return JSON.stringify({ event_id: 'x', form_response: { form_id: 'f', definition: { id: 'f', title: 'd'.repeat(length - bare) }, answers: [] } });
+  };
+
+  it('is the mark, the key, the offset and the rest, one per line', () => {
+    const body = withDefinition(MIN_SHARED_DEFINITION_CHARS);
+    const text = JSON.stringify(JSON.parse(body).form_response.definition);
+    const offset = body.indexOf(text);
+    const packed = packForSpill(body, (definition) => `key-of-${definition.length}`);
+    expect(packed).toEqual({ entry: `FQ2\nkey-of-300\n${offset}\n${body.slice(0, offset)}${body.slice(offset + text.length)}`, definition: { key: 'key-of-300', text } });
+  });
+
+  it(`a definition of ${MIN_SHARED_DEFINITION_CHARS - 1} characters stays in the entry`, () => {
+    const body = withDefinition(MIN_SHARED_DEFINITION_CHARS - 1);
+    expect(packForSpill(body, keyOf)).toEqual({ entry: body, definition: null });
+  });
+
+  it.each([
+    ['a definition that is text', JSON.stringify({ form_response: { definition: 'x'.repeat(400) } })],
+    ['a form_response that is null', JSON.stringify({ form_response: null })],
+    ['JSON null', 'null'],
+    ['a definition written with spaces (not compact)', `{"form_response": {"definition": ${JSON.stringify({ title: 'd'.repeat(400) })}}}`],
+  ])('keeps %s whole', (_name, body) => {
+    expect(packForSpill(body, keyOf)).toEqual({ entry: body, definition: null });
+  });
+
+  it.each<[string, string, ReturnType<typeof unpackSpilled>]>([
+    ['no line after the key', 'FQ2\nk1', { ok: false, reason: 'its header is damaged', rest: 'FQ2\nk1' }],
+    ['no line after the offset', 'FQ2\nk1\n3', { ok: false, reason: 'its header is damaged', rest: 'FQ2\nk1\n3' }],
+    ['an offset that is no number', 'FQ2\nk1\nx\n{}', { ok: false, reason: 'its header is damaged', rest: '{}' }],
+    ['a fractional offset', 'FQ2\nk1\n1.5\n{}', { ok: false, reason: 'its header is damaged', rest: '{}' }],
+    ['a negative offset', 'FQ2\nk1\n-1\n{}', { ok: false, reason: 'its header is damaged', rest: '{}' }],
+    ['an offset past the end', 'FQ2\nk1\n3\n{}', { ok: false, reason: 'its header is damaged', rest: '{}' }],
+    ['an offset at the end', 'FQ2\nk1\n2\n{}', { ok: true, body: '{}DEF' }],
+    ['an offset at the start', 'FQ2\nk1\n0\n{}', { ok: true, body: 'DEF{}' }],
+    ['an offset inside', 'FQ2\nk1\n1\n{}', { ok: true, body: '{DEF}' }],
+    ['a key that is not stored', 'FQ2\nk2\n1\n{}', { ok: false, reason: 'its form definition (k2) is missing', rest: '{}' }],
+    ['no mark: the JSON itself', 'FQ1\nk1\n1\n{}', { ok: true, body: 'FQ1\nk1\n1\n{}' }],
+  ])('unpacking an entry with %s', (_name, entry, result) => {
+    expect(unpackSpilled(entry, (key) => (key === 'k1' ? 'DEF' : null))).toEqual(result);
+  });
+});

@@ -27,6 +27,10 @@ describe('nextAttemptAt', () => {
     expect(delaySeconds(3, 0.5, 17)).toBe(240);
   });
 
+  it.each([[0], [-30], [Number.NaN]])('a retryDelay of %f is no floor at all', (retryAfter) => {
+    expect(delaySeconds(1, 0.5, retryAfter)).toBe(60);
+  });
+
   it('a retryDelay beyond the cap is honoured: Gemini knows when its quota returns', () => {
     expect(delaySeconds(1, 0.5, 7200)).toBe(7200);
   });

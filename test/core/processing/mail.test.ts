@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../../src/core/errors';
 import { answerValuesByRef } from '../../../src/core/processing/answers';
-import { buildMail, classifyMailError, recipientProblem, type MailBuild } from '../../../src/core/processing/mail';
+import { buildMail, classifyMailError, mailboxOf, recipientCount, recipientProblem, type MailBuild } from '../../../src/core/processing/mail';
 import { newMailRef } from '../../../src/core/processing/mail-ref';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/processing/templates';
 import type { FormConfig } from '../../../src/core/ports';
@@ -197,3 +197,78 @@ describe('newMailRef', () => {
     expect(newMailRef(fixedRandom(0, 0, 0, 0, 0, 0, 0.5), new Set(['FQ-000000']))).not.toBe('FQ-000000');
   });
 });
+
+describe('buildMail, part by part', () => {
+  const STYLE = '<div style="font-family:sans-serif;font-size:14px;line-height:1.5">';
+  const FOOTER = '<p style="margin-top:24px;padding-top:8px;border-top:1px solid #ddd;color:#777;font-size:12px">Reference: FQ-7K2M9Q</p>';
+
+  it('a bad reply_to or bcc names every bad address, the column and the form', () => {
+    expect(thrownBy(() => mailOf({ replyTo: 'ok@x.example; tutors at school' }))).toEqual({
+      code: 'CONFIG_INVALID',
+      message: 'Config for form "Wr1tE5sy": reply_to "tutors, at, school" is not a valid email address',
+    });
+    expect(thrownBy(() => mailOf({ bcc: 'archive' })).message).toBe('Config for form "Wr1tE5sy": bcc "archive" is not a valid email address');
+  });
+
+  it('several reply-to and bcc addresses, split on commas, semicolons and spaces, are joined by commas; each bcc counts', () => {
+    const mail = mailOf({ replyTo: 'a@x.example, b@x.example;c@x.example', bcc: ' d@x.example  e@x.example ' });
+    expect(mail).toMatchObject({ replyTo: 'a@x.example,b@x.example,c@x.example', bcc: 'd@x.example,e@x.example' });
+    expect(recipientCount(mail)).toBe(3);
+    expect(recipientCount(mailOf())).toBe(1);
+  });
+
+  it('without reply-to, bcc or sender name the mail has none of them; a blank sender name is none', () => {
+    expect(Object.keys(mailOf({ senderName: '   ' })).sort()).toEqual(['body', 'htmlBody', 'subject', 'to']);
+    expect(mailOf({ senderName: ' Writing\nSchool ' }).name).toBe('Writing School');
+  });
+
+  it('a subject or body of spaces uses the default; a subject that renders empty falls back to the default', () => {
+    const mail = mailOf({ subject: '   ', body: ' \n ' });
+    expect(mail.subject).toBe('Our reply to your submission (FQ-7K2M9Q)');
+    expect(mail.body).toBe('Dear Mina,\nwell done.\n\nIf anything is unclear, simply reply to this email and a person will read it.\n\n--\nReference: FQ-7K2M9Q');
+    expect(mailOf({ subject: '{{mail_ref}}' }, { mailRef: '' }).subject).toBe('Our reply to your submission ()');
+  });
+
+  it('a subject of exactly 200 characters stays; longer is cut to 199, its trailing space dropped, and an ellipsis', () => {
+    expect(mailOf({ subject: 'x'.repeat(200) }).subject).toBe('x'.repeat(200));
+    expect(mailOf({ subject: `${'x'.repeat(198)} ${'y'.repeat(10)}` }).subject).toBe(`${'x'.repeat(198)}…`);
+    expect(mailOf({ subject: `  ${'x'.repeat(201)}` }).subject).toBe(`${'x'.repeat(199)}…`);
+  });
+
+  it('a vertical tab or form feed in a subject is a space', () => {
+    expect(mailOf({ subject: 'a\vb\fc' }).subject).toBe('a b c');
+  });
+
+  it('the recipient is trimmed, and an address with spaces around it is valid', () => {
+    expect(mailOf({}, { recipient: '  mina@example.com ' }).to).toBe('mina@example.com');
+  });
+
+  it('only {{result}} is read as Markdown: an answer keeps its marks in the plain body', () => {
+    const mail = mailOf({ body: 'Dear {{name}}: {{result}}' }, { result: '**well** done' }, { ...essay, name: '**Mina**' });
+    expect(mail.body).toBe('Dear **Mina**: well done\n\n--\nReference: FQ-7K2M9Q');
+  });
+
+  it('template line breaks right beside a rendered block add no empty lines', () => {
+    expect(mailOf({ body: '{{result}}\n\nBye' }, { result: 'para one\n\npara two' }).htmlBody).toBe(`${STYLE}<p>para one</p>\n<p>para two</p>\nBye</div>${FOOTER}`);
+    expect(mailOf({ body: 'Top\n{{result}}' }, { result: '# Head' }).htmlBody).toBe(`${STYLE}Top<h1>Head</h1></div>${FOOTER}`);
+  });
+
+  it('with the payload read, an unknown name does not blame the payload', () => {
+    expect(thrownBy(() => mailOf({ subject: 'For {{nobody}}' })).message).not.toContain('payload could not be read');
+  });
+});
+
+describe('mailboxOf', () => {
+  it.each([
+    ['Mina.Okafor@Example.com', 'mina.okafor@example.com'],
+    ['  mina+essays@example.com ', 'mina@example.com'],
+    ['mina+a+b@example.com', 'mina@example.com'],
+    ['"a@b"@example.com', '"a@b"@example.com'],
+    ['+tag@example.com', '@example.com'],
+    [' No-At-Sign ', 'no-at-sign'],
+    ['@example.com', '@example.com'],
+  ])('%s reaches the mailbox %s', (address, mailbox) => {
+    expect(mailboxOf(address)).toBe(mailbox);
+  });
+});
+

@@ -10,6 +10,28 @@ const ready = (eventId: string, recipient: string, patch: Partial<QueueRow> = {}
 const reversed = (rows: QueueRow[]) => rows.reverse();
 
 describe('writes are compare-and-set by event_id', () => {
+  it('a sort while the first row of a batch is mailed: the next claimed row is found again by event_id and mailed in the same run, once', () => {
+    const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com'), ready('cccccc', 'c@example.com')]);
+    let sorted = false;
+    w.mailer.failWith = () => {
+      if (!sorted) {
+        sorted = true;
+        w.queue.reorder(reversed);
+      }
+      return undefined;
+    };
+    const summary = runProcessing(w.deps, start);
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+    expect(w.queue.rows.map((row) => [row.eventId, row.status])).toEqual([
+      ['cccccc', 'SENT'],
+      ['bbbbbb', 'SENT'],
+      ['aaaaaa', 'SENT'],
+    ]);
+    expect(summary).toMatchObject({ sent: 3, needsReview: 0 });
+    runProcessing(w.deps, { startedAt: T0 + 60_000 });
+    expect(w.mailer.outbox).toHaveLength(3);
+  });
+
   it('a sort just before the batch of SENDING claims is written: each claim lands on its own submission where it moved, never on another', () => {
     const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com')]);
     let sorted = false;
@@ -85,5 +107,64 @@ describe('writes are compare-and-set by event_id', () => {
     runProcessing(w.deps, start);
     expect(w.queue.row(2)).toMatchObject({ status: 'SENT', recipient: 'fixed@example.com' });
     expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['fixed@example.com']);
+  });
+});
+
+describe('a mail that went out is always recorded, whatever staff did to its row meanwhile', () => {
+  const sentLines = (w: ReturnType<typeof world>, eventId: string) =>
+    w.audit.entries.filter((entry) => entry.eventId === eventId && entry.from === 'SENDING' && entry.to === 'SENT');
+
+  it('a row deleted while its mail went out: the SENT write is dropped but the Log gets the mailed line with its ledger facts, and it is never mailed again', () => {
+    const w = world([ready('aaaaaa', 'a@example.com')]);
+    w.mailer.failWith = () => {
+      w.queue.reorder((rows) => rows.filter((row) => row.eventId !== 'aaaaaa'));
+      return undefined;
+    };
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox).toHaveLength(1);
+    const [line] = sentLines(w, 'aaaaaa');
+    expect(line.detail).toBe(`mailed to the respondent (FQ-AAAAAA); not marked SENT on the sheet: no row holds its event_id and mail_ref (deleted?) [ledger: mail_ref=FQ-AAAAAA sent_at=${new Date(T0).toISOString()}]`);
+
+    // Staff undo the delete: the row is back as it was (SENDING). It is never mailed again.
+    w.mailer.failWith = () => undefined;
+    w.queue.appendRows([{ ...ready('aaaaaa', 'a@example.com'), status: 'SENDING', claimedAt: T0 }]);
+    runProcessing(w.deps, { startedAt: T0 + 3600_000 });
+    expect(w.mailer.outbox).toHaveLength(1);
+  });
+
+  it('a row deleted, mailed, then put back showing SENT by hand: the ledger restore fills in its sent_at and mail_ref from that line', () => {
+    const w = world([ready('aaaaaa', 'a@example.com')]);
+    w.mailer.failWith = () => {
+      w.queue.reorder((rows) => rows.filter((row) => row.eventId !== 'aaaaaa'));
+      return undefined;
+    };
+    runProcessing(w.deps, start);
+    w.queue.appendRows([{ ...ready('aaaaaa', 'a@example.com'), status: 'SENT', mailRef: '', sentAt: null }]);
+    runProcessing(w.deps, { startedAt: T0 + 60_000 });
+    expect(w.queue.rows[0]).toMatchObject({ status: 'SENT', sentAt: T0, mailRef: 'FQ-AAAAAA' });
+    expect(w.mailer.outbox).toHaveLength(1);
+  });
+
+  it('a status a person pasted over SENDING while the mail went out: the row is found again by event_id and mail_ref and marked SENT', () => {
+    const w = world([ready('aaaaaa', 'a@example.com'), ready('bbbbbb', 'b@example.com')]);
+    let pasted = false;
+    w.mailer.failWith = (mail) => {
+      if (mail.to === 'a@example.com' && !pasted) {
+        pasted = true;
+        w.queue.reorder(reversed);
+        w.queue.edit(3, { status: 'READY' });
+      }
+      return undefined;
+    };
+    runProcessing(w.deps, start);
+    const a = w.queue.rows.find((row) => row.eventId === 'aaaaaa') as QueueRow;
+    expect(a).toMatchObject({ status: 'SENT', sentAt: T0, mailRef: 'FQ-AAAAAA' });
+    const marked = w.audit.entries.filter((entry) => entry.eventId === 'aaaaaa' && entry.to === 'SENT');
+    expect(marked.map((line) => [line.from, line.detail])).toEqual([
+      ['READY', `mailed to the respondent (FQ-AAAAAA); marked SENT over READY, which a person set while it was SENDING [ledger: mail_ref=FQ-AAAAAA sent_at=${new Date(T0).toISOString()}]`],
+    ]);
+    // b moved with the sort and waits for the next run; a is never mailed again.
+    runProcessing(w.deps, { startedAt: T0 + 60_000 });
+    expect(w.mailer.outbox.map((mail) => mail.to).sort()).toEqual(['a@example.com', 'b@example.com']);
   });
 });

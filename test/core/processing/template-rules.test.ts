@@ -73,6 +73,11 @@ describe('renderTemplate', () => {
     );
   });
 
+  it('two blanks are named together', () => {
+    const context = { ...mail, refuseBlank: () => true };
+    expect(refusal(() => renderTemplate('{{a}} {{b}}', { a: '', b: ' ' }, context)).message).toContain('the body template uses {{a}}, {{b}}, which this submission left empty');
+  });
+
   it('a name inherited from Object.prototype is still unknown', () => {
     expect(refusal(() => renderTemplate('{{toString}}', {}, mail)).code).toBe('TEMPLATE_INVALID');
   });

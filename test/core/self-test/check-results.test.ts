@@ -1,7 +1,7 @@
 // Each self-test check in full: the verdict, the evidence the operator reads and the advice for every branch, exactly.
 import { describe, expect, it } from 'vitest';
 import {
-  judgeGemini, judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, typeformProbeUrl, type TypeformObservation,
+  judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, typeformProbeUrl, type TypeformObservation,
   PLAIN_TEXT_SAMPLES, textFinderCells, type CheckResult,
 } from '../../../src/core/self-test/checks';
 import { generationConfigFor } from '../../../src/core/processing/gemini';
@@ -314,5 +314,26 @@ describe('the web app', () => {
     }],
   ])('%s', (_, probe, expected) => {
     expect(judgeWebApp(probe)).toEqual(expected);
+  });
+});
+
+describe('missed-webhook recovery', () => {
+  it('warns while TYPEFORM_TOKEN is unset: recovery of deliveries Google refused or answered backlog_full is off, with the fix', () => {
+    expect(judgeMissedWebhookRecovery(false)).toEqual({
+      id: 'missed-webhooks',
+      title: 'Missed-webhook recovery (the daily Typeform check)',
+      verdict: 'warn',
+      evidence: 'TYPEFORM_TOKEN is not set: missed-webhook recovery is off',
+      advice: 'A delivery Google refused (over 30 at once) or answered backlog_full is not recovered: it stays in Typeform only. '
+        + 'Set TYPEFORM_TOKEN (formqueue → Set a Script Property…) to a Typeform personal access token with responses:read, forms:read and webhooks:read '
+        + 'to turn on the daily Typeform check (docs/reconciliation.md).',
+    });
+  });
+
+  it('passes once TYPEFORM_TOKEN is set', () => {
+    expect(judgeMissedWebhookRecovery(true)).toEqual({
+      id: 'missed-webhooks', title: 'Missed-webhook recovery (the daily Typeform check)', verdict: 'pass',
+      evidence: 'TYPEFORM_TOKEN is set: the daily Typeform check recovers submissions whose webhook never got through',
+    });
   });
 });

@@ -1,7 +1,7 @@
 // Self-test verdicts from observations: each assumption passes only on the evidence that proves it.
 import { describe, expect, it } from 'vitest';
 import {
-  judgeGemini, judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp,
+  judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp,
   PLAIN_TEXT_SAMPLES, type CheckResult,
 } from '../../../src/core/self-test/checks';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
@@ -126,5 +126,12 @@ describe('the report', () => {
       expect.objectContaining({ eventId: 'self-test', to: 'PASS', by: 'owner@example.com' }),
       expect.objectContaining({ eventId: 'self-test', to: 'FAIL', detail: expect.stringContaining('getRemainingDailyQuota() = 0') }),
     ]);
+  });
+
+  it('counts a warn in the head line and labels it WARN, with the doc section', () => {
+    const report = selfTestReport([pass, judgeMissedWebhookRecovery(false)], Date.UTC(2026, 11, 1, 8, 5));
+    expect(report.split('\n')[0]).toBe('formqueue self-test, 2026-12-01 08:05 UTC: 1 pass, 0 fail, 0 unknown, 1 warn');
+    expect(report).toContain('WARN: Missed-webhook recovery (the daily Typeform check)');
+    expect(report).toContain('(docs/self-test.md#missed-webhooks)');
   });
 });

@@ -1,6 +1,6 @@
 // Small staff-facing rules that each had no case of their own: empty results outside approval, the health dialog's totals,
 // the ledger facts of a hand-marked send, and the reason a paste writes.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { computeHealth } from '../../../src/core/triage/health';
 import { healthDialogHtml } from '../../../src/core/staff/health-view';
 import { decideStaffMove, parseStatus } from '../../../src/core/staff/staff-moves';
@@ -20,7 +20,10 @@ describe('an empty result', () => {
 });
 
 describe('the health dialog counts every row, mistyped ones too', () => {
-  const base = computeHealth([], T0);
+  let base: ReturnType<typeof computeHealth>;
+  beforeEach(() => {
+    base = computeHealth([], T0);
+  });
   it('one PENDING and one mistyped row: both listed, the queue not called empty', () => {
     const html = healthDialogHtml({ ...base, counts: { ...base.counts, PENDING: 1 }, unknownStatus: 1 }, [], T0, false);
     expect(html).toContain('<tr><td style="padding:2px 8px">not a status</td><td style="padding:2px 8px;text-align:right">1</td></tr>');

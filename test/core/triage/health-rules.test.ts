@@ -1,5 +1,5 @@
 // The health figures and their words: what counts as waiting, the oldest ages, the rows for a person, the stored snapshot.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   assessUserImpact,
   computeHealth,
@@ -10,6 +10,7 @@ import {
   oldestPendingMinutes,
   rowLink,
 } from '../../../src/core/triage/health';
+import type { QueueHealth } from '../../../src/core/triage/health';
 import { utf8Length } from '../../../src/core/triage/text';
 import { SPREADSHEET_URL, needsRow } from './fakes';
 import { MINUTE, queueRow, T0 } from '../fakes/rows';
@@ -70,7 +71,11 @@ describe('computeHealth', () => {
 });
 
 describe('assessUserImpact, in words', () => {
-  const pending = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 12 * MINUTE }), queueRow('READY', { rowNumber: 3, receivedAt: T0 - 5 * MINUTE })], T0);
+  // Built in beforeEach, not at collection time, so that Stryker's active mutant reaches it.
+  let pending: QueueHealth;
+  beforeEach(() => {
+    pending = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 12 * MINUTE }), queueRow('READY', { rowNumber: 3, receivedAt: T0 - 5 * MINUTE })], T0);
+  });
 
   it.each<[string, boolean, string]>([
     ['nothing waits', false, 'No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.'],
@@ -119,7 +124,10 @@ describe('healthWhenUnreadable', () => {
 });
 
 describe('the stored snapshot', () => {
-  const health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 30 * MINUTE }), queueRow('APPROVED', { rowNumber: 3, receivedAt: T0 - 40 * MINUTE }), queueRow('FAILED', { rowNumber: 4, receivedAt: T0 }), queueRow('oops', { rowNumber: 5, receivedAt: T0 })], T0, SPREADSHEET_URL, 4);
+  let health: QueueHealth;
+  beforeEach(() => {
+    health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 30 * MINUTE }), queueRow('APPROVED', { rowNumber: 3, receivedAt: T0 - 40 * MINUTE }), queueRow('FAILED', { rowNumber: 4, receivedAt: T0 }), queueRow('oops', { rowNumber: 5, receivedAt: T0 })], T0, SPREADSHEET_URL, 4);
+  });
 
   it('round-trips the figures and rebuilds the links', () => {
     const back = healthSnapshotFromJson(healthSnapshotToJson(health), T0 + MINUTE);

@@ -171,6 +171,28 @@ describe('health JSON for doGet', () => {
     });
   }
 
+  it('the whole report, exactly: counts copied, a cleared incident left out, the times as ISO text', () => {
+    const book = new IncidentBook(new MemoryProperties(), new FakeClock(T0 - HOUR));
+    book.raise('SHEETS_UNAVAILABLE', 'down');
+    book.clear('SHEETS_UNAVAILABLE');
+    const health = computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 5 * MINUTE })], T0 - MINUTE);
+    expect(book.all().map((incident) => incident.state)).toEqual(['cleared']);
+    const report = healthReport(health, book.all(), T0);
+    expect(report).toEqual({
+      ok: true,
+      readable: true,
+      counts: health.counts,
+      waiting: 1,
+      oldestPendingMinutes: 5,
+      needsPerson: 0,
+      openIncidents: [],
+      countedAt: '2025-06-01T09:59:00.000Z',
+      checkedAt: '2025-06-01T10:00:00.000Z',
+    });
+    expect(report.counts).not.toBe(health.counts);
+    expect(healthReport(healthWhenUnreadable(T0, null), [], T0).countedAt).toBeNull();
+  });
+
   it('ROWS_NEED_A_PERSON still open from the last run does not hold ok false once the rows are fixed; a passing rate limit never does', () => {
     const book = new IncidentBook(new MemoryProperties(), new FakeClock(T0));
     book.raise('ROWS_NEED_A_PERSON', '1 row', [3]);

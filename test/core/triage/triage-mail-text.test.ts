@@ -1,5 +1,5 @@
 // The words of each kind of triage mail, in full: what a person on duty reads first, then the queue, then details.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incidents';
@@ -205,8 +205,11 @@ describe('the needs-a-person mail', () => {
     queueRow('AWAITING_APPROVAL', { rowNumber: 5, receivedAt: T0 - 3 * HOUR, updatedAt: T0 - 2 * HOUR }), // younger than APPROVAL_WAIT_HOURS: not yet
     queueRow('SENT', { rowNumber: 6, receivedAt: T0 - HOUR }),
   ];
-  const health = computeHealth(queue, T0, SPREADSHEET_URL, 0, { approvalWaitHours: 24 });
-  const mail = mailFor(incident('ROWS_NEED_A_PERSON', { rows: [2, 3, 4], rowCount: 3, count: 1, runs: 1, detail: '3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1' }), health);
+  let mail: ReturnType<typeof mailFor>;
+  beforeEach(() => {
+    const health = computeHealth(queue, T0, SPREADSHEET_URL, 0, { approvalWaitHours: 24 });
+    mail = mailFor(incident('ROWS_NEED_A_PERSON', { rows: [2, 3, 4], rowCount: 3, count: 1, runs: 1, detail: '3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1' }), health);
+  });
 
   it('links each row with its status, mail_ref, event_id, reason and error cell, then says what to do for each reason, once', () => {
     expect(mail.subject).toBe('[formqueue] Rows need a person — 3 rows need a person');

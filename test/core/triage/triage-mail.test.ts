@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { INCIDENT_CODES } from '../../../src/core/codes';
 import type { IncidentCode } from '../../../src/core/codes';
 import { computeHealth } from '../../../src/core/triage/health';
@@ -29,7 +29,11 @@ function openIncident(code: IncidentCode, overrides: Partial<Incident> = {}): In
   };
 }
 
-const EMPTY_HEALTH = computeHealth([], T0, SPREADSHEET_URL, 0);
+// Built before each test, not at import, so that Stryker's active mutant reaches computeHealth.
+let EMPTY_HEALTH: ReturnType<typeof computeHealth>;
+beforeEach(() => {
+  EMPTY_HEALTH = computeHealth([], T0, SPREADSHEET_URL, 0);
+});
 
 describe('first mail', () => {
   it('goes out at once to every staff address, comma-joined, with a scannable subject', () => {
