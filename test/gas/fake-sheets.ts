@@ -55,8 +55,17 @@ export class FakeSheet {
     this.call('insertRowsAfter');
   }
   setFrozenRows(): void {}
-  getRange(row: number, column: number, rows = 1, columns = 1) {
+  /** By numbers, or in A1 as whole rows ("1:1"), which span every column of the sheet as in Sheets. */
+  getRange(rowOrA1: number | string, column = 1, rows = 1, columns = 1) {
     this.call('getRange');
+    let row = typeof rowOrA1 === 'number' ? rowOrA1 : 0;
+    if (typeof rowOrA1 === 'string') {
+      const whole = /^(\d+):(\d+)$/.exec(rowOrA1);
+      if (!whole) throw new Error(`FakeSheet.getRange: only whole rows ("1:1") are emulated in A1, not ${rowOrA1}`);
+      row = Number(whole[1]);
+      rows = Number(whole[2]) - row + 1;
+      columns = this.values[0].length;
+    }
     const box = <T>(grid: T[][], blank: T) =>
       Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => grid[row - 1 + r]?.[column - 1 + c] ?? blank));
     const write = <T>(grid: T[][], blank: T, cells: T[][]) =>
