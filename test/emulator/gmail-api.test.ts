@@ -1,18 +1,10 @@
 // Contract tests for the Gmail advanced service: enabled by the manifest, list/get over the effective user's Sent mail,
 // search operators, scopes, index lag, a deleted Sent copy and API errors; and the crash-before-send mail fault.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundle, makeHost } from './helpers';
+import { bundleWithManifest, disposeHost, makeHost } from './helpers';
 
 let host: any;
-let dir: string | undefined;
-afterEach(async () => {
-  await host?.dispose();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+afterEach(() => disposeHost(host));
 
 const run = async (fn: string, args: unknown[] = [], opts: Record<string, unknown> = { kind: 'trigger' }) => {
   const e = await host.run(fn, args, opts);
@@ -21,12 +13,7 @@ const run = async (fn: string, args: unknown[] = [], opts: Record<string, unknow
 };
 
 /** The probe bundle with another manifest. */
-function withManifest(manifest: object): string {
-  dir = mkdtempSync(join(tmpdir(), 'fq-gmail-'));
-  cpSync(join(bundle('gmail-api'), 'Code.js'), join(dir, 'Code.js'));
-  writeFileSync(join(dir, 'appsscript.json'), JSON.stringify(manifest));
-  return dir;
-}
+const withManifest = (manifest: object): string => bundleWithManifest('gmail-api', manifest);
 
 describe('Gmail advanced service', () => {
   // https://developers.google.com/apps-script/guides/services/advanced: an advanced service must be turned on

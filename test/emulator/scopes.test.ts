@@ -1,19 +1,11 @@
 // Contract tests for scopes: a call the manifest's oauthScopes do not grant fails with Google's permission text.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SCOPE_TABLE, scopesFor } from '../../emulator/scopes.mjs';
-import { bundle, makeHost } from './helpers';
+import { bundleWithManifest, disposeHost, makeHost } from './helpers';
 import { realmSurface } from './realm-surface';
 
 let host: any;
-let dir: string | undefined;
-afterEach(async () => {
-  await host?.dispose();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+afterEach(() => disposeHost(host));
 const denied = (method: string, required: string) => ({ error: `Exception: You do not have permission to call ${method}. Required permissions: ${required}` });
 
 describe('authorization scopes', () => {
@@ -37,10 +29,8 @@ describe('authorization scopes', () => {
   });
 
   it('alternatives are written as Google writes them: (a || b)', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fq-scopes-'));
-    cpSync(join(bundle('scopes'), 'Code.js'), join(dir, 'Code.js'));
-    writeFileSync(join(dir, 'appsscript.json'), JSON.stringify({ oauthScopes: ['https://www.googleapis.com/auth/script.container.ui'] }));
-    host = makeHost('scopes', { bundleDir: dir });
+    const bundleDir = bundleWithManifest('scopes', { oauthScopes: ['https://www.googleapis.com/auth/script.container.ui'] });
+    host = makeHost('scopes', { bundleDir });
     const r = (await host.run('probe', [], { kind: 'menu' })).value;
     expect(r.sheet).toEqual(denied('SpreadsheetApp.getActiveSpreadsheet',
       '(https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets)'));
