@@ -121,8 +121,8 @@ function isDateValue(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]';
 }
 
+// An empty cell ('', null, undefined) needs no test of its own: Date.parse of '', 'null' or 'undefined' is NaN.
 function toTime(value: unknown): number | null {
-  if (value === '' || value === null || value === undefined) return null;
   if (isDateValue(value)) return Number.isNaN(value.getTime()) ? null : value.getTime();
   if (typeof value === 'number') return value;
   const parsed = Date.parse(String(value));

@@ -100,6 +100,24 @@ describe('rowFromValues', () => {
     expect(row.mailRef).toBe('12');
   });
 
+  it.each<[string, unknown]>([['null', null], ['undefined', undefined]])('a text cell holding %s reads as empty text, never as its name', (_what, cell) => {
+    const values = cells({ event_id: 'ev1' });
+    values[FULL.recipient] = cell;
+    values[FULL.status] = cell;
+    const row = rowFromValues(FULL, values, 2);
+    expect([row.recipient, row.status, row.eventId]).toEqual(['', '', 'ev1']);
+  });
+
+  it('a row read shorter than the header (trailing cells absent) reads the absent cells as empty', () => {
+    const row = rowFromValues(FULL, ['READY', 'ev1'], 5);
+    expect(row).toEqual({ ...emptyRow(), rowNumber: 5, status: 'READY', eventId: 'ev1' });
+  });
+
+  it('a header without a status column leaves the empty row status (PENDING), not an empty status', () => {
+    const row = rowFromValues(indexColumns(['event_id']), ['ev8'], 3);
+    expect(row).toEqual({ ...emptyRow(), rowNumber: 3, eventId: 'ev8', status: 'PENDING' });
+  });
+
   it('a missing column leaves its field at the empty row value', () => {
     const index = indexColumns(['event_id', 'status']);
     const row = rowFromValues(index, ['ev9', 'FAILED'], 3);
@@ -126,6 +144,11 @@ describe('rowToValues', () => {
   it('puts staff columns back as they were read and pads a short base with empty cells', () => {
     const index = indexColumns(['notes', 'status', 'event_id', 'owner']);
     expect(rowToValues(index, row, 5, ['keep me', 'OLD', 'old', 'Ann'])).toEqual(['keep me', 'SENT', 'ev2', 'Ann', '']);
+  });
+
+  it('without a base, every cell we do not own is written empty', () => {
+    const index = indexColumns(['notes', 'status', 'owner']);
+    expect(rowToValues(index, row, 4)).toEqual(['', 'SENT', '', '']);
   });
 
   it('skips a column that lies beyond the width written', () => {
@@ -155,5 +178,6 @@ describe('number formats', () => {
     const index = indexColumns(['notes', 'status', 'sent_at', 'attempts']);
     expect(rowNumberFormats(index, 5)).toEqual(['General', '@', 'yyyy-mm-dd hh:mm:ss', '0', 'General']);
     expect(rowNumberFormats(index, 2)).toEqual(['General', '@']);
+    expect(rowNumberFormats(indexColumns(['status', 'notes']), 2)).toEqual(['@', 'General']);
   });
 });

@@ -140,6 +140,21 @@ describe('service calls per delivery and per run', () => {
     // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
     expect(calls['Sheet.appendRow']).toBe(32);
     expect(calls['MailApp.sendEmail']).toBe(8);
-    expect(run.serviceCalls).toBeLessThanOrEqual(154);
+    // Range handles are kept per span: the Queue header, the whole Queue, each batch's rows (its claim, read-back, mails'
+    // reads and outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
+    expect(calls['Sheet.getRange']).toBe(7);
+    expect(run.serviceCalls).toBeLessThanOrEqual(129);
+  });
+
+  it('each mail is read for right before it goes, in one call: the batch\'s rows through their kept range, never a getRange of its own', async () => {
+    rt = await startRuntime({ host: { traceCalls: true } });
+    for (let n = 1; n <= 5; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
+    const run = await rt.run('processQueue');
+    expect(String(run.value)).toMatch(/sent 5\b/);
+    const trace: { call: string; sheet: string | null }[] = run.trace;
+    const beforeMail = trace.flatMap((entry, i) => (entry.call === 'MailApp.sendEmail' ? [[trace[i - 2], trace[i - 1]]] : []));
+    expect(beforeMail).toHaveLength(5);
+    expect(beforeMail.every(([, read]) => read.call === 'Range.getValues' && read.sheet === 'Queue')).toBe(true);
+    expect(beforeMail.map(([earlier]) => earlier.call)).not.toContain('Sheet.getRange');
   });
 });

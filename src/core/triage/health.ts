@@ -69,6 +69,9 @@ export interface QueueHealth {
   userImpact: UserImpact;
 }
 
+/** The figures the user impact is judged from. */
+type HealthFigures = Omit<QueueHealth, 'userImpact'>;
+
 export interface HealthExtras {
   /** Deliveries waiting in the spill (Script Properties). */
   spilled?: number;
@@ -107,7 +110,7 @@ export function computeHealth(
   let needsPersonCount = 0;
   const needsPerson: NeedsPersonRow[] = [];
   for (const row of rows) {
-    const status = String(row.status ?? '').trim();
+    const status = row.status.trim();
     if (status === '' && row.eventId === '') continue; // a blank row, not a submission
     const since = row.receivedAt ?? row.updatedAt;
     if (isStatus(status)) counts[status]++;
@@ -125,16 +128,16 @@ export function computeHealth(
           status,
           link: rowLink(spreadsheetUrl, sheetId, row.rowNumber),
           reason,
-          eventId: String(row.eventId ?? ''),
-          mailRef: String(row.mailRef ?? ''),
-          error: String(row.error ?? ''),
+          eventId: row.eventId,
+          mailRef: row.mailRef,
+          error: row.error,
           waitingSince: status === 'AWAITING_APPROVAL' ? approvalWaitingSince(row) : null,
         });
       }
     }
   }
   const spilled = Math.max(0, extras.spilled ?? 0);
-  const health: QueueHealth = {
+  const figures: HealthFigures = {
     readable: true,
     countedAt: now,
     checkedAt: now,
@@ -148,30 +151,26 @@ export function computeHealth(
     needsPerson,
     spreadsheetUrl,
     sheetId,
-    userImpact: { affected: null, statement: '' },
   };
-  health.userImpact = assessUserImpact(health, now);
-  return health;
+  return { ...figures, userImpact: assessUserImpact(figures, now) };
 }
 
 /** Health when the rows cannot be read (Sheets down): the last known figures, said to be such. */
 export function healthWhenUnreadable(now: number, lastKnown: QueueHealth | null, extras: HealthExtras = {}): QueueHealth {
   const base = lastKnown ?? computeHealth([], now);
   const spilled = Math.max(0, extras.spilled ?? 0);
-  const health: QueueHealth = {
+  const figures: HealthFigures = {
     ...base,
     readable: false,
     countedAt: lastKnown ? lastKnown.countedAt : null,
     checkedAt: now,
     spilled,
     waiting: base.waiting - base.spilled + spilled,
-    userImpact: { affected: null, statement: '' },
   };
-  health.userImpact = assessUserImpact(health, now);
-  return health;
+  return { ...figures, userImpact: assessUserImpact(figures, now) };
 }
 
-function waitingBreakdown(health: QueueHealth): string {
+function waitingBreakdown(health: HealthFigures): string {
   const parts = WAITING_STATUSES.filter((status) => health.counts[status] > 0).map((status) => `${status} ${health.counts[status]}`);
   if (health.spilled > 0) parts.push(`spilled ${health.spilled}`);
   return parts.join(', ');
@@ -182,7 +181,7 @@ function waitingBreakdown(health: QueueHealth): string {
  * no PENDING rows means no user impact" — generalised: a respondent is affected while their row waits for the
  * system (PENDING, GENERATING, READY, APPROVED, SENDING, or still in the spill).
  */
-export function assessUserImpact(health: QueueHealth, now: number, googleError = false): UserImpact {
+export function assessUserImpact(health: HealthFigures, now: number, googleError = false): UserImpact {
   const neverCounted = health.countedAt === null;
   if (!health.readable && neverCounted) {
     return {
@@ -281,7 +280,7 @@ export function healthSnapshotFromJson(json: string | null | undefined, now: num
     for (const status of STATUSES) counts[status] = Number(raw.c?.[status]) || 0;
     const url = typeof raw.s === 'string' ? raw.s : '';
     const sheetId = typeof raw.g === 'number' ? raw.g : null;
-    const health: QueueHealth = {
+    const figures: HealthFigures = {
       readable: true,
       countedAt: typeof raw.at === 'number' ? raw.at : null,
       checkedAt: now,
@@ -304,10 +303,8 @@ export function healthSnapshotFromJson(json: string | null | undefined, now: num
       })),
       spreadsheetUrl: url,
       sheetId,
-      userImpact: { affected: null, statement: '' },
     };
-    health.userImpact = assessUserImpact(health, now);
-    return health;
+    return { ...figures, userImpact: assessUserImpact(figures, now) };
   } catch {
     return null;
   }
@@ -316,7 +313,6 @@ export function healthSnapshotFromJson(json: string | null | undefined, now: num
 /** A snapshot written before reasons were kept (or a reason renamed since) reads as the status's general case. */
 function storedReason(reason: unknown, status: string): NeedsPersonReason {
   if ((NEEDS_PERSON_REASONS as readonly unknown[]).includes(reason)) return reason as NeedsPersonReason;
-  if (status === 'FAILED') return 'failed-other';
   if (status === 'NEEDS_REVIEW') return 'parked-by-edit';
   if (status === 'AWAITING_APPROVAL') return 'approval-overdue';
   return isStatus(status) ? 'failed-other' : 'unknown-status';
