@@ -7,7 +7,7 @@ import { DIST_DIR, setRuntimeDefaults } from './runtime.mjs';
 import { statSync } from 'node:fs';
 import { measureBurst } from './burst-bench.mjs';
 import { measureCostPerRow, measureTriggerDay } from './google-bench.mjs';
-import { burstTable, callsTable, costPerRowTable, dayTable, intakeModeledTable, modelTable, sensitivity, tickTable } from './google-report.mjs';
+import { burstTable, callsTable, costPerRowTable, dayTable, intakeModeledTable, modelTable, sensitivity, stepTable, tickTable } from './google-report.mjs';
 import { googleSummary, googleTargets } from './google-targets.mjs';
 import { designNotes } from './performance-notes.mjs';
 import { parseLatencySpec } from '../emulator/latency.mjs';
@@ -26,21 +26,37 @@ const PENDING_ROWS = 300;
 
 const progress = (line) => console.error(`[bench] ${line}`);
 
-// `npm run bench -- [--latency google[:SCALE]] [--seed N] [--burst-scale S]`: the intake and Google-cost runs delay
-// every call as Google would (modeled time does not depend on SCALE: the model reports full-scale figures); the burst
-// runs at S (default 1: its queueing happens in real time); the throughput run measures Gemini overlap, latency off.
+// `npm run bench -- [--latency google[:SCALE]] [--seed N] [--burst-scale S] [--only mailed-row]`: the intake and
+// Google-cost runs delay every call as Google would (modeled time does not depend on SCALE: the model reports
+// full-scale figures); the burst runs at S (default 1: its queueing happens in real time); the throughput run measures
+// Gemini overlap, latency off. `--only mailed-row` measures the cost per mailed reply alone (seconds, not minutes)
+// and prints its tables and figure; it never writes docs/performance.md.
 const DEFAULTS = { latency: 'google:0.1', seed: '1', 'burst-scale': '1' };
-const { values: flags } = parseArgs({ options: { latency: { type: 'string', default: DEFAULTS.latency }, seed: { type: 'string', default: DEFAULTS.seed }, 'burst-scale': { type: 'string', default: DEFAULTS['burst-scale'] } } });
+const ONLY = ['mailed-row'];
+const { values: flags } = parseArgs({ options: { latency: { type: 'string', default: DEFAULTS.latency }, seed: { type: 'string', default: DEFAULTS.seed }, 'burst-scale': { type: 'string', default: DEFAULTS['burst-scale'] }, only: { type: 'string' } } });
 try {
   if (!parseLatencySpec(flags.latency)) throw new Error('--latency off has nothing to model: give google or google:SCALE');
   parseLatencySpec(`google:${flags['burst-scale']}`);
+  if (flags.only !== undefined && !ONLY.includes(flags.only)) throw new Error(`--only takes ${ONLY.join(', ')}, not ${flags.only}`);
 } catch (err) { console.error(`bench: ${err.message}`); process.exit(2); }
 const seed = Number(flags.seed);
 const standard = Object.entries(DEFAULTS).every(([k, v]) => flags[k] === v) && !process.env.FQ_BENCH_BUNDLE;
 // The committed report is the standard run's; another seed or scale prints its tables only.
 const writeReport = standard ? writeDoc : (file) => progress(`${file} is left as it is: it reports the standard run (${JSON.stringify(DEFAULTS)})`);
 
+/** `--only mailed-row`: the cost per mailed reply alone, its tables and its summary field. */
+async function mailedRowOnly() {
+  const costPerRow = await measureCostPerRow({ rows: ROWS_MAILED, latency: flags.latency, seed, progress });
+  console.log([`## Cost per mailed reply (\`--latency ${flags.latency} --seed ${seed}\`)`, costPerRowTable(costPerRow),
+    '## Where a mailed row\'s calls go', stepTable(costPerRow)].join('\n\n'));
+  const ok = costPerRow.callsPerRow <= 10;
+  if (!ok) console.log(`bench: target missed: service calls per mailed row: required ≤ 10, measured ${costPerRow.callsPerRow.toFixed(1)}`);
+  console.log(`bench: calls_per_mailed_row=${costPerRow.callsPerRow.toFixed(1)}`);
+  process.exitCode = ok ? 0 : 1;
+}
+
 async function main() {
+  if (flags.only === 'mailed-row') return mailedRowOnly();
   const started = Date.now();
   setRuntimeDefaults({ latency: flags.latency, latencySeed: seed });
   const intake = await measureIntake({ sizes: SIZES, perSize: DELIVERIES_PER_SIZE, progress });
@@ -100,6 +116,7 @@ async function main() {
     `formqueue's calls per delivery (the last of the 1,000-row deliveries): ${callsTable(small.formqueue.calls)}.`,
     `## Deadline burst (\`--burst-scale ${flags['burst-scale']}\`; the 30-simultaneous-executions limit of the runtime)`, burstTable(burst),
     `## Cost per mailed reply (Gemini at a fixed ${3} s per request; \`--latency ${flags.latency} --seed ${seed}\`)`, costPerRowTable(costPerRow),
+    `## Where a mailed row's calls go (the same ${ROWS_MAILED} rows, each call given to the step it serves: bench/run-breakdown.mjs)`, stepTable(costPerRow),
     '## Daily trigger budget (minute ticks, 15-minute sweeps, submissions spread at random over the day)', tickTable(day), dayTable(day, QUOTAS),
     `## Generation throughput (one processQueue run, ${PENDING_ROWS} PENDING rows, offline Gemini with a fixed ${LATENCY_MS} ms latency, latency model off)`, throughputTable,
     '## Idle tick and the runtime', runtimeTable,

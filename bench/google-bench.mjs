@@ -1,6 +1,7 @@
 // Google's costs per mailed reply, the daily trigger budget and the idle tick, in modeled time (--latency google, seeded).
 import { median, pendingQueue, startRuntime, submission } from './runtime.mjs';
 import { modeledMsOf } from './modeled.mjs';
+import { breakdownOf } from './run-breakdown.mjs';
 
 export const GEMINI_MS = 3000; // the issue's fixed Gemini time per request
 const TICKS_PER_DAY = 1440; // everyMinutes(1)
@@ -18,10 +19,10 @@ export function runModeledMs(exec) {
 }
 
 
-/** Trigger runs until every row is SENT: service calls and modeled trigger seconds per mailed row. */
+/** Trigger runs until every row is SENT: service calls and modeled trigger seconds per mailed row, and where the calls go. */
 export async function measureCostPerRow({ rows = 40, latency, seed, progress = () => undefined }) {
   const scale = Number(String(latency).split(':')[1] ?? 1);
-  const rt = await startRuntime({ host: { latency, latencySeed: seed } });
+  const rt = await startRuntime({ host: { latency, latencySeed: seed, traceCalls: true } });
   try {
     await pendingQueue(rt, rows);
     rt.host.faults.add({ target: 'gemini', latencyMs: GEMINI_MS * scale });
@@ -36,7 +37,9 @@ export async function measureCostPerRow({ rows = 40, latency, seed, progress = (
     for (const r of runs) for (const [k, v] of Object.entries(r.latency?.byCost ?? {})) byCost[k] = (byCost[k] ?? 0) + v;
     for (const r of runs) byCost['gemini (fixed 3 s per round)'] += runModeledMs(r) - modeledMsOf(r);
     progress(`cost per row: ${rows} rows SENT in ${runs.length} runs, ${calls} calls, ${(ms / 1000).toFixed(1)} modeled s`);
-    return { rows, runs, callsPerRow: calls / rows, secondsPerRow: ms / 1000 / rows, byMethod, byCost };
+    const byStep = breakdownOf(runs);
+    for (const r of runs) delete r.trace; // kept out of the sensitivity's and report's way: thousands of entries
+    return { rows, runs, callsPerRow: calls / rows, secondsPerRow: ms / 1000 / rows, byMethod, byCost, byStep };
   } finally {
     await rt.close();
   }

@@ -3,6 +3,7 @@ import { loadLatencyModel } from '../emulator/latency.mjs';
 import { assembleDay, runModeledMs } from './google-bench.mjs';
 import { guessedCosts, percentile, shareOf } from './modeled.mjs';
 import { fmt, table } from './report.mjs';
+import { STEP_NOTES } from './run-breakdown.mjs';
 
 const s1 = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -46,6 +47,15 @@ export function costPerRowTable(c) {
     ['modeled seconds per row by cost (largest first)', Object.entries(c.byCost).sort((a, b) => b[1] - a[1]).slice(0, 6)
       .map(([k, v]) => `${k} ${fmt.x(v / 1000 / c.rows, 2)}`).join(', ')],
     ['calls by method, whole run', callsTable(c.byMethod)],
+  ]);
+}
+
+/** Where a mailed row's calls go, step by step (bench/run-breakdown.mjs), per row and over the whole run. */
+export function stepTable(c) {
+  const steps = Object.entries(c.byStep).filter(([, s]) => s.calls > 0);
+  return table(['step', 'calls per mailed row', 'calls in all', 'by method', 'made of'], [
+    ...steps.map(([step, s]) => [step, fmt.x(s.calls / c.rows, 2), s.calls, callsTable(s.byMethod), STEP_NOTES[step] ?? '']),
+    ['**all**', `**${fmt.x(c.callsPerRow, 2)}**`, steps.reduce((n, [, s]) => n + s.calls, 0), '', ''],
   ]);
 }
 

@@ -1,7 +1,7 @@
 // The prose of docs/performance.md: what the Google-cost figures pointed at, what changed, and what the numbers cannot say.
 
 export function designNotes() {
-  return [...firstPass(), ...intakeSecondPass(), ...processingNotes(), ...stillOverTarget()];
+  return [...firstPass(), ...intakeSecondPass(), ...processingNotes(), ...processingSecondPass(), ...stillOverTarget()];
 }
 
 /** The first change the Google-cost figures led to, with its before/after table. */
@@ -42,7 +42,7 @@ function firstPass() {
     '  (a `Cache.put` is ~90 ms on every delivery to speed up a rare redelivery; a redelivery found in the sheet leaves',
     '  the mark). Config is read once per execution, so a spill drain of N deliveries reads it once, not N times.',
     '- **Log writes**: the Log is the send ledger (a line is read back before every send), so lines are never held back;',
-    '  instead each run remembers the Log sheet and checks its headroom once per 50 lines (`createAppender`), and a',
+    '  instead each run remembers the Log sheet and checks its headroom once per 50 lines (`createAppender`; 200 since the second processing pass), and a',
     '  submission\'s lines are read back as one block when they are close together (they are written minutes apart).',
     '- **One quota read per run**: `MailApp.getRemainingDailyQuota` (~300 ms, a guess) is asked once per run and counted',
     '  down by the run\'s own sends; under 25 left it is asked before each send again.',
@@ -130,18 +130,74 @@ function stillOverTarget() {
     '  the deadline, and waits for approval; the refused share is still the figure to push down.',
     '  The refused share also depends on this machine: the burst runs at scale 1 in real time, so the runtime\'s own',
     '  start-up CPU (~65 ms a worker, more with 2 cores under load) counts as it would not on Google.',
-    '- **Per mailed row** (see "Processing cost per mailed row"): four Log lines and the mail are five calls a row alone;',
-    '  with the read before each mail and the batched writes it is about 14. Under 10 needs a batch\'s Log lines in one atomic',
-    '  append (Sheets API `AppendCellsRequest`, not emulated yet) or fewer lines per row (every move is logged; the edit guard reads them).',
+    '- **Per mailed row: 11.0 calls, over the 10 of the target** (see "Processing cost, second pass" for the table by',
+    '  step). Four Log lines, the mail and the read right before it are six calls a row that no batching removes; the four',
+    '  batched moves (generation claim, verdict, send claim, SENT) cost 0.75 a row each (compare-and-set read, write,',
+    '  flush, per batch of four) and Gemini 0.5; what each run pays once (open, Config, the whole-Queue reads, the ledger',
+    '  lookup, properties, the lock, the hourly grid size) is 1.3 a row over 40 rows. What blocks 10 is the Log:',
+    '  `appendRow` is the only atomic append Apps Script documents (one line a call), and a line must never be lost or',
+    '  overwritten (the Log is the send ledger). A block of lines in one call needs an append that cannot interleave with',
+    '  a person\'s `appendRow` (their edits are logged as they happen): `setValues` below `getLastRow` can overwrite one;',
+    '  inserting blank rows first costs as many calls as it saves at four or five lines. The Sheets API\'s',
+    '  `spreadsheets.values.append` with `insertDataOption=INSERT_ROWS` (an advanced service; one call a batch, about 3',
+    '  calls a row fewer, so about 8) is the candidate, but Google documents no guarantee about concurrent appends (only',
+    '  third-party reports: with the default `OVERWRITE`, concurrent appends lose rows; with `INSERT_ROWS` they do not),',
+    '  nor which formats its inserted rows take, and the runtime does not emulate it: not done without that verified.',
+    '  The other way is fewer lines a row, a product decision: the generation claim\'s line (PENDING → GENERATING) written',
+    '  with its verdict as one line would save one call a row (to about 10.0), at the cost of no line for a claim whose',
+    '  run dies before Gemini answers (the stale sweep\'s line then says GENERATING → PENDING).',
     '- **Trigger minutes at 1,500 a day against consumer\'s 90** (168 %): out of reach on a consumer account, whose',
     '  MailApp quota is 100 recipients a day anyway. Per submission, the mail (~0.8 s), Gemini (3 s shared by up to 4 rows',
     '  in a round) and its four Log appends (~0.66 s) are 2.2 s of its 2.64 s: 1,500 × 2.2 s is 55 min, over the 45 min that',
-    '  Workspace\'s 6 h it is 42 %. Fewer, fuller runs (gathering a few minutes of deliveries per run) or a slower trigger',
-    '  per run) or a slower trigger when idle would cut it further, at the cost of reply latency: a product decision, not made here.',
+    '  50 % allows before any run starts. Against Workspace\'s 6 h it is 42 %. Fewer, fuller runs (gathering a few minutes',
+    '  of deliveries per run) or a slower trigger when idle would cut it further, at the cost of reply latency: a product',
+    '  decision, not made here.',
     '- **Generation throughput under Google\'s costs**: with `--latency google:0.1` the K=4/K=1 ratio was 2.18×. Gemini',
     '  overlaps (fetchAll), but each row\'s mail (~700 ms, MailApp has no batch send) and its sheet writes do not: the',
     '  ratio is bounded by the per-row share that is not Gemini (see "modeled seconds per row by cost"). The 3× target',
     '  is about Gemini overlap, so the throughput run measures it with the model off.',
+    '',
+  ];
+}
+
+/** The second pass on a mailed row's calls: where they went, step by step, and the Range handles kept per span. */
+function processingSecondPass() {
+  return [
+    '## Processing cost, second pass',
+    '',
+    'Before: main at 0da8206; after: this change. Both measured by `npm run bench -- --only mailed-row` (the "Cost per',
+    'mailed reply" part of the standard run alone, same rows, `--latency google:0.1 --seed 1`; `FQ_BENCH_BUNDLE=<main\'s',
+    'dist>` for the before column). "Where a mailed row\'s calls go" above gives each call of the run to the step it',
+    'serves (bench/run-breakdown.mjs, from the runtime\'s ordered call trace, `traceCalls`).',
+    '',
+    '| figure (seed 1, 40 rows, one run) | before (main 0da8206) | after |',
+    '| --- | --- | --- |',
+    '| service calls per mailed row | 14.3 | 11.0 |',
+    '| modeled trigger seconds per mailed row | 2.65 | 2.58 |',
+    '| generation claim / Gemini / verdict write (calls a row) | 2.25 / 0.75 / 2.25 | 2 / 0.5 / 1.75 |',
+    '| send claim / mail / SENT write (calls a row) | 2.25 / 3 / 2.25 | 1.75 / 2 / 1.75 |',
+    '| Log headroom check / the rest of the run (calls a row) | 0.35 / 1.17 | 0.13 / 1.14 |',
+    '',
+    '- **One Range handle per row span.** Every read and write of a batch asked Sheets for its rows\' range again',
+    '  (`getRange`, a service call) before `getValues` or `setValues`: a batch of four paid it for the claim\'s',
+    '  compare-and-set read and its write, the read-back, the verdict\'s read and write, the send claim\'s, each mail\'s read',
+    '  and the SENT write\'s (3.5 calls a row). A Range is a fixed rectangle of the sheet whose reads and writes see what the',
+    '  cells hold at that moment, so the Queue adapter keeps the handle of each span it addressed for the execution',
+    '  (src/gas/queue-store.ts `spanRanges`): one `getRange` per span per run. Nothing is read less often or earlier: each',
+    '  compare-and-set read is still the call right before its write, and each mail is still preceded, in the call right',
+    '  before it, by a read of its row (our claim, sent_at empty; test/e2e/call-costs.test.ts pins the order).',
+    '- **The read before each mail in one call.** It used to ask for the row\'s own range each time (two calls). A row',
+    '  inside a small span already addressed (up to 25 rows: the batch\'s, kept from its claim) is now read through that',
+    '  handle: one call, the batch\'s other rows read along (16 cells each, about 0.2 ms under the model). A row found moved',
+    '  (a sort) is still looked for by event_id, as before.',
+    '- **The Log\'s headroom checked once a run** (`APPENDS_PER_CHECK` 50 → 200, src/gas/sheet-append.ts): a run writes',
+    '  up to 200 lines (four a row, `MAX_MAILS_PER_RUN` 50), so one check of 250 rows\' formats replaces four of 100; the',
+    '  margin left for other writers\' lines (50 rows) is the same.',
+    '- Looked at and kept, each for its guarantee: the flush after each batch\'s write (a claim is flushed before its',
+    '  read-back; a move is in the sheet before the Log says so), the claims\' read-back before Gemini, the compare-and-set',
+    '  read before the SENT write (the last mail\'s read is a mail older: using it would widen the window a person\'s edit',
+    '  can be lost in), and a read of the whole batch once before its mails (a row a person skips while earlier mails of',
+    '  the batch go out would be mailed).',
     '',
   ];
 }

@@ -40,6 +40,9 @@ const DEFAULTS = {
   bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
   ownerEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
   scriptId: 'local-script', saveDebounceMs: 200, latency: 'off', latencySeed: 1,
+  // traceCalls: each execution record also lists its service calls in order (`trace`: { call, sheet, args }), for the
+  // bench's breakdown of a run by step and for tests of call order. Observation only: no call behaves differently.
+  traceCalls: false,
 };
 
 export class GasHost extends EventEmitter {
@@ -226,6 +229,7 @@ export class GasHost extends EventEmitter {
     const rec = st.rec;
     rec.calls[key] = (rec.calls[key] ?? 0) + 1;
     rec.serviceCalls += 1;
+    if (this.opts.traceCalls) (rec.trace ??= []).push({ call: key, sheet: this.ss.sheets.find((s) => s.id === req.h?.sid)?.name ?? null, args: req.a ?? [] });
     try {
       const handler = this.handlers[req.c]?.[req.m];
       if (!handler) throw new GasError(`not emulated: ${key}`, 'Error');

@@ -65,20 +65,58 @@ function readSpans(rowNumbers: readonly number[]): number[][] {
 /** Rows between two wanted rows that are still read in one span rather than split into two reads. */
 const SPAN_GAP_ROWS = 10;
 
+/** A kept handle is used for rows inside it only while it spans at most this many rows (25 × 16 cells, ~4 ms of cells). */
+const COVERING_SPAN_MAX_ROWS = 25;
+
+/**
+ * Range handles of the Queue's row spans (every column up to `width`), kept for the execution. A Range is a fixed
+ * rectangle of the sheet whose getValues and setValues read and write what those cells hold at that moment
+ * (https://developers.google.com/apps-script/reference/spreadsheet/range), so asking for the same span again (a
+ * getRange, one service call, ~50 ms) gives nothing a kept handle does not: a claim's compare-and-set read, its write,
+ * the read before each mail of its batch and the write of the outcomes all go through one handle. Rows wanted inside a
+ * small span already addressed are read through it: one call instead of two, a few more cells read.
+ */
+function spanRanges(queue: Sheet, width: number) {
+  const kept = new Map<string, { first: number; count: number; range: GoogleAppsScript.Spreadsheet.Range }>();
+  const exact = (first: number, count: number): GoogleAppsScript.Spreadsheet.Range => {
+    const key = `${first}+${count}`;
+    let span = kept.get(key);
+    if (span === undefined) {
+      span = { first, count, range: queue.getRange(first, 1, count, width) };
+      kept.set(key, span);
+    }
+    return span.range;
+  };
+  return {
+    exact,
+    /** A kept handle holding rows first..first+count-1 (small enough to read whole), else the exact span's; and its first row. */
+    covering(first: number, count: number): { range: GoogleAppsScript.Spreadsheet.Range; first: number } {
+      for (const span of kept.values()) {
+        if (span.first <= first && span.first + span.count >= first + count && span.count <= COVERING_SPAN_MAX_ROWS) return span;
+      }
+      return { range: exact(first, count), first };
+    },
+  };
+}
+type SpanRanges = ReturnType<typeof spanRanges>;
+
 /**
  * Reads rows by number. Rows up to the last row this execution has seen are read without asking getLastRow again
  * (a metadata call, ~50 ms, before every read and write otherwise): they existed then, and a row a person has
  * emptied or deleted since reads as blank, which no compare-and-set takes for its row. Only when a person deleted
  * so many rows that the grid itself shrank below one does the read fail; it is then made again within the last row.
  */
-function cellReader(queue: Sheet, width: number) {
+function cellReader(queue: Sheet, ranges: SpanRanges) {
   let knownLastRow = 0;
   const lastRow = (): number => (knownLastRow = queue.getLastRow());
   const readWithin = (rowNumbers: readonly number[], last: number): Map<number, unknown[]> => {
     const cells = new Map<number, unknown[]>();
     for (const span of readSpans(rowNumbers.filter((n) => n >= 2 && n <= last))) {
-      const first = span[0];
-      queue.getRange(first, 1, span[span.length - 1] - first + 1, width).getValues().forEach((values, i) => cells.set(first + i, values));
+      const end = span[span.length - 1];
+      const { range, first } = ranges.covering(span[0], end - span[0] + 1);
+      range.getValues().forEach((values, i) => {
+        if (first + i >= span[0] && first + i <= end) cells.set(first + i, values);
+      });
     }
     return cells;
   };
@@ -105,7 +143,7 @@ type CellReader = ReturnType<typeof cellReader>;
  * meanwhile, or not unique. Staff take no lock, so this narrows the race to the moment between read and write.
  * Each placed row comes with the cells it holds now, which the write merges into.
  */
-function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, reader: CellReader) {
+function rowPlacer(queue: Sheet, index: ColumnIndex, ranges: SpanRanges, reader: CellReader) {
   return (rows: readonly { rowNumber: number }[], wanted: readonly Wanted[]): ({ rowNumber: number; cells: unknown[] } | null)[] => {
     const current = reader.cellsOf(rows.map((row) => row.rowNumber));
     const holds = (cells: readonly unknown[], want: Wanted) => want.holds(rowFromValues(index, cells, 0));
@@ -115,7 +153,7 @@ function rowPlacer(queue: Sheet, index: ColumnIndex, width: number, reader: Cell
       if (cells !== undefined && holds(cells, want)) return { rowNumber: row.rowNumber, cells };
       const moved = rowsHolding(queue, index, want.eventId).filter((n) => n !== row.rowNumber);
       if (moved.length !== 1) return null;
-      const cellsThere = queue.getRange(moved[0], 1, 1, width).getValues()[0];
+      const cellsThere = ranges.exact(moved[0], 1).getValues()[0];
       return holds(cellsThere, want) ? { rowNumber: moved[0], cells: cellsThere } : null;
     });
   };
@@ -130,11 +168,12 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
   const index: ColumnIndex = indexColumns(header.slice(0, width));
   const missing = missingColumns(index);
   if (missing.length > 0) throw codedError('CONFIG_MISSING', `The Queue sheet has no column ${missing.join(', ')}. Run formqueue → Set up / repair.`);
+  const ranges = spanRanges(queue, width);
   const read = (first: number, count: number): QueueRow[] =>
-    queue.getRange(first, 1, count, width).getValues().map((cells, i) => rowFromValues(index, cells, first + i));
+    ranges.exact(first, count).getValues().map((cells, i) => rowFromValues(index, cells, first + i));
 
-  const reader = cellReader(queue, width);
-  const placeRows = rowPlacer(queue, index, width, reader);
+  const reader = cellReader(queue, ranges);
+  const placeRows = rowPlacer(queue, index, ranges, reader);
 
   return {
     readAll() {
@@ -160,7 +199,7 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
         return { ...row, rowNumber: place.rowNumber };
       });
       for (const group of contiguousGroups(Array.from(values.keys()))) {
-        queue.getRange(group[0], 1, group.length, width).setValues(group.map((n) => values.get(n)!));
+        ranges.exact(group[0], group.length).setValues(group.map((n) => values.get(n)!));
       }
       return placed;
     },

@@ -33,9 +33,11 @@ export function appendRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: unkn
  * Rows one execution may append to a sheet after prepareRows without preparing again (three service calls saved per
  * append: getLastRow and the landing rows' formats). Only the Log is written this way: a protected sheet only
  * formqueue writes, by processQueue runs that hold the script lock (one at a time). Its check covers the allowance's
- * rows as well as other writers' landing rows, so the 50 lines of an allowance land in rows already checked.
+ * rows as well as other writers' landing rows, so the lines of an allowance land in rows already checked. 200 is a
+ * full run's lines (four a mailed row, MAX_MAILS_PER_RUN 50), so a run checks once: 250 rows' formats, 1,500 cells
+ * (~15 ms of cells under the latency model) instead of four checks of 100 rows (three calls each, ~150 ms).
  */
-const APPENDS_PER_CHECK = 50;
+const APPENDS_PER_CHECK = 200;
 
 /** appendRows for a writer that appends to one sheet many times in an execution: the sheet and its headroom remembered. */
 export function createAppender(sheetOf: () => GoogleAppsScript.Spreadsheet.Sheet, formats: string[]): (rows: unknown[][]) => void {

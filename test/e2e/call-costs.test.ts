@@ -69,6 +69,27 @@ describe('service calls per delivery and per run', () => {
     expect(rt.queue()).toHaveLength(1);
   });
 
+  it('a junk delivery reads all Script Properties once (the settings) and the day\'s rejection totals once more, after the Tally', async () => {
+    rt = await startRuntime();
+    await rt.deliver('{"event_id": "x", '); // the first opens the Tally's landing rows
+    expect(await rt.deliver('{"event_id": "y", ')).toEqual({ ok: false, error: 'malformed_json' });
+    const junk = lastExecution(rt, 'doPost');
+    // Every call of a rejected delivery, pinned: the first look at the day's room is the settings' read.
+    expect(junk.calls).toEqual({
+      'Properties.getProperties': 1, // settings, and the day's totals as they were
+      'SpreadsheetApp.openById': 1,
+      'Spreadsheet.getSheetByName': 3, // Queue (opened with the intake sheets), Tally, Rejected
+      'Sheet.getLastRow': 3,
+      'Sheet.getRange': 3,
+      'Range.getNumberFormats': 2,
+      'Sheet.appendRow': 2, // the Tally claim, the Rejected row
+      'Range.getValues': 1, // the Tally read back
+      'Properties.getProperty': 1, // the totals, fresh, after the Tally (a fold in between cannot hide rows)
+      'SpreadsheetApp.flush': 2,
+    });
+    expect(junk.serviceCalls).toBe(19);
+  });
+
   it('a new event_id carrying a queued response token is still a duplicate (one search over both columns)', async () => {
     rt = await startRuntime();
     await rt.deliver(submission(1));
@@ -111,13 +132,29 @@ describe('service calls per delivery and per run', () => {
     expect(calls['Range.getValues']).toBe(22);
     expect(calls['Sheet.getLastRow']).toBe(5); // the Queue twice, the Log's appender, Archive, the Tally fold
     expect(calls['TextFinder.findAll']).toBe(1);
-    // Script Properties: the gate's read, the Tally fold's fresh read under the lock, and the end's spill figures (one
-    // read for both); one write at the end (the incidents and the gate's marks together).
-    expect(calls['Properties.getProperties']).toBe(3);
+    // Script Properties: the gate's read and the end's spill figures (one read for both), the Tally fold's fresh read
+    // of its one key under the lock; one write at the end (the incidents and the gate's marks together).
+    expect(calls['Properties.getProperties']).toBe(2);
+    expect(calls['Properties.getProperty']).toBe(1);
     expect(calls['Properties.setProperties']).toBe(1);
     // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
     expect(calls['Sheet.appendRow']).toBe(32);
     expect(calls['MailApp.sendEmail']).toBe(8);
-    expect(run.serviceCalls).toBeLessThanOrEqual(154);
+    // Range handles are kept per span: the Queue header, the whole Queue, each batch's rows (its claim, read-back, mails'
+    // reads and outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
+    expect(calls['Sheet.getRange']).toBe(7);
+    expect(run.serviceCalls).toBeLessThanOrEqual(129);
+  });
+
+  it('each mail is read for right before it goes, in one call: the batch\'s rows through their kept range, never a getRange of its own', async () => {
+    rt = await startRuntime({ host: { traceCalls: true } });
+    for (let n = 1; n <= 5; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
+    const run = await rt.run('processQueue');
+    expect(String(run.value)).toMatch(/sent 5\b/);
+    const trace: { call: string; sheet: string | null }[] = run.trace;
+    const beforeMail = trace.flatMap((entry, i) => (entry.call === 'MailApp.sendEmail' ? [[trace[i - 2], trace[i - 1]]] : []));
+    expect(beforeMail).toHaveLength(5);
+    expect(beforeMail.every(([, read]) => read.call === 'Range.getValues' && read.sheet === 'Queue')).toBe(true);
+    expect(beforeMail.map(([earlier]) => earlier.call)).not.toContain('Sheet.getRange');
   });
 });

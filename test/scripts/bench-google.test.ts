@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { poissonArrivals } from '../../bench/burst-bench.mjs';
 import { assembleDay } from '../../bench/google-bench.mjs';
 import { percentile } from '../../bench/modeled.mjs';
+import { breakdownOf, stepsOf } from '../../bench/run-breakdown.mjs';
 
 describe('the Google-cost bench', () => {
   it('draws the burst\'s arrivals sorted inside the window, the same for the same seed and different for another', () => {
@@ -32,5 +33,29 @@ describe('the Google-cost bench', () => {
     const busy = assembleDay(1440 * 20, ticks);
     expect(busy.busyTicks).toBeCloseTo(1440, 3);
     expect(busy.minutes).toBeCloseTo((1440 * 10000 + (1440 * 20 - 1440) * 2000) / 60000, 0);
+  });
+
+  it("gives each traced call to the step it serves: a batch's reads, writes and flushes to the Log line or mail they lead to", () => {
+    const line = (to: string) => ({ call: 'Sheet.appendRow', sheet: 'Log', args: [[0, 'ev', 'READY', to, 'system', '']] });
+    const q = (call: string, args: unknown[] = []) => ({ call, sheet: 'Queue', args });
+    const trace = [
+      { call: 'Properties.getProperties', sheet: null, args: [] },
+      q('Sheet.getRange', ['1:1']), q('Range.getValues'), q('Sheet.getLastRow'), q('Sheet.getRange', [2, 1, 4, 16]), q('Range.getValues'),
+      q('Range.getValues'), q('Range.setValues'), { call: 'SpreadsheetApp.flush', sheet: null, args: [] }, line('SENDING'),
+      q('Range.getValues'), { call: 'MailApp.sendEmail', sheet: null, args: [] },
+      q('Range.getValues'), q('Range.setValues'), { call: 'SpreadsheetApp.flush', sheet: null, args: [] }, line('SENT'),
+      { call: 'SpreadsheetApp.flush', sheet: null, args: [] },
+    ];
+    expect(stepsOf(trace)).toEqual([
+      'Script Properties and lock',
+      'run start and end', 'run start and end', 'run start and end', 'run start and end', 'run start and end',
+      'send claim', 'send claim', 'send claim', 'send claim',
+      'mail', 'mail',
+      'SENT write', 'SENT write', 'SENT write', 'SENT write',
+      'run start and end',
+    ]);
+    const steps = breakdownOf([{ trace }]);
+    expect(steps.mail).toEqual({ calls: 2, byMethod: { 'Range.getValues': 1, 'MailApp.sendEmail': 1 } });
+    expect(Object.values(steps).reduce((n, s) => n + s.calls, 0)).toBe(trace.length);
   });
 });
