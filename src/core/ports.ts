@@ -15,6 +15,8 @@ export interface Random {
 /** Script Properties: secrets, knobs, incidents, the spill and wake markers (they work while Sheets is down). */
 export interface PropertyStore {
   getAll(): Record<string, string>;
+  /** One property read fresh, undefined when unset: for a value that must be newer than the execution's snapshot. */
+  get(key: string): string | undefined;
   set(key: string, value: string): void;
   setMany(values: Record<string, string>): void;
   delete(key: string): void;

@@ -4,6 +4,7 @@ import { checkBodyShape, clip, MAX_BODY_CHARS } from '../core/intake/delivery-li
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/redact';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/intake/intake';
+import { REJECTED_TOTALS_PROPERTY } from '../core/intake/rejection-tally';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
 import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
@@ -23,6 +24,7 @@ export function intakeDeps(props: PropertyStore = createScriptPropertyStore(), s
     lock: intakeLockFlushedByCaller(),
     cache: createScriptCache(),
     props,
+    rejectedTotalsAtStart: snapshot[REJECTED_TOTALS_PROPERTY],
     spill: createSpillStore(),
     openSheets: () => createIntakeSheets(openSpreadsheet(settings)),
     dateKey: scriptDateKey,

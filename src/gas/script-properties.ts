@@ -5,6 +5,7 @@ export function createScriptPropertyStore(): PropertyStore {
   const store = PropertiesService.getScriptProperties();
   return {
     getAll: () => store.getProperties(),
+    get: (key) => store.getProperty(key) ?? undefined,
     set: (key, value) => {
       store.setProperty(key, value);
     },

@@ -321,10 +321,14 @@ export function world(rows: QueueRow[], props: Record<string, string> = {}, form
 
 export class MemoryProperties implements PropertyStore {
   values: Record<string, string> = {};
-  calls = { getAll: 0, set: 0, setMany: 0, delete: 0 };
+  calls = { getAll: 0, get: 0, set: 0, setMany: 0, delete: 0 };
   getAll(): Record<string, string> {
     this.calls.getAll++;
     return { ...this.values };
+  }
+  get(key: string): string | undefined {
+    this.calls.get++;
+    return this.values[key];
   }
   set(key: string, value: string): void {
     this.calls.set++;

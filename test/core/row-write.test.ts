@@ -1,7 +1,7 @@
 // The compare-and-set rule every Queue write uses: when a write may land, and which cells it writes.
 import { describe, expect, it } from 'vitest';
 import { emptyRow, type QueueRow } from '../../src/core/queue-row';
-import { mergeWrite, stillHolds } from '../../src/core/row-write';
+import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
 
 const T = Date.UTC(2026, 11, 1, 10, 0, 0);
 const row = (patch: Partial<QueueRow> = {}): QueueRow => ({ ...emptyRow(), rowNumber: 5, eventId: 'evt-1', status: 'READY', recipient: 'a@example.com', result: 'Hello', ...patch });
@@ -46,5 +46,38 @@ describe('mergeWrite: only the cells the writer changed are written; the rest st
     const read = row();
     const now = { ...read, result: 'Edited' };
     expect(mergeWrite(read, { ...read }, now)).toEqual(now);
+  });
+});
+
+describe('holdsIdentity: a write without a row of its own (a cell note) lands where the same submission is in the same state', () => {
+  it.each<[string, Partial<QueueRow>, { eventId: string; status: string }, boolean]>([
+    ['the same event_id and status', {}, { eventId: 'evt-1', status: 'READY' }, true],
+    ['other cells changed, even the claim (a note does not care)', { claimedAt: T, mailRef: 'FQ-X', result: 'Edited' }, { eventId: 'evt-1', status: 'READY' }, true],
+    ['another submission', { eventId: 'evt-2' }, { eventId: 'evt-1', status: 'READY' }, false],
+    ['another status', { status: 'SKIPPED' }, { eventId: 'evt-1', status: 'READY' }, false],
+    ['no event_id expected (a blank row is nobody\'s)', { eventId: '' }, { eventId: '', status: 'READY' }, false],
+  ])('%s → %s', (_case, patch, identity, holds) => {
+    expect(holdsIdentity(row(patch), identity)).toBe(holds);
+  });
+});
+
+describe('mergeWrite and the row number', () => {
+  it('the row lands where it is now, whatever row number the writer carries', () => {
+    const read = row();
+    const written = { ...read, rowNumber: 7, status: 'SENDING' };
+    expect(mergeWrite(read, written, { ...read, rowNumber: 9 })).toEqual({ ...read, rowNumber: 9, status: 'SENDING' });
+  });
+});
+
+describe('stillHolds with times on both sides', () => {
+  it.each<[string, number | null, number | null, boolean]>([
+    ['both empty', null, null, true],
+    ['read empty, now filled', null, T, false],
+    ['read filled, now empty', T, null, false],
+    ['the same second', T + 10, T + 990, true],
+    ['the next second', T + 990, T + 1010, false],
+  ])('sent_at %s → %s', (_case, readAt, nowAt, holds) => {
+    const read = row({ sentAt: readAt });
+    expect(stillHolds({ ...read, sentAt: nowAt }, read)).toBe(holds);
   });
 });

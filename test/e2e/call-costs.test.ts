@@ -69,6 +69,27 @@ describe('service calls per delivery and per run', () => {
     expect(rt.queue()).toHaveLength(1);
   });
 
+  it('a junk delivery reads all Script Properties once (the settings) and the day\'s rejection totals once more, after the Tally', async () => {
+    rt = await startRuntime();
+    await rt.deliver('{"event_id": "x", '); // the first opens the Tally's landing rows
+    expect(await rt.deliver('{"event_id": "y", ')).toEqual({ ok: false, error: 'malformed_json' });
+    const junk = lastExecution(rt, 'doPost');
+    // Every call of a rejected delivery, pinned: the first look at the day's room is the settings' read.
+    expect(junk.calls).toEqual({
+      'Properties.getProperties': 1, // settings, and the day's totals as they were
+      'SpreadsheetApp.openById': 1,
+      'Spreadsheet.getSheetByName': 3, // Queue (opened with the intake sheets), Tally, Rejected
+      'Sheet.getLastRow': 3,
+      'Sheet.getRange': 3,
+      'Range.getNumberFormats': 2,
+      'Sheet.appendRow': 2, // the Tally claim, the Rejected row
+      'Range.getValues': 1, // the Tally read back
+      'Properties.getProperty': 1, // the totals, fresh, after the Tally (a fold in between cannot hide rows)
+      'SpreadsheetApp.flush': 2,
+    });
+    expect(junk.serviceCalls).toBe(19);
+  });
+
   it('a new event_id carrying a queued response token is still a duplicate (one search over both columns)', async () => {
     rt = await startRuntime();
     await rt.deliver(submission(1));
@@ -114,9 +135,10 @@ describe('service calls per delivery and per run', () => {
     expect(calls['Range.getValues']).toBe(19);
     expect(calls['Sheet.getLastRow']).toBe(5); // the Queue twice, the Log's appender, Archive, the Tally fold
     expect(calls['TextFinder.findAll']).toBe(1);
-    // Script Properties: the gate's read, the Tally fold's fresh read under the lock, and the end's spill figures (one
-    // read for both); one write at the end (the incidents and the gate's marks together).
-    expect(calls['Properties.getProperties']).toBe(3);
+    // Script Properties: the gate's read and the end's spill figures (one read for both), the Tally fold's fresh read
+    // of its one key under the lock; one write at the end (the incidents and the gate's marks together).
+    expect(calls['Properties.getProperties']).toBe(2);
+    expect(calls['Properties.getProperty']).toBe(1);
     expect(calls['Properties.setProperties']).toBe(1);
     // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
     expect(calls['Sheet.appendRow']).toBe(32);

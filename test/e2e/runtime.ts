@@ -74,10 +74,12 @@ export async function startRuntime(options: { props?: Record<string, string>; ho
 }
 
 /**
- * Lets `ms` pass for formqueue's stored clock readings. `host.advanceClock` moves host time only (cache TTLs,
- * the mail-quota day): Date.now() inside an execution is the real clock. So instead every time formqueue keeps
- * in Script Properties (incidents and their history, the tick gate, the health snapshot) is moved `ms` into the
- * past: to the next execution, exactly `ms` has passed since they were written. Sheet cells are not moved.
+ * Lets `ms` pass for formqueue's stored clock readings only, moving no clock: every time formqueue keeps in Script
+ * Properties (incidents and their history, the tick gate, the health snapshot) is moved `ms` into the past, so to
+ * the next execution exactly `ms` has passed since they were written. Sheet cells, cache TTLs, the mail-quota day
+ * and clock triggers stay where they are. `host.advanceClock(ms)` is the other way: it moves the runtime's time for
+ * the host and every execution (Date.now() and new Date() inside scripts too, running ones included), and owes a
+ * run to each clock trigger due in the skipped minutes (emulator/runtime-clock.mjs).
  */
 export function letTimePass(host: any, ms: number): void {
   const all: Record<string, string> = host.properties.getAll();

@@ -40,6 +40,8 @@ export interface IntakeDeps {
   lock: Lock;
   cache: Cache;
   props: PropertyStore;
+  /** The stored rejection totals as read with the settings (rejections.ts: the first look at the day's room). */
+  rejectedTotalsAtStart: string | undefined;
   spill: SpillStore;
   /** Opening can fail when Sheets is down: intake spills then. */
   openSheets(): IntakeSheetsWithConfig;

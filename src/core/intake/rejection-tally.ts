@@ -87,7 +87,7 @@ export function foldRows(storedJson: string | undefined, rows: readonly TallyRow
  */
 export function foldTally(store: TallyStore, props: PropertyStore, today: string): RejectedTotals {
   const rows = store.read();
-  const stored = props.getAll()[REJECTED_TOTALS_PROPERTY];
+  const stored = props.get(REJECTED_TOTALS_PROPERTY);
   const totals = foldRows(stored, rows, today);
   if (rows.length === 0) return totals;
   props.set(REJECTED_TOTALS_PROPERTY, JSON.stringify(totals));
@@ -108,9 +108,11 @@ export function visibleBytes(rows: readonly TallyRow[], storedJson: string | und
  * other keeper's claim (appended before it, so before its read), and claims given back only ever lower what it saw;
  * so what is kept never passes REJECTED_BYTES_PER_DAY (docs/architecture.md#rejected-deliveries-exact-without-a-lock).
  * Every rejection is one row, so the count loses none. A day already full costs one append and no read-back.
+ * The first look is at `storedAtStart`, the totals as read with the settings when doPost began: it only saves the
+ * read-back on a full day, so it needs no read of its own; the read-back is what keeps the room exact.
  */
-export function claimRejectedRoom(store: TallyStore, props: PropertyStore, today: string, bytes: number): boolean {
-  const known = totalsOn(props.getAll()[REJECTED_TOTALS_PROPERTY], today);
+export function claimRejectedRoom(store: TallyStore, props: PropertyStore, today: string, bytes: number, storedAtStart: string | undefined): boolean {
+  const known = totalsOn(storedAtStart, today);
   if (bytes <= 0 || known.bytes + bytes > REJECTED_BYTES_PER_DAY) {
     store.append({ day: today, bytes: 0 });
     return false;
@@ -118,7 +120,7 @@ export function claimRejectedRoom(store: TallyStore, props: PropertyStore, today
   store.append({ day: today, bytes });
   const rows = store.read();
   // After the rows: a fold that deleted rows this read missed has stored them first.
-  const visible = visibleBytes(rows, props.getAll()[REJECTED_TOTALS_PROPERTY], today);
+  const visible = visibleBytes(rows, props.get(REJECTED_TOTALS_PROPERTY), today);
   if (visible <= REJECTED_BYTES_PER_DAY) return true;
   store.append({ day: today, bytes: -bytes });
   return false;

@@ -12,6 +12,8 @@ import { utf8Length } from '../triage/text';
 export interface RejectionDeps {
   settings: Settings;
   props: PropertyStore;
+  /** The stored rejection totals (REJECTED_TOTALS_PROPERTY) as read with the settings: the first look at the day's room. */
+  rejectedTotalsAtStart: string | undefined;
   openSheets(): IntakeSheets;
   /** The calendar day of `now` in the script's time zone ("2026-12-01"): rejections are counted per day. */
   dateKey(now: number): string;
@@ -42,7 +44,7 @@ export function rejectDelivery(deps: RejectionDeps, rejection: Rejection): void 
   try {
     const sheets = deps.openSheets();
     const entry = rejectedEntry(deps, rejection);
-    if (!claimRejectedRoom(sheets.tally, deps.props, deps.dateKey(rejection.at), roomTaken(entry))) return;
+    if (!claimRejectedRoom(sheets.tally, deps.props, deps.dateKey(rejection.at), roomTaken(entry), deps.rejectedTotalsAtStart)) return;
     sheets.appendRejected(entry);
     sheets.flush();
   } catch (error) {

@@ -105,7 +105,7 @@ export function canStaffMove(from: string, to: string): boolean {
 
 /** Every state `actor` may move a row to from `from`, in STATUSES order. */
 export function targetsFrom(from: string, actor: Actor): Status[] {
-  if (!isStatus(from)) return [];
+  // No test of `from` here: moversOf gives no mover for a value that is not a status.
   return STATUSES.filter((to) => mayMove(actor, from, to));
 }
 
@@ -168,9 +168,9 @@ export function staffMoveRefusal(from: string, to: string): string | null {
   if (from === 'TEST') return `TEST rows are final: test deliveries are never mailed`;
   if (from === 'SKIPPED') return `SKIPPED rows are final: a person already decided not to answer this one`;
   if (isSystemMove(from, to)) return `only formqueue moves ${from} rows to ${to}`;
+  // A finished row, the only kind staff cannot skip, was answered above: every unfinished one may be skipped.
   const words = STAFF_MOVE_WORDS[to];
   if (words === undefined) return `staff cannot move ${from} rows to ${to}; staff moves are ${staffMovesSentence()}`;
-  if (isStaffMoveFromAnyUnfinished(to)) return `${from} rows are finished and cannot be ${words.passive}`;
   const tail = words.refusalTail === undefined ? '' : `; ${words.refusalTail}`;
   return `only ${staffSourcesText(to)} rows can be ${words.passive} (this one is ${from}${tail})`;
 }

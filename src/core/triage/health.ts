@@ -210,6 +210,20 @@ export function assessUserImpact(health: HealthFigures, now: number, googleError
   };
 }
 
+/**
+ * For an incident whose rows wait for staff, not for formqueue (SUBMISSIONS_RECOVERED: the recovered rows wait in
+ * AWAITING_APPROVAL): while any row is in that status its respondent is affected, whatever waits for formqueue, and
+ * gets no reply until staff approve it. With no such row left, or figures never read, the usual rule.
+ */
+export function assessApprovalImpact(health: QueueHealth, now: number): UserImpact {
+  const usual = assessUserImpact(health, now);
+  const awaiting = health.counts.AWAITING_APPROVAL;
+  if (awaiting === 0 || usual.affected === null) return usual;
+  const asOf = health.readable ? '' : ` (the queue could not be read; figures as last read ${minutesBetween(health.countedAt ?? now, now)} min ago)`;
+  const approval = `${plural(awaiting, 'row waits', 'rows wait')} in AWAITING_APPROVAL${asOf}: those respondents get no reply until staff approve ${awaiting === 1 ? 'it' : 'them'}`;
+  return { affected: true, statement: usual.affected ? `${approval}; and ${usual.statement}` : `${approval}.` };
+}
+
 interface HealthSnapshot {
   v: 1;
   at: number | null;

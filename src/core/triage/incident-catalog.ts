@@ -61,6 +61,8 @@ export interface IncidentRecord {
   holdsRowsBack: boolean;
   /** The daily summary's line for it ends with its detail: what it is about (e.g. what was recovered), not only that it happened. */
   summaryShowsDetail?: true;
+  /** Its rows wait in AWAITING_APPROVAL for staff: respondents count as affected while any row does (assessApprovalImpact). */
+  rowsAwaitApproval?: true;
 }
 
 export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
@@ -205,6 +207,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
     summaryShowsDetail: true,
+    rowsAwaitApproval: true,
   },
   CONFIG_MISSING: {
     class: 'configuration',

@@ -4,7 +4,7 @@ import type { IncidentCode } from '../codes';
 import { secretValues, type Settings } from '../settings';
 import { STATUSES } from '../statuses';
 import type { QueueHealth, UserImpact } from './health';
-import { assessUserImpact, oldestPendingMinutes } from './health';
+import { assessApprovalImpact, assessUserImpact, oldestPendingMinutes } from './health';
 import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, hasFollowUps, isGoogleError, remindsWhileOpen } from './incident-catalog';
 import type { IncidentClass } from './incident-catalog';
 import type { Incident, MailKind } from './incidents';
@@ -128,6 +128,7 @@ function impactFor(incident: Incident, health: QueueHealth, now: number): UserIm
       statement: `${plural(health.needsPersonCount, 'row waits', 'rows wait')} for a person: those respondents get no reply until someone acts.`,
     };
   }
+  if (INCIDENTS[incident.code].rowsAwaitApproval) return assessApprovalImpact(health, now);
   return assessUserImpact(health, now, isGoogleError(incident.code));
 }
 
@@ -135,6 +136,8 @@ function subjectSuffix(incident: Incident, health: QueueHealth, impact: UserImpa
   if (incident.code === 'ROWS_NEED_A_PERSON') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
   if (impact.affected === null) return 'queue unreadable, impact unknown';
   if (!impact.affected) return `${health.waiting} waiting, no user impact`;
+  const awaiting = health.counts.AWAITING_APPROVAL;
+  if (INCIDENTS[incident.code].rowsAwaitApproval && awaiting > 0) return `${awaiting} awaiting approval, ${health.waiting} waiting`;
   const oldest = health.oldestWaitingAt === null ? '' : `, oldest ${formatDuration(now - health.oldestWaitingAt)}`;
   return `${health.waiting} waiting${oldest}`;
 }

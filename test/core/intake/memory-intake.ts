@@ -1,6 +1,7 @@
 // In-memory ports for intake: a Queue, Archive and Rejected as arrays, a lock that can be held, a cache, props and a spill.
 import { blankFormConfig } from '../../../src/core/form-config';
 import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
+import { REJECTED_TOTALS_PROPERTY } from '../../../src/core/intake/rejection-tally';
 import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { isSameSubmission } from '../../../src/core/submission-keys';
@@ -97,6 +98,10 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     },
     cache,
     props,
+    // Read when a rejection looks, as doPost's snapshot is read when it starts: tests seed state.props at any time.
+    get rejectedTotalsAtStart() {
+      return state.props[REJECTED_TOTALS_PROPERTY];
+    },
     spill: {
       save: (receivedAt, body) => void state.spilled.push({ id: `${receivedAt}-${++spillSeq}`, receivedAt, body }),
       list: () => [...state.spilled],

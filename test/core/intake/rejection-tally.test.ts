@@ -22,6 +22,10 @@ function world(): World {
       w.hook();
       return w.store.getAll();
     },
+    get: (key) => {
+      w.hook();
+      return w.store.get(key);
+    },
     set: (key, value) => w.store.set(key, value),
     setMany: (values) => w.store.setMany(values),
     delete: (key) => w.store.delete(key),
@@ -30,13 +34,15 @@ function world(): World {
   return w;
 }
 
+/** A rejection in doPost: the totals read with the settings at its start, then the claim. */
+const claimAsDoPost = (w: World, day: string, bytes: number) => claimRejectedRoom(w.tally, w.props, day, bytes, w.props.get(REJECTED_TOTALS_PROPERTY));
 const totals = (w: World, day = DAY) => totalsOn(w.store.values[REJECTED_TOTALS_PROPERTY], day);
 
 describe('claimRejectedRoom and foldTally', () => {
   it('one after another: bodies are kept until the next would pass the day\'s room, then every rejection is only counted', () => {
     const w = world();
     const claim = 150_000;
-    const kept = Array.from({ length: 40 }, () => claimRejectedRoom(w.tally, w.props, DAY, claim));
+    const kept = Array.from({ length: 40 }, () => claimAsDoPost(w, DAY, claim));
     const fits = Math.floor(REJECTED_BYTES_PER_DAY / claim);
     expect(kept.filter(Boolean)).toHaveLength(fits);
     expect(kept.slice(0, fits).every(Boolean)).toBe(true);
@@ -48,10 +54,10 @@ describe('claimRejectedRoom and foldTally', () => {
   it('a claim that would not fit by what is already folded costs one row and no read-back', () => {
     const w = world();
     w.store.values[REJECTED_TOTALS_PROPERTY] = JSON.stringify({ day: DAY, count: 9, dropped: 0, bytes: REJECTED_BYTES_PER_DAY - 10, through: '' });
-    expect(claimRejectedRoom(w.tally, w.props, DAY, 11)).toBe(false);
+    expect(claimAsDoPost(w, DAY, 11)).toBe(false);
     expect(w.tally.rows.map((row) => row.bytes)).toEqual([0]);
     expect(w.tally.reads).toBe(0);
-    expect(claimRejectedRoom(w.tally, w.props, DAY, 10)).toBe(true);
+    expect(claimAsDoPost(w, DAY, 10)).toBe(true);
   });
 
   it('a fold between the read of the rows and of the totals cannot hide the claims it moved: the totals are read after the rows', () => {
@@ -62,34 +68,34 @@ describe('claimRejectedRoom and foldTally', () => {
       w.tally.before = () => undefined;
       foldTally(w.tally, w.store, DAY); // processQueue folds and deletes every row just before this read
     };
-    expect(claimRejectedRoom(w.tally, w.props, DAY, 100_000)).toBe(false);
+    expect(claimAsDoPost(w, DAY, 100_000)).toBe(false);
     expect(foldTally(w.tally, w.store, DAY)).toMatchObject({ count: 14, bytes: 1_950_000 });
   });
 
   it('a fold stopped between storing the totals and deleting the rows counts them once at the next fold', () => {
     const w = world();
-    for (let n = 0; n < 3; n++) claimRejectedRoom(w.tally, w.props, DAY, 1000);
+    for (let n = 0; n < 3; n++) claimAsDoPost(w, DAY, 1000);
     w.tally.failDelete = true;
     expect(() => foldTally(w.tally, w.props, DAY)).toThrow();
     w.tally.failDelete = false;
-    claimRejectedRoom(w.tally, w.props, DAY, 1000);
+    claimAsDoPost(w, DAY, 1000);
     foldTally(w.tally, w.props, DAY);
     expect(totals(w)).toMatchObject({ count: 4, bytes: 4000 });
   });
 
   it('a new day starts from nothing: yesterday\'s room and count do not carry over, and late rows of yesterday are dropped', () => {
     const w = world();
-    for (let n = 0; n < 20; n++) claimRejectedRoom(w.tally, w.props, '2026-11-30', 150_000);
+    for (let n = 0; n < 20; n++) claimAsDoPost(w, '2026-11-30', 150_000);
     foldTally(w.tally, w.props, '2026-11-30');
-    claimRejectedRoom(w.tally, w.props, '2026-11-30', 5);
-    expect(claimRejectedRoom(w.tally, w.props, DAY, 150_000)).toBe(true);
+    claimAsDoPost(w, '2026-11-30', 5);
+    expect(claimAsDoPost(w, DAY, 150_000)).toBe(true);
     expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 1, dropped: 0, bytes: 150_000 });
   });
 
   it('a fold on a day with no rejection yet says 0 for today, and keeps how the last day with rejections ended', () => {
     const w = world();
-    claimRejectedRoom(w.tally, w.props, '2026-11-30', 5);
-    claimRejectedRoom(w.tally, w.props, '2026-11-30', REJECTED_BYTES_PER_DAY);
+    claimAsDoPost(w, '2026-11-30', 5);
+    claimAsDoPost(w, '2026-11-30', REJECTED_BYTES_PER_DAY);
     expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 0, bytes: 0, previous: { day: '2026-11-30', count: 2, dropped: 1 } });
     expect(totalsOn(w.store.values[REJECTED_TOTALS_PROPERTY], '2026-12-02')).toMatchObject({ count: 0, previous: { day: '2026-11-30', count: 2 } });
   });
@@ -108,7 +114,7 @@ describe('claimRejectedRoom and foldTally', () => {
           const kept: number[] = [];
           let step = 0;
           const run = (bytes: number) => {
-            if (claimRejectedRoom(w.tally, w.props, DAY, bytes)) kept.push(bytes);
+            if (claimAsDoPost(w, DAY, bytes)) kept.push(bytes);
           };
           w.hook = () => {
             const move = schedule[step++] ?? 5;

@@ -95,9 +95,9 @@ describe('batched writes', () => {
     book.raise('SHEETS_UNAVAILABLE', 'INTERNAL');
     book.raise('SPILL_BACKLOG', '3 deliveries', []);
     book.raise('CODE_BUG', 'boom');
-    expect(props.calls).toEqual({ getAll: 0, set: 0, setMany: 0, delete: 0 });
+    expect(props.calls).toEqual({ getAll: 0, get: 0, set: 0, setMany: 0, delete: 0 });
     book.commit();
-    expect(props.calls).toEqual({ getAll: 0, set: 0, setMany: 1, delete: 0 });
+    expect(props.calls).toEqual({ getAll: 0, get: 0, set: 0, setMany: 1, delete: 0 });
   });
 
   it('clearing a code with no incident writes nothing', () => {

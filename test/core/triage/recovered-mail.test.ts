@@ -26,12 +26,12 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
     const { sent } = runOnce(props, T0, (book) => book.raise('SUBMISSIONS_RECOVERED', recoveredDetail(check)), { rows: waiting });
     expect(sent.map((mail) => mail.kind)).toEqual(['first']);
     const mail = sent[0].mail;
-    expect(mail.subject).toMatchInlineSnapshot(`"[formqueue] Missed submissions recovered — 0 waiting, no user impact"`);
+    expect(mail.subject).toMatchInlineSnapshot(`"[formqueue] Missed submissions recovered — 3 awaiting approval, 0 waiting"`);
     expect(mail.body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Typeform holds submissions whose webhook never became a row (Google refused the call, Typeform gave up, a token was wrong); the Typeform check added them to Queue. (3 submission(s) of 2025-05-30T09:00:00–2025-05-31T21:00:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens a1b2c3, d4e5f6, …))",
         "Class: needs a person",
-        "Respondents affected: No. No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.",
+        "Respondents affected: Yes. 3 rows wait in AWAITING_APPROVAL: those respondents get no reply until staff approve them.",
         "Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 3, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 0, SKIPPED 0, DUPLICATE 0, TEST 0",
         "Oldest PENDING: none",
         "Rows that need a person: 0",
@@ -50,6 +50,20 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
         "",
       ]
     `);
+  });
+
+  // Recovered rows wait for staff, not for formqueue: their respondents are affected until staff approve them.
+  it.each<[string, ReturnType<typeof queueRow>[], string, string]>([
+    ['one recovered row left, a PENDING row as well', [waiting[0], queueRow('PENDING', { rowNumber: 5, eventId: 'ev-5', receivedAt: T0 - 10 * 60_000 })],
+      '1 awaiting approval, 1 waiting',
+      'Respondents affected: Yes. 1 row waits in AWAITING_APPROVAL: those respondents get no reply until staff approve it; and 1 respondent is waiting for a reply (PENDING 1; the oldest has waited 10 min); they get it once this clears.'],
+    ['every recovered row approved and sent', [queueRow('SENT', { rowNumber: 2, eventId: 'reconciled:a1b2c3' })],
+      '0 waiting, no user impact',
+      'Respondents affected: No. No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.'],
+  ])('the impact, %s', (_what, rows, subject, impactLine) => {
+    const { sent } = runOnce(new MemoryProperties(), T0, (book) => book.raise('SUBMISSIONS_RECOVERED', recoveredDetail(check)), { rows });
+    expect(sent[0].mail.subject).toBe(`[formqueue] Missed submissions recovered — ${subject}`);
+    expect(sent[0].mail.body.split('\n')[2]).toBe(impactLine);
   });
 
   it('the daily summary line says what was recovered', () => {

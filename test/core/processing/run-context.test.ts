@@ -1,0 +1,191 @@
+// One run's bookkeeping: a batch of moves written together (counted and logged only where written), notes, the ledger copy, incidents.
+import { describe, expect, it } from 'vitest';
+import {
+  appendLog,
+  clearGoneIncidents,
+  commitBatch,
+  countWhenWritten,
+  isOverBudget,
+  ledgerOf,
+  ledgerRecheck,
+  markGone,
+  moveRow,
+  newBatch,
+  newSummary,
+  noteRow,
+  noteWaitingRows,
+  raiseIncident,
+  type Run,
+} from '../../../src/core/processing/run-context';
+import type { QueueRow } from '../../../src/core/queue-row';
+import { pendingRow, T0, world } from '../memory-ports';
+
+type World = ReturnType<typeof world>;
+
+function runOf(w: World, deadline = T0 + 60_000): Run {
+  return {
+    deps: w.deps,
+    settings: w.deps.settings,
+    deadline,
+    rows: w.queue.readAll(),
+    forms: [],
+    summary: newSummary(),
+    raised: new Set(),
+    setAside: new Set(),
+    secrets: [],
+    gone: new Set(),
+    ledger: new Map(),
+  };
+}
+const rowOf = (eventId: string, patch: Partial<QueueRow> = {}) => pendingRow({ eventId, responseToken: `tok-${eventId}`, ...patch });
+const line = (eventId: string, detail = 'x') => ({ at: T0, eventId, from: 'PENDING', to: 'GENERATING', by: 'system', detail });
+
+describe('moveRow and noteRow', () => {
+  it('moveRow copies the row to the new status, stamps updated_at and records the read row and the Log line', () => {
+    const w = world([rowOf('a1')]);
+    const run = runOf(w);
+    w.clock.time = T0 + 5;
+    const batch = newBatch();
+    const moved = moveRow(run, batch, run.rows[0], 'GENERATING', 'claimed', { claimedAt: T0 + 5 });
+    expect(moved).toMatchObject({ eventId: 'a1', status: 'GENERATING', claimedAt: T0 + 5, updatedAt: T0 + 5 });
+    expect(batch.rows).toEqual([moved]);
+    expect(batch.read).toEqual([run.rows[0]]);
+    expect(batch.entries).toEqual([{ at: T0 + 5, eventId: 'a1', from: 'PENDING', to: 'GENERATING', by: 'system', detail: 'claimed' }]);
+  });
+
+  it('moveRow refuses a move the table does not give the system, with CODE_BUG, and records nothing', () => {
+    const w = world([rowOf('a1', { rowNumber: 2 })]);
+    const run = runOf(w);
+    const batch = newBatch();
+    expect(() => moveRow(run, batch, run.rows[0], 'SENT', 'oops')).toThrow(expect.objectContaining({ code: 'CODE_BUG', message: 'processing tried to move row 2 from PENDING to SENT' }));
+    expect(batch).toEqual(newBatch());
+  });
+
+  it('noteRow keeps the status and logs a line from the status to itself', () => {
+    const w = world([rowOf('a1', { status: 'NEEDS_REVIEW' })]);
+    const run = runOf(w);
+    const batch = newBatch();
+    const noted = noteRow(run, batch, run.rows[0], 'no copy in Sent yet', { error: 'MAIL_UNKNOWN: looked once' });
+    expect(noted).toMatchObject({ status: 'NEEDS_REVIEW', error: 'MAIL_UNKNOWN: looked once', updatedAt: T0 });
+    expect(batch.entries).toEqual([{ at: T0, eventId: 'a1', from: 'NEEDS_REVIEW', to: 'NEEDS_REVIEW', by: 'system', detail: 'no copy in Sent yet' }]);
+  });
+});
+
+describe('commitBatch', () => {
+  it('an empty batch writes, flushes and logs nothing', () => {
+    const w = world([rowOf('a1')]);
+    expect(commitBatch(runOf(w), newBatch())).toEqual([]);
+    expect([w.queue.writes, w.queue.flushes, w.audit.batches]).toEqual([[], 0, []]);
+  });
+
+  it('counts and logs only the moves written; a refused one keeps its row number and adds to no counter', () => {
+    const w = world([rowOf('a1'), rowOf('b2')]);
+    const run = runOf(w);
+    const batch = newBatch();
+    moveRow(run, batch, run.rows[0], 'GENERATING', 'claim a1');
+    countWhenWritten(batch, 'generated');
+    moveRow(run, batch, run.rows[1], 'GENERATING', 'claim b2');
+    countWhenWritten(batch, 'failed');
+    w.queue.edit(3, { status: 'SKIPPED' }); // a person moved b2 after the run read it
+    const written = commitBatch(run, batch);
+    expect(written.map((row) => row.eventId)).toEqual(['a1']);
+    expect(run.summary).toMatchObject({ generated: 1, failed: 0 });
+    expect(w.audit.batches).toEqual([[expect.objectContaining({ eventId: 'a1', detail: 'claim a1' })]]);
+    expect(w.queue.flushes).toBe(1);
+    expect(batch.rows[1].rowNumber).toBe(3);
+    // Nothing moved: the run's copy is updated from what was written, not read again.
+    expect(run.rows.map((row) => [row.eventId, row.status])).toEqual([['a1', 'GENERATING'], ['b2', 'PENDING']]);
+  });
+
+  it('a row written where it moved to (a sort) gets its new number, and the run reads the Queue again', () => {
+    const w = world([rowOf('a1'), rowOf('b2')]);
+    const run = runOf(w);
+    const batch = newBatch();
+    moveRow(run, batch, run.rows[0], 'GENERATING', 'claim a1');
+    w.queue.reorder((rows) => rows.reverse());
+    const [written] = commitBatch(run, batch);
+    expect(written.rowNumber).toBe(3);
+    expect(run.rows.map((row) => [row.rowNumber, row.eventId, row.status])).toEqual([[2, 'b2', 'PENDING'], [3, 'a1', 'GENERATING']]);
+  });
+});
+
+describe('noteWaitingRows', () => {
+  it('writes only the notes that change a row, and remembers only the rows written where they were', () => {
+    const w = world([rowOf('a1', { error: 'same' }), rowOf('b2'), rowOf('c3')]);
+    const run = runOf(w);
+    w.queue.edit(4, { status: 'SKIPPED' }); // c3 moved by a person: its note does not land
+    noteWaitingRows(run, new Map([[2, 'same'], [3, 'QUOTA: waits'], [4, 'QUOTA: waits']]));
+    expect(w.queue.writes).toEqual([[expect.objectContaining({ eventId: 'b2', error: 'QUOTA: waits' })]]);
+    expect(run.rows.map((row) => row.error)).toEqual(['same', 'QUOTA: waits', '']);
+  });
+
+  it('no note that changes anything: no write at all', () => {
+    const w = world([rowOf('a1', { error: 'same' })]);
+    noteWaitingRows(runOf(w), new Map([[2, 'same'], [9, 'a row not in the run']]));
+    expect(w.queue.writes).toEqual([]);
+  });
+});
+
+describe('the run\'s copy of the send ledger', () => {
+  it('looks up the Log once for the ids not yet known (no empty id, no repeats) and answers each id asked', () => {
+    const w = world([]);
+    w.audit.append([line('a1', 'old')]);
+    const run = runOf(w);
+    const first = ledgerOf(run, ['a1', 'b2', 'a1', '']);
+    expect(w.audit.lookups).toEqual([['a1', 'b2']]);
+    expect([...first.keys()]).toEqual(['a1', 'b2', '']);
+    expect(first.get('a1')).toEqual([line('a1', 'old')]);
+    expect(first.get('b2')).toEqual([]);
+    expect(first.get('')).toEqual([]);
+    ledgerOf(run, ['b2', 'a1']);
+    expect(w.audit.lookups).toHaveLength(1);
+  });
+
+  it('keeps the run\'s own Log lines for the ids it looked up, and only those', () => {
+    const w = world([]);
+    const run = runOf(w);
+    ledgerOf(run, ['a1']);
+    appendLog(run, [line('a1', 'ours'), line('z9', 'not looked up')]);
+    expect(w.audit.entries).toHaveLength(2);
+    expect(ledgerOf(run, ['a1']).get('a1')).toEqual([line('a1', 'ours')]);
+    expect(run.ledger.has('z9')).toBe(false);
+  });
+
+  it('ledgerRecheck reads the Log again and replaces the copy', () => {
+    const w = world([]);
+    const run = runOf(w);
+    ledgerOf(run, ['a1']);
+    w.audit.append([line('a1', 'a person\'s line')]);
+    expect(ledgerRecheck(run, 'a1')).toEqual([line('a1', 'a person\'s line')]);
+    expect(run.ledger.get('a1')).toEqual([line('a1', 'a person\'s line')]);
+    expect(ledgerRecheck(run, 'none')).toEqual([]);
+  });
+});
+
+describe('incidents and the budget', () => {
+  it('an incident found gone is cleared at the end unless the same run raised it', () => {
+    const w = world([]);
+    const run = runOf(w);
+    raiseIncident(run, 'GEMINI_MODEL_NOT_FOUND', 'form A');
+    markGone(run, ['GEMINI_MODEL_NOT_FOUND', 'MAIL_QUOTA_EXHAUSTED']);
+    clearGoneIncidents(run);
+    expect(w.incidents.cleared).toEqual(['MAIL_QUOTA_EXHAUSTED']);
+    expect(w.incidents.raised).toEqual([{ code: 'GEMINI_MODEL_NOT_FOUND', detail: 'form A', rows: [] }]);
+  });
+
+  it('raiseIncident passes the rows on', () => {
+    const w = world([]);
+    raiseIncident(runOf(w), 'MAIL_QUOTA_EXHAUSTED', 'd', [4, 5]);
+    expect(w.incidents.raised[0].rows).toEqual([4, 5]);
+  });
+
+  it.each([
+    [T0 + 59_999, false],
+    [T0 + 60_000, true],
+    [T0 + 60_001, true],
+  ])('at %d the run is over its budget: %s (the deadline itself is over)', (now, over) => {
+    const w = world([]);
+    w.clock.time = now;
+    expect(isOverBudget(runOf(w, T0 + 60_000))).toBe(over);
+  });
+});
