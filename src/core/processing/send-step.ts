@@ -14,6 +14,7 @@ import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inp
 import {
   commitBatch,
   countWhenWritten,
+  holdBatch,
   isOverBudget,
   isoTime,
   ledgerOf,
@@ -223,8 +224,9 @@ function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
 }
 
 /**
- * Mails each claimed row (the claims and the batch's other moves written and flushed first, at once), and writes
- * every outcome at once after the batch. Each row is read right before its mail, which is its claim's read-back:
+ * Mails each claimed row (the claims and the batch's other moves written and flushed first, at once, with any batch
+ * held for that commit), and holds every outcome for the run's next commit (the next claims), which comes before any
+ * other mail or Gemini call, or at the run's end whatever ends it. Each row is read right before its mail, which is its claim's read-back:
  * only a row that still holds our claim, with sent_at still empty, is mailed, built from the row as it is then
  * (an APPROVED row goes exactly as staff left its result; a row staff skipped meanwhile is not mailed). Until the
  * outcomes are written, a mailed row is held by its SENDING claim and its Log line, which nothing mails again.
@@ -265,9 +267,12 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
     }
   }
   if (budgetEnded) run.summary.stoppedBecause = 'budget';
-  const written = commitBatch(run, results);
-  // The mail went: a SENT the compare-and-set refused (a person changed or moved the row meanwhile) is recorded anyway.
-  for (const sent of mailed) if (!written.includes(sent.row)) recordRefusedSent(run, sent.claimed, sent.sentAt);
+  // Written with the run's next commit (the next batch's claims or round's claims: one compare-and-set read, write and
+  // flush for both), which comes before any other mail or Gemini call, or at the run's end. The mail went: a SENT the
+  // compare-and-set refused (a person changed or moved the row meanwhile) is recorded anyway.
+  holdBatch(run, results, (written) => {
+    for (const sent of mailed) if (!written.includes(sent.row)) recordRefusedSent(run, sent.claimed, sent.sentAt);
+  });
   return { quotaRows, budgetEnded };
 }
 
