@@ -14,8 +14,12 @@ import { deliveriesIn, describeSchedule, scheduleArbitrary } from './chaos-sched
 const BUNDLE = new URL('../dist/Code.js', import.meta.url);
 const bundleHash = () => createHash('sha256').update(readFileSync(BUNDLE)).digest('hex').slice(0, 12);
 
-/** @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null }} [options] */
-export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null } = {}) {
+/**
+ * `onFirstFailure` is called once with the first schedule that broke an invariant, before fast-check starts shrinking it
+ * (which can take longer than the run itself): a person can replay it at once.
+ * @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null, onFirstFailure?: (found: { schedule: object, violations: string[] }) => void }} [options]
+ */
+export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null, onFirstFailure = () => undefined } = {}) {
   const gemini = await startOfflineGemini({ port: 0 });
   const totals = { schedules: 0, deliveries: 0, accepted: 0, refusedByPlatform: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
   const statuses = {};
@@ -42,6 +46,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     for (const f of new Set(observed.faultsFired)) faults[f] = (faults[f] ?? 0) + 1; // schedules in which each fault fired
     if (totals.schedules % 10 === 0) progress(`chaos: ${totals.schedules} schedules, ${totals.deliveries} deliveries, ${((Date.now() - started) / 1000).toFixed(0)} s`);
     if (result.violations.length > 0) {
+      if (lastFailure === null) onFirstFailure({ schedule, violations: result.violations });
       lastFailure = { schedule, violations: result.violations };
       return false;
     }

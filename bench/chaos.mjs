@@ -30,7 +30,14 @@ const progress = (line) => console.error(`[chaos] ${line}`);
 setRuntimeDefaults({ latency: values.latency, latencySeed: seed });
 
 progress(`${replay ? `replaying the schedule in ${values.replay}` : `${schedules} schedules, seed ${seed}`}, latency ${values.latency}`);
-const result = await runChaos({ schedules, seed, progress, replay });
+// The first failing schedule is saved (and its violations printed) before shrinking, which can take longer than the run.
+const onFirstFailure = ({ schedule, violations }) => {
+  const file = join(tmpdir(), `formqueue-chaos-first-failure-${seed}.json`);
+  writeFileSync(file, `${JSON.stringify(schedule, null, 2)}\n`);
+  progress(`an invariant broke; shrinking the schedule now. Unshrunk, it replays with: npm run chaos -- --replay ${file}`);
+  for (const violation of violations) progress(`  - ${violation}`);
+};
+const result = await runChaos({ schedules, seed, progress, replay, onFirstFailure });
 const { totals } = result;
 
 const resultTable = table(['measure', 'value'], [

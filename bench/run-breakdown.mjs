@@ -15,14 +15,17 @@ export const STEPS = [
   'send ledger lookup', 'Log headroom check', 'mail quota', 'Script Properties and lock', 'grid size (hourly)', 'run start and end',
 ];
 
-/** What each step is made of, for the table's reader. */
+/**
+ * What each step is made of, for the table's reader. A write that carries two steps' moves (a batch held for the next
+ * commit, src/core/processing/run-context.ts holdBatch) counts its read, write and flush in the step of its first line.
+ */
 export const STEP_NOTES = {
-  'generation claim': 'compare-and-set read, write, flush, one Log line a row',
+  'generation claim': "one Log line a row; its write is the previous batch's SENT write (its own in a run's first round)",
   Gemini: "the claims' read-back, one fetchAll a round",
-  'verdict write': 'compare-and-set read, write, flush, one Log line a row',
-  'send claim': 'compare-and-set read, write, flush, one Log line a row (the ledger line, in the Log before the mail)',
+  'verdict write': 'compare-and-set read, write and flush of the replies and, in the same write, their send claims; one Log line a row',
+  'send claim': "one Log line a row (the ledger line, in the Log before the mail); its write is the verdict's (its own for a reply written earlier)",
   mail: 'the read right before the mail (our claim, sent_at empty), the mail',
-  'SENT write': 'compare-and-set read, write, flush, one Log line a row',
+  'SENT write': "compare-and-set read, write and flush of a batch's outcomes and, in the same write, the next round's claims; one Log line a row",
   'other row moves': 'any other move and its Log line',
   'send ledger lookup': "one TextFinder over the Log's event_id column and the lines' rows",
   'Log headroom check': 'the Log sheet, its last row, the landing rows\' formats',

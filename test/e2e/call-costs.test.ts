@@ -117,19 +117,22 @@ describe('service calls per delivery and per run', () => {
     expect(run.calls['MailApp.sendEmail']).toBe(5);
   });
 
-  it('a run that generates and mails 8 rows batches its Queue I/O: claims and outcomes written per batch, one Log lookup, one read per mail', async () => {
+  it('a run that generates and mails 8 rows batches its Queue I/O: a verdict written with its send claim, outcomes with the next claims, one Log lookup, one read per mail', async () => {
     rt = await startRuntime();
     for (let n = 1; n <= 8; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
     const run = await rt.run('processQueue');
     expect(String(run.value)).toMatch(/Generated 8, sent 8\b/);
     const calls = run.calls;
-    // Two generation rounds (K = 4) and two send batches: a claim write and an outcome write each, each flushed.
+    // Two generation rounds (K = 4) and two send batches, five writes, each flushed: round 1's claims; its verdicts
+    // with batch 1's send claims; batch 1's outcomes with round 2's claims; its verdicts with batch 2's claims; batch
+    // 2's outcomes at the run's end.
     expect(calls['UrlFetchApp.fetchAll']).toBe(2);
-    expect(calls['Range.setValues']).toBe(8);
-    expect(calls['SpreadsheetApp.flush']).toBe(9); // the 8 writes and the lock's release
-    // Reads: Queue header and rows, Config, the send ledger's lines (one TextFinder for all 8 rows), each claim read
-    // back (a round's at once, a send's right before its mail); the last row is asked for only by whole-sheet reads.
-    expect(calls['Range.getValues']).toBe(22);
+    expect(calls['Range.setValues']).toBe(5);
+    expect(calls['SpreadsheetApp.flush']).toBe(6); // the 5 writes and the lock's release
+    // Reads: Queue header and rows, Config, the send ledger's lines (one TextFinder for all 8 rows), each write's
+    // compare-and-set, each claim read back (a round's at once, a send's right before its mail); the last row is asked
+    // for only by whole-sheet reads.
+    expect(calls['Range.getValues']).toBe(19);
     expect(calls['Sheet.getLastRow']).toBe(5); // the Queue twice, the Log's appender, Archive, the Tally fold
     expect(calls['TextFinder.findAll']).toBe(1);
     // Script Properties: the gate's read and the end's spill figures (one read for both), the Tally fold's fresh read
@@ -143,7 +146,7 @@ describe('service calls per delivery and per run', () => {
     // Range handles are kept per span: the Queue header, the whole Queue, each batch's rows (its claim, read-back, mails'
     // reads and outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
     expect(calls['Sheet.getRange']).toBe(7);
-    expect(run.serviceCalls).toBeLessThanOrEqual(129);
+    expect(run.serviceCalls).toBeLessThanOrEqual(120);
   });
 
   it('each mail is read for right before it goes, in one call: the batch\'s rows through their kept range, never a getRange of its own', async () => {

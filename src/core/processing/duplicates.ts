@@ -22,14 +22,17 @@ function isCollapsible(row: QueueRow): boolean {
 }
 
 /**
- * Rows to collapse. A row that has gone further (generating, sending, sent, a person's state, already a
- * duplicate) owns its keys wherever it sits, so a redelivery is never answered beside it; among rows that
- * have not started, the earliest wins. Archived keys count as well. `archivedKeys` is read only when needed.
+ * Rows to collapse. A row that has gone further (generating, sending, sent, a person's state) owns its keys
+ * wherever it sits, so a redelivery is never answered beside it; among rows that have not started, the earliest
+ * wins. Archived keys count as well. `archivedKeys` is read only when needed.
+ * A DUPLICATE row owns nothing: it names the row that answers its submission, and that row may not have started
+ * yet (it is collapsible until it is claimed). Were DUPLICATE rows owners, a later run would collapse the one row
+ * left to answer into them, and the submission would end with no answer at all.
  */
 export function findDuplicates(rows: readonly QueueRow[], archivedKeys: () => ReadonlySet<string>): DuplicateFinding[] {
   const committed = new Map<string, QueueRow>();
   for (const row of rows) {
-    if (isCollapsible(row)) continue;
+    if (isCollapsible(row) || row.status === 'DUPLICATE') continue;
     for (const key of keysOf(row)) if (!committed.has(key)) committed.set(key, row);
   }
   const candidates = rows.filter(isCollapsible);

@@ -14,7 +14,7 @@ import {
 import { recipientProblem } from './mail';
 import { recordVerdicts } from './record-verdicts';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
-import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, remember, type Run } from './run-context';
+import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
@@ -68,6 +68,7 @@ function prepareRequests(run: Run, now: number): Prepared[] {
 /** Rows without a usable address, re-read first (a staff move or a fixed recipient wins), go to FAILED with the reason. */
 function failUnaddressed(run: Run, now: number, rows: readonly QueueRow[]): void {
   if (rows.length === 0) return;
+  releaseHeld(run); // the run's copies must show the sheet before this read replaces some of them
   const fresh = run.deps.queue.readRows(rows.map((row) => row.rowNumber));
   remember(run, fresh);
   const batch = newBatch();

@@ -19,6 +19,7 @@ import {
   newBatch,
   newSummary,
   raiseIncident,
+  releaseHeld,
   type ProcessingDeps,
   type ProcessingOptions,
   type ProcessingSummary,
@@ -50,6 +51,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     secrets: secretValues(settings),
     gone: new Set(),
     ledger: new Map(),
+    held: null,
   };
   let ended = false;
   try {
@@ -66,9 +68,16 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     runSentCheck(run);
     sweepStaleRows(run);
     generateAndSend(run);
+    releaseHeld(run);
     run.summary.nextDueAt = nextDueAt(run, deps.clock.now());
     ended = true;
   } catch (error) {
+    // Outcomes held for the next commit are written whatever failed after them (a mail's SENT above all).
+    try {
+      releaseHeld(run);
+    } catch {
+      // The sheet itself is failing: the error below says so; the rows stay claimed, as after any failed write.
+    }
     endWithError(run, error);
   }
   try {

@@ -5,7 +5,7 @@ import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
 import type { GeminiVerdict, SystemicGeminiIncident } from './gemini';
 import { newMailRef } from './mail-ref';
-import { commitBatch, countWhenWritten, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { countWhenWritten, holdBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
@@ -17,7 +17,7 @@ export interface AskedClaim {
 }
 
 /**
- * Writes each verdict to its row in one batch. No re-read first: the compare-and-set right before the write lands
+ * Writes each verdict to its row in one batch (held for the run's next commit). No re-read first: the compare-and-set right before the write lands
  * an outcome only where the row still holds our GENERATING claim (following a row a sort moved while Gemini wrote),
  * so a row staff changed meanwhile (e.g. SKIPPED it) keeps their decision, and writes only the cells the outcome
  * changes. Incidents the round found are raised once its writes are committed.
@@ -29,8 +29,11 @@ export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts:
   const results = newBatch();
   const systemic: SystemicFindings = new Map();
   asked.forEach(({ claim, approvalRequired }, i) => recordVerdict(run, results, claim, verdicts[i], approvalRequired, systemic, outage.lasting));
-  commitBatch(run, results);
-  for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);
+  // Written with the run's next commit: for a reply, usually its send claim (one compare-and-set read, write and flush
+  // for both moves, checked against our GENERATING claim right before the write).
+  holdBatch(run, results, () => {
+    for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);
+  });
 }
 
 /** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */

@@ -18,6 +18,9 @@ import type { QueueRow } from '../queue-row';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
 import { isSystemMove } from './transitions';
+import { combine, newBatch, type Batch } from './batch';
+
+export { countWhenWritten, newBatch, type Batch } from './batch';
 
 export interface ProcessingDeps {
   queue: QueueStore;
@@ -80,6 +83,14 @@ export interface Run {
   gone: Set<IncidentCode>;
   /** The send ledger of the submissions this run looked up, with its own lines added (ledgerOf). */
   ledger: Map<string, LogEntry[]>;
+  /** A batch whose write waits for the run's next commit, which takes it along (holdBatch); null when none waits. */
+  held: HeldBatch | null;
+}
+
+/** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */
+interface HeldBatch {
+  batch: Batch;
+  after: (written: QueueRow[]) => void;
 }
 
 export function newSummary(): ProcessingSummary {
@@ -100,28 +111,6 @@ export function newSummary(): ProcessingSummary {
 
 export function isOverBudget(run: Run): boolean {
   return run.deps.clock.now() >= run.deadline;
-}
-
-/** Row moves and their Log lines, written together so the Log never claims a move the sheet lacks. */
-export interface Batch {
-  rows: QueueRow[];
-  entries: LogEntry[];
-  /** Each row as the move was computed from: the write lands only where the submission still holds it (src/core/row-write.ts). */
-  read: QueueRow[];
-  /** The run counter a row's move adds to, by its index in `rows`: counted once written (a refused move changed nothing). */
-  counts: Map<number, CountedOutcome>;
-}
-
-/** The run counters a move adds to. */
-export type CountedOutcome = 'generated' | 'failed' | 'deferred' | 'needsReview';
-
-/** The move just recorded in `batch` adds to `counter` once the compare-and-set has written it. */
-export function countWhenWritten(batch: Batch, counter: CountedOutcome): void {
-  batch.counts.set(batch.rows.length - 1, counter);
-}
-
-export function newBatch(): Batch {
-  return { rows: [], entries: [], read: [], counts: new Map() };
 }
 
 /**
@@ -160,31 +149,67 @@ export function noteRow(run: Run, batch: Batch, row: QueueRow, detail: string, p
 
 /**
  * Writes the batch's rows in one call (compare-and-set by event_id, right before the write; only the cells each
- * move changed), flushes, and logs the moves that were written, in one append. A row written where it moved to
+ * move changed), flushes, and logs the moves that were written, in one append. A batch held for this commit
+ * (holdBatch) is written in the same call and flush, its lines first. A row written where it moved to
  * gets its new row number (callers holding it see it); a row not
  * written keeps its old one, so the claim read-back that follows finds it is not ours. When any row moved,
- * the run reads the Queue again: every row number it holds may be stale after a sort. Returns the rows written.
+ * the run reads the Queue again: every row number it holds may be stale after a sort. Returns the rows of `batch` written.
  */
 export function commitBatch(run: Run, batch: Batch): QueueRow[] {
-  if (batch.rows.length === 0) return [];
-  const placed = run.deps.queue.writeRows(batch.rows, batch.read);
+  if (batch.rows.length === 0) return []; // an empty batch leaves a held one for a commit that writes
+  return writeWithHeld(run, batch);
+}
+
+function writeWithHeld(run: Run, batch: Batch): QueueRow[] {
+  const held = run.held;
+  run.held = null;
+  const writes = combine(held?.batch ?? null, batch);
+  if (writes.length === 0) return [];
+  const placed = run.deps.queue.writeRows(writes.map((w) => w.row), writes.map((w) => w.read));
   run.deps.queue.flush();
   const written: QueueRow[] = [];
+  const heldWritten: QueueRow[] = [];
   const entries: LogEntry[] = [];
   let moved = false;
   placed.forEach((row, i) => {
     if (row === null) return;
-    if (row.rowNumber !== batch.rows[i].rowNumber) moved = true;
-    batch.rows[i].rowNumber = row.rowNumber;
-    written.push(batch.rows[i]);
-    entries.push(batch.entries[i]);
-    const counter = batch.counts.get(i);
-    if (counter !== undefined) run.summary[counter]++;
+    const write = writes[i];
+    if (row.rowNumber !== write.row.rowNumber) moved = true;
+    for (const copy of write.copies) copy.rowNumber = row.rowNumber;
+    if (write.own !== null) written.push(write.own);
+    if (write.held !== null) heldWritten.push(write.held);
+    entries.push(...write.lines);
+    for (const counter of write.counters) run.summary[counter]++;
   });
   if (moved) run.rows = run.deps.queue.readAll();
-  else remember(run, written);
+  // A held move not written leaves the run's copy as it was read, as a refused write always has.
+  else remember(run, writes.map((w, i) => (placed[i] !== null ? w.row : w.held !== null ? w.read : null)).filter((row): row is QueueRow => row !== null));
   appendLog(run, entries);
+  held?.after(heldWritten);
   return written;
+}
+
+/**
+ * Holds a batch for the run's next commit instead of writing it now: the two are written with one compare-and-set
+ * read, one write and one flush (each row still checked right before the write). Only for a batch whose write can
+ * wait for a few steps of computing: nothing may be mailed, asked of Gemini or read from these rows before it is
+ * written, so every such step commits first (a claim's commit takes it along) or calls releaseHeld. The run's
+ * copies show the held moves at once, so the steps in between plan from them (the per-recipient count sees a row
+ * SENT). `after` runs once it is written, with the rows of it that were.
+ */
+export function holdBatch(run: Run, batch: Batch, after: (written: QueueRow[]) => void = () => undefined): void {
+  if (run.held !== null) releaseHeld(run);
+  if (batch.rows.length === 0) {
+    after([]);
+    return;
+  }
+  run.held = { batch, after };
+  remember(run, batch.rows);
+}
+
+/** Writes the held batch now, if any (before a read of the Queue, a write of its own, a side effect, the run's end). */
+export function releaseHeld(run: Run): void {
+  if (run.held !== null) writeWithHeld(run, newBatch());
 }
 
 /** Appends Log lines, kept in the run's copy of the send ledger too (one append for all of them). */
@@ -199,6 +224,7 @@ export function appendLog(run: Run, entries: readonly LogEntry[]): void {
  * and writes only the note, so no read of its own is needed.
  */
 export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): void {
+  releaseHeld(run); // its rows' copies show moves the sheet does not have yet
   const wanted = run.rows.filter((row) => notes.has(row.rowNumber) && row.error !== notes.get(row.rowNumber));
   if (wanted.length === 0) return;
   const noted = wanted.map((row) => ({ ...row, error: notes.get(row.rowNumber) as string }));

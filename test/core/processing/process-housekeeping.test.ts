@@ -173,7 +173,7 @@ describe('errors end the run cleanly', () => {
 });
 
 describe('the Log', () => {
-  it('every move is logged by "system": one batch per generation step, and per send batch for its claims and for its outcomes', () => {
+  it('every move is logged by "system", one append per commit: a reply\'s verdict goes with its send claim, a batch\'s outcomes with the next claims', () => {
     const w = world([
       row('e1', 't1'),
       row('e1', 't1'),
@@ -185,8 +185,10 @@ describe('the Log', () => {
       ['e1:PENDING>DUPLICATE'],
       ['g:GENERATING>PENDING'],
       ['e1:PENDING>GENERATING', 'g:PENDING>GENERATING'],
-      ['e1:GENERATING>READY', 'g:GENERATING>READY'],
-      ['e1:READY>SENDING', 'g:READY>SENDING'],
+      // The verdicts are held for the next commit, the send claims of the same rows: one write, the claim's lines
+      // still in the Log before any mail goes.
+      ['e1:GENERATING>READY', 'e1:READY>SENDING', 'g:GENERATING>READY', 'g:READY>SENDING'],
+      // The outcomes wait for the next commit; with nothing left to claim, the run's end writes them.
       ['e1:SENDING>SENT', 'g:SENDING>SENT'],
     ]);
     expect(w.audit.entries.every((entry) => entry.by === 'system' && entry.at === T0)).toBe(true);

@@ -5,6 +5,7 @@ import {
   clearGoneIncidents,
   commitBatch,
   countWhenWritten,
+  holdBatch,
   isOverBudget,
   ledgerOf,
   ledgerRecheck,
@@ -15,6 +16,7 @@ import {
   noteRow,
   noteWaitingRows,
   raiseIncident,
+  releaseHeld,
   type Run,
 } from '../../../src/core/processing/run-context';
 import type { QueueRow } from '../../../src/core/queue-row';
@@ -35,6 +37,7 @@ function runOf(w: World, deadline = T0 + 60_000): Run {
     secrets: [],
     gone: new Set(),
     ledger: new Map(),
+    held: null,
   };
 }
 const rowOf = (eventId: string, patch: Partial<QueueRow> = {}) => pendingRow({ eventId, responseToken: `tok-${eventId}`, ...patch });
@@ -106,6 +109,56 @@ describe('commitBatch', () => {
     const [written] = commitBatch(run, batch);
     expect(written.rowNumber).toBe(3);
     expect(run.rows.map((row) => [row.rowNumber, row.eventId, row.status])).toEqual([[2, 'b2', 'PENDING'], [3, 'a1', 'GENERATING']]);
+  });
+});
+
+describe('holdBatch', () => {
+  it('a held batch is written by the next commit that writes: one write, one flush, its lines first, then its after', () => {
+    const w = world([rowOf('a1'), rowOf('a2')]);
+    const run = runOf(w);
+    const held = newBatch();
+    moveRow(run, held, run.rows[0], 'GENERATING', 'claimed', { claimedAt: T0 });
+    let after: QueueRow[] | null = null;
+    holdBatch(run, held, (written) => (after = written));
+    expect(w.queue.writes).toEqual([]);
+    expect(run.rows[0].status).toBe('GENERATING'); // the run's copy shows the held move at once
+    expect(commitBatch(run, newBatch())).toEqual([]); // an empty batch writes nothing and keeps it held
+    expect(run.held).not.toBeNull();
+    const next = newBatch();
+    moveRow(run, next, run.rows[1], 'GENERATING', 'claimed', { claimedAt: T0 });
+    commitBatch(run, next);
+    expect(w.queue.writes.map((rows) => rows.map((row) => row.eventId))).toEqual([['a1', 'a2']]);
+    expect(w.queue.flushes).toBe(1);
+    expect(w.audit.batches.map((lines) => lines.map((entry) => entry.eventId))).toEqual([['a1', 'a2']]);
+    expect(after!.map((row) => row.eventId)).toEqual(['a1']);
+  });
+
+  it("a move made from a held move's result is one write from what the held move read, with both lines", () => {
+    const w = world([rowOf('a1', { status: 'GENERATING', claimedAt: T0 })]);
+    const run = runOf(w);
+    const verdict = newBatch();
+    moveRow(run, verdict, run.rows[0], 'READY', 'reply written', { result: 'Dear Mina', claimedAt: null });
+    holdBatch(run, verdict);
+    const claim = newBatch();
+    moveRow(run, claim, run.rows[0], 'SENDING', 'claimed for sending', { claimedAt: T0 + 1000 });
+    commitBatch(run, claim);
+    expect(w.queue.writes).toHaveLength(1);
+    expect(w.queue.row(2)).toMatchObject({ status: 'SENDING', result: 'Dear Mina', claimedAt: T0 + 1000 });
+    expect(w.audit.entries.map((entry) => `${entry.from}>${entry.to}`)).toEqual(['GENERATING>READY', 'READY>SENDING']);
+  });
+
+  it("a held move the compare-and-set refuses is not written and leaves the run's copy as it was read", () => {
+    const w = world([rowOf('a1', { status: 'GENERATING', claimedAt: T0 })]);
+    const run = runOf(w);
+    const verdict = newBatch();
+    moveRow(run, verdict, run.rows[0], 'READY', 'reply written', { result: 'Dear Mina', claimedAt: null });
+    holdBatch(run, verdict);
+    w.queue.edit(2, { status: 'SKIPPED' }); // a person, before the held write
+    releaseHeld(run);
+    expect(w.queue.row(2)).toMatchObject({ status: 'SKIPPED', result: '' });
+    expect(run.rows[0]).toMatchObject({ status: 'GENERATING', result: '' });
+    expect(w.audit.entries).toEqual([]);
+    expect(run.held).toBeNull();
   });
 });
 
