@@ -133,12 +133,18 @@ describe('holdBatch', () => {
     expect(after!.map((row) => row.eventId)).toEqual(['a1']);
   });
 
-  it("a move made from a held move's result is one write from what the held move read, with both lines", () => {
+  /** A GENERATING row whose verdict (READY, with its reply) is held for the run's next commit. */
+  const withHeldVerdict = () => {
     const w = world([rowOf('a1', { status: 'GENERATING', claimedAt: T0 })]);
     const run = runOf(w);
     const verdict = newBatch();
     moveRow(run, verdict, run.rows[0], 'READY', 'reply written', { result: 'Dear Mina', claimedAt: null });
     holdBatch(run, verdict);
+    return { w, run };
+  };
+
+  it("a move made from a held move's result is one write from what the held move read, with both lines", () => {
+    const { w, run } = withHeldVerdict();
     const claim = newBatch();
     moveRow(run, claim, run.rows[0], 'SENDING', 'claimed for sending', { claimedAt: T0 + 1000 });
     commitBatch(run, claim);
@@ -148,11 +154,7 @@ describe('holdBatch', () => {
   });
 
   it("a held move the compare-and-set refuses is not written and leaves the run's copy as it was read", () => {
-    const w = world([rowOf('a1', { status: 'GENERATING', claimedAt: T0 })]);
-    const run = runOf(w);
-    const verdict = newBatch();
-    moveRow(run, verdict, run.rows[0], 'READY', 'reply written', { result: 'Dear Mina', claimedAt: null });
-    holdBatch(run, verdict);
+    const { w, run } = withHeldVerdict();
     w.queue.edit(2, { status: 'SKIPPED' }); // a person, before the held write
     releaseHeld(run);
     expect(w.queue.row(2)).toMatchObject({ status: 'SKIPPED', result: '' });
