@@ -18,5 +18,7 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: '.stryker-tmp',
+  // Other runs' sandboxes and reports are no part of the project: never copied into a sandbox.
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
   cleanTempDir: 'always',
 };

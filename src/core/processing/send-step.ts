@@ -1,16 +1,14 @@
-// The send step: READY and APPROVED rows claimed and read back in small batches, then mailed one at a time, never twice.
-import { codeOf, messageOf } from '../errors';
+// The send step: READY and APPROVED rows claimed in small batches (send-plan.ts), each read right before its mail, mailed once, never twice.
+import { messageOf } from '../errors';
 import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
-import { hasBeenMailed, isMailable, isMailedButUnsent, standingSendClaim } from '../mail-guard';
-import { withLedgerFacts } from '../send-ledger';
+import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
-import { DAY_MS } from '../time';
-import { buildMail, classifyMailError, mailboxOf, recipientCount, type MailBuild } from './mail';
-import { newMailRef } from './mail-ref';
-import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
+import { classifyMailError } from './mail';
+import { isOurClaim } from './row-inputs';
+import { planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
 import {
   commitBatch,
   countWhenWritten,
@@ -18,7 +16,6 @@ import {
   isOverBudget,
   isoTime,
   ledgerOf,
-  ledgerRecheck,
   markGone,
   moveRow,
   newBatch,
@@ -28,39 +25,6 @@ import {
   type Batch,
   type Run,
 } from './run-context';
-
-/**
- * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
- * A@x, a@x and a+tag@x are one mailbox.
- */
-export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: string, now: number): number {
-  const mailbox = mailboxOf(recipient);
-  return rows.filter((row) => row.sentAt !== null && row.sentAt > now - DAY_MS && mailboxOf(row.recipient) === mailbox).length;
-}
-
-/** What the send step gathers for its incidents. */
-interface SendStep {
-  limited: number[];
-  configProblems: string[];
-  configRows: Map<number, string>;
-}
-
-/** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */
-function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild | null {
-  try {
-    const built = buildMail({ row, config: processingConfigFor(row.formId, run.forms), answers: answersOf(run.deps, row) });
-    if (built.kind === 'mail') markGone(run, ['TEMPLATE_INVALID']);
-    return built;
-  } catch (error) {
-    const code = codeOf(error);
-    if (code !== 'TEMPLATE_INVALID' && code !== 'CONFIG_INVALID') throw error;
-    if (!step.configProblems.includes(messageOf(error))) step.configProblems.push(messageOf(error));
-    step.configRows.set(row.rowNumber, errorSummary(code, messageOf(error), run.secrets));
-    run.setAside.add(row.rowNumber);
-    run.summary.deferred++;
-    return null;
-  }
-}
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
@@ -82,13 +46,6 @@ export function runSendStep(run: Run): void {
     markGone(run, ['MAIL_LIMIT_REACHED']);
   }
 }
-
-/**
- * Rows claimed for sending together: one claim write and one write of the outcomes for all of them, instead of two
- * each. Kept small: a mailed row's SENT waits for at most this many mails (about a second each), and a run that dies
- * mid-batch leaves at most this many rows in SENDING, for a person or the Sent check.
- */
-export const SEND_BATCH_ROWS = 5;
 
 function sendRows(run: Run, step: SendStep): void {
   parkUnmailable(run);
@@ -140,87 +97,6 @@ function parkUnmailable(run: Run): void {
     countWhenWritten(batch, 'needsReview');
   }
   commitBatch(run, batch);
-}
-
-interface Claim {
-  claim: QueueRow;
-  /** The status the row goes back to when nothing was mailed (READY or APPROVED). */
-  back: Status;
-}
-
-interface BatchPlan {
-  /** The batch's moves, written together: the SENDING claims and the rows that go to a person or FAILED instead. */
-  moves: Batch;
-  claims: Claim[];
-  /** Where the next batch starts in `waiting`. */
-  next: number;
-  /** Index in `waiting` of the row the mail quota could not take (sending stops there), or null. */
-  quotaAt: number | null;
-}
-
-/**
- * Decides, from the run's copies alone, which rows of `waiting` from `from` on make the next batch: each is checked
- * against the per-recipient limit, its form's Config, the mail quota and the send ledger before it is claimed.
- */
-function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[], from: number): BatchPlan {
-  const now = run.deps.clock.now();
-  const room = Math.min(SEND_BATCH_ROWS, run.settings.maxMailsPerRun - run.summary.sent);
-  const plan: BatchPlan = { moves: newBatch(), claims: [], next: from, quotaAt: null };
-  const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
-  const plannedTo = new Map<string, number>();
-  let quotaLeft: number | null = null;
-  for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {
-    const row = waiting[plan.next];
-    const mailbox = mailboxOf(row.recipient);
-    if (sendsToRecipientToday(run.rows, row.recipient, now) + (plannedTo.get(mailbox) ?? 0) >= run.settings.maxMailsPerRecipientPerDay) {
-      step.limited.push(row.rowNumber);
-      run.setAside.add(row.rowNumber);
-      run.summary.deferred++;
-      continue;
-    }
-    const planned = prepareMail(run, step, row);
-    if (planned === null) continue;
-    if (planned.kind === 'permanent') {
-      const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
-      moveRow(run, plan.moves, row, 'FAILED', error, { error, claimedAt: null });
-      countWhenWritten(plan.moves, 'failed');
-      continue;
-    }
-    quotaLeft ??= run.deps.mailer.remainingDailyQuota();
-    if (quotaLeft < recipientCount(planned.mail)) {
-      plan.quotaAt = plan.next;
-      break;
-    }
-    if (hasStandingClaim(run, plan.moves, row)) continue;
-    quotaLeft -= recipientCount(planned.mail);
-    plannedTo.set(mailbox, (plannedTo.get(mailbox) ?? 0) + 1);
-    const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
-    taken.add(mailRef);
-    const claimedAt = claimTime(now);
-    // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
-    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt }), { claimedAt, mailRef, error: '' });
-    plan.claims.push({ claim, back: row.status as Status });
-  }
-  return plan;
-}
-
-/**
- * The Log, not the row's cells, has the last word before a claim: a send claimed for this submission that no
- * later line settles (a paste over status, a cleared sent_at) parks the row in NEEDS_REVIEW instead. The run's
- * ledger is read once; a claim it shows is read again first, in case a person settled it since.
- */
-function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
-  if (standingSendClaim(ledgerOf(run, [row.eventId]).get(row.eventId) ?? []) === null) return false;
-  const standing = standingSendClaim(ledgerRecheck(run, row.eventId));
-  if (standing === null) return false;
-  const error = errorSummary(
-    'ALREADY_CLAIMED',
-    `the Log shows this submission was claimed for sending at ${isoTime(standing.at)} and the mail may have gone; ` +
-      'it is not mailed again until a person sets PENDING (write and send a new reply) or SENT',
-  );
-  moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-  countWhenWritten(batch, 'needsReview');
-  return true;
 }
 
 /**

@@ -5,7 +5,7 @@ import { codedError } from '../../../src/core/errors';
 import { CELL_LIMIT_CHARS } from '../../../src/core/intake/cell-chunks';
 import { handleDelivery, INTAKE_LOCK_WAIT_MS, SEEN_CACHE_SECONDS } from '../../../src/core/intake/intake';
 import type { IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
-import { form, memoryIntake, TOKEN } from './memory-intake';
+import { countLocks, form, memoryIntake, TOKEN } from './memory-intake';
 
 const essay = readFileSync(new URL('../../fixtures/typeform/essay-submission.json', import.meta.url), 'utf8');
 const EVENT = '01JQ8ZK4W6E2V1RZ5T3N8M0B7C';
@@ -22,15 +22,7 @@ const text = (ref: string, value: string) => ({ type: 'text', text: value, field
 /** An intake whose sheets are replaced part by part (`patch`), counting lock takes and releases. */
 function patchedIntake(patch: (sheets: IntakeSheetsWithConfig) => Partial<IntakeSheetsWithConfig>) {
   const m = memoryIntake();
-  const locks = { taken: 0, released: 0 };
-  const lock = m.deps.lock;
-  m.deps.lock = {
-    tryLock: (ms) => {
-      locks.taken += 1;
-      return lock.tryLock(ms);
-    },
-    release: () => void (locks.released += 1),
-  };
+  const locks = countLocks(m);
   const open = m.deps.openSheets;
   m.deps.openSheets = () => {
     const sheets = open();

@@ -118,3 +118,17 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
   };
   return state;
 }
+
+/** Wraps the intake's lock so a test can count how often it was taken and released. */
+export function countLocks(m: MemoryIntake): { taken: number; released: number } {
+  const locks = { taken: 0, released: 0 };
+  const lock = m.deps.lock;
+  m.deps.lock = {
+    tryLock: (ms) => {
+      locks.taken += 1;
+      return lock.tryLock(ms);
+    },
+    release: () => void (locks.released += 1),
+  };
+  return locks;
+}

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codedError } from '../../../src/core/errors';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
-import { memoryIntake } from './memory-intake';
+import { countLocks, memoryIntake } from './memory-intake';
 
 const essay = readFileSync(new URL('../../fixtures/typeform/essay-submission.json', import.meta.url), 'utf8');
 const noEmail = readFileSync(new URL('../../fixtures/typeform/no-email.json', import.meta.url), 'utf8');
@@ -11,15 +11,7 @@ const noEmail = readFileSync(new URL('../../fixtures/typeform/no-email.json', im
 /** An intake whose Config read throws `failure` on the first entry only, and counts lock takes and releases. */
 function failingOnce(failure: unknown) {
   const m = memoryIntake();
-  const locks = { taken: 0, released: 0 };
-  const lock = m.deps.lock;
-  m.deps.lock = {
-    tryLock: (ms) => {
-      locks.taken += 1;
-      return lock.tryLock(ms);
-    },
-    release: () => void (locks.released += 1),
-  };
+  const locks = countLocks(m);
   const openSheets = m.deps.openSheets;
   let failed = false;
   m.deps.openSheets = () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../../src/core/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
-import { sendsToRecipientToday } from '../../../src/core/processing/send-step';
+import { sendsToRecipientToday } from '../../../src/core/processing/send-plan';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { DAY_MS, HOUR_MS } from '../../../src/core/time';
 import { fixedRandom, formConfig, pendingRow, T0, world, type World } from '../memory-ports';
