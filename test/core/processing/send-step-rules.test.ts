@@ -18,6 +18,14 @@ const statuses = (w: World) => w.queue.rows.map((row) => row.status);
 const logOf = (w: World, eventId: string) =>
   w.audit.entries.filter((entry) => entry.eventId === eventId).map((entry) => `${entry.from}>${entry.to}: ${entry.detail.replace(/ \[ledger: [^\]]*\]$/, '')}`);
 
+/** Acts once, right before the first read of a row: the read-back of the first claim, just before its mail. */
+function atFirstRead(w: World, act: (queue: World['queue']) => void): void {
+  let reads = 0;
+  w.queue.beforeReadRows = (_numbers, queue) => {
+    if (++reads === 1) act(queue);
+  };
+}
+
 describe('sendsToRecipientToday', () => {
   const now = T0;
   const sent = (recipient: string, sentAt: number | null) => pendingRow({ recipient, sentAt });
@@ -131,10 +139,7 @@ describe('the send step goes on after a row it cannot send', () => {
 
   it('a claim taken by another writer before the read-back is not mailed, and the next row is', () => {
     const w = world([ready(1), next()]);
-    let reads = 0;
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 1) queue.edit(2, { claimedAt: T0 + 5000 });
-    };
+    atFirstRead(w, (queue) => queue.edit(2, { claimedAt: T0 + 5000 }));
     const summary = runProcessing(w.deps, start);
     expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['other@example.com']);
     expect(summary).toMatchObject({ sent: 1, failed: 0, needsReview: 0, deferred: 0 });
@@ -142,10 +147,7 @@ describe('the send step goes on after a row it cannot send', () => {
 
   it('a reply emptied between the claim and its read-back goes back to READY unsent', () => {
     const w = world([ready(1), next()]);
-    let reads = 0;
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 1) queue.edit(2, { result: '' });
-    };
+    atFirstRead(w, (queue) => queue.edit(2, { result: '' }));
     const summary = runProcessing(w.deps, start);
     expect(statuses(w)).toEqual(['READY', 'SENT']);
     expect(w.queue.row(2).claimedAt).toBeNull();
@@ -155,10 +157,7 @@ describe('the send step goes on after a row it cannot send', () => {
 
   it('an address broken between the claim and its read-back makes the row FAILED unsent', () => {
     const w = world([ready(1), next()]);
-    let reads = 0;
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 1) queue.edit(2, { recipient: 'nobody' });
-    };
+    atFirstRead(w, (queue) => queue.edit(2, { recipient: 'nobody' }));
     const summary = runProcessing(w.deps, start);
     expect(statuses(w)).toEqual(['FAILED', 'SENT']);
     expect(w.queue.row(2)).toMatchObject({ claimedAt: null, error: 'MAIL_PERMANENT: not a valid email address: nobody' });
@@ -224,10 +223,7 @@ describe('the send step, more rules', () => {
 
   it('a row deleted between the claim and its read-back is not mailed and the run ends normally', () => {
     const w = world([ready(1)]);
-    let reads = 0;
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 1) queue.rows = [];
-    };
+    atFirstRead(w, (queue) => (queue.rows = []));
     const summary = runProcessing(w.deps, start);
     expect(w.mailer.outbox).toEqual([]);
     expect(summary.stoppedBecause).toBe('done');
@@ -235,10 +231,7 @@ describe('the send step, more rules', () => {
 
   it('a claim staff SKIPPED before the read-back is taken as SKIPPED: nothing is due afterwards', () => {
     const w = world([ready(1)]);
-    let reads = 0;
-    w.queue.beforeReadRows = (_numbers, queue) => {
-      if (++reads === 1) queue.edit(2, { status: 'SKIPPED', claimedAt: null });
-    };
+    atFirstRead(w, (queue) => queue.edit(2, { status: 'SKIPPED', claimedAt: null }));
     const summary = runProcessing(w.deps, start);
     expect(w.mailer.outbox).toEqual([]);
     expect(summary.nextDueAt).toBeNull();
