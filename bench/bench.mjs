@@ -146,7 +146,7 @@ async function main() {
     `- Bench wall time: ${((Date.now() - started) / 1000).toFixed(0)} s`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    ...designNotes(),
+    ...designNotes({ intake }),
     '## Summary line',
     '```',
     summary,
