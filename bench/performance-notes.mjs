@@ -165,7 +165,7 @@ function stillOverTarget(intake) {
     '  (the next delivery\'s search sees this row), the FQ_DIRTY mark (a tick that read the Queue before this append',
     '  looks again). The seen mark (3 ms) could go for one call fewer; it answers Typeform\'s repeated retries without',
     '  the lock, which matters most in a burst, so it stays.',
-    `- **doPost against the full scan**: ${ratio(small)} at 1k rows (p50; see the tables above). Both pay Google\'s start`,
+    `- **doPost against the full scan**: ${ratio(small)} at 1k rows (p50; see the tables above). Both pay Google's start`,
     '  (~750 ms), the settings, open, the lock and the append; formqueue also pays 0.5 ms per KB of a ~290 KB bundle',
     '  (about 145 ms, `execution.startPerKb`, rated B) that the 2 KB reference does not, and its guarantees: the search',
     '  (~110 ms), the landing rows\' check (~115 ms), the header (~50 ms), the flush and the FQ_DIRTY mark (~85 ms). At',
