@@ -71,8 +71,6 @@ async function intakeSeeds() {
 }
 
 async function main() {
-  if (flags.only === 'mailed-row') return mailedRowOnly();
-  if (flags.only === 'intake-seeds') return intakeSeeds();
   const started = Date.now();
   setRuntimeDefaults({ latency: flags.latency, latencySeed: seed });
   const intake = await measureIntake({ sizes: SIZES, perSize: DELIVERIES_PER_SIZE, progress });
@@ -181,7 +179,8 @@ async function main() {
   process.exitCode = missed.length > 0 ? 1 : 0;
 }
 
-main().catch((error) => {
+const run = { 'mailed-row': mailedRowOnly, 'intake-seeds': intakeSeeds }[flags.only] ?? main;
+run().catch((error) => {
   console.error(error?.stack ?? String(error));
   process.exitCode = 2;
 });
