@@ -79,11 +79,12 @@ function rejectedEntry(deps: RejectionDeps, rejection: Rejection): RejectedDeliv
   return { ...fields, body: rejectedBodyPointer(key, parts.length), bodyParts: { key, parts } };
 }
 
-/** The room a rejection takes from the day's (UTF-8 bytes of every text it writes, plus each row's cells). */
+/** The room a rejection takes from the day's (UTF-8 bytes of every text it writes, plus each row's cells; each Payloads row repeats the key). */
 function roomTaken(entry: RejectedDelivery): number {
   const parts = entry.bodyParts?.parts ?? [];
-  const texts = [entry.reason, entry.formId, entry.eventId, entry.body, ...parts, ...parts.map(() => entry.bodyParts?.key ?? '')];
-  return texts.reduce((sum, text) => sum + utf8Length(text), 0) + ROW_COST_BYTES * (1 + parts.length);
+  const keyBytes = entry.bodyParts === undefined ? 0 : utf8Length(entry.bodyParts.key);
+  const texts = [entry.reason, entry.formId, entry.eventId, entry.body, ...parts];
+  return texts.reduce((sum, text) => sum + utf8Length(text), 0) + ROW_COST_BYTES + parts.length * (keyBytes + ROW_COST_BYTES);
 }
 
 /**

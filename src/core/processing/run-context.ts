@@ -163,8 +163,8 @@ export function commitBatch(run: Run, batch: Batch): QueueRow[] {
 function writeWithHeld(run: Run, batch: Batch): QueueRow[] {
   const held = run.held;
   run.held = null;
+  // Never empty: commitBatch writes a batch with rows, releaseHeld a held one (holdBatch holds none without rows).
   const writes = combine(held?.batch ?? null, batch);
-  if (writes.length === 0) return [];
   const placed = run.deps.queue.writeRows(writes.map((w) => w.row), writes.map((w) => w.read));
   run.deps.queue.flush();
   const written: QueueRow[] = [];
@@ -182,8 +182,9 @@ function writeWithHeld(run: Run, batch: Batch): QueueRow[] {
     for (const counter of write.counters) run.summary[counter]++;
   });
   if (moved) run.rows = run.deps.queue.readAll();
-  // A held move not written leaves the run's copy as it was read, as a refused write always has.
-  else remember(run, writes.map((w, i) => (placed[i] !== null ? w.row : w.held !== null ? w.read : null)).filter((row): row is QueueRow => row !== null));
+  // A move not written leaves the run's copy as it was read (for a held move, the copy had shown it at once; for one
+  // of this batch, the read row is the copy it was made from).
+  else remember(run, writes.map((w, i) => (placed[i] !== null ? w.row : w.read)));
   appendLog(run, entries);
   held?.after(heldWritten);
   return written;
@@ -198,7 +199,7 @@ function writeWithHeld(run: Run, batch: Batch): QueueRow[] {
  * SENT). `after` runs once it is written, with the rows of it that were.
  */
 export function holdBatch(run: Run, batch: Batch, after: (written: QueueRow[]) => void = () => undefined): void {
-  if (run.held !== null) releaseHeld(run);
+  releaseHeld(run);
   if (batch.rows.length === 0) {
     after([]);
     return;
@@ -230,7 +231,7 @@ export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): v
   const noted = wanted.map((row) => ({ ...row, error: notes.get(row.rowNumber) as string }));
   // A note is worth no re-read: a row that moved meanwhile gets it on a later run.
   const placed = run.deps.queue.writeRows(noted, wanted);
-  remember(run, noted.filter((row, i) => placed[i] !== null && placed[i]?.rowNumber === row.rowNumber));
+  remember(run, noted.filter((row, i) => placed[i]?.rowNumber === row.rowNumber));
 }
 
 /**

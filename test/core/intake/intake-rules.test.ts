@@ -76,6 +76,55 @@ describe('handleDelivery: the size check before the sheet', () => {
   });
 });
 
+describe('handleDelivery: the spreadsheet opened before the intake lock', () => {
+  /** Records when the spreadsheet is opened, its Config read ahead (when the sheets have that step) and the lock taken. */
+  function watched(options: { prepare: boolean; brokenFirstOpen?: boolean }) {
+    const m = memoryIntake();
+    const calls: string[] = [];
+    const open = m.deps.openSheets;
+    m.deps.openSheets = () => {
+      calls.push('open');
+      const sheets = Object.create(open()) as IntakeSheetsWithConfig;
+      const broken = options.brokenFirstOpen === true && calls.filter((call) => call === 'open').length === 1;
+      if (broken) sheets.readForms = () => { throw new Error('Exception: Service Spreadsheets timed out'); };
+      if (options.prepare) sheets.prepare = () => {
+        calls.push('prepare');
+        if (broken) throw new Error('Exception: Service Spreadsheets timed out');
+      };
+      return sheets;
+    };
+    const lock = m.deps.lock;
+    m.deps.lock = { tryLock: (ms) => (calls.push('lock'), lock.tryLock(ms)), release: () => lock.release() };
+    return { m, calls };
+  }
+
+  it.each([
+    ['sheets that read Config and the Queue header ahead', true, ['open', 'prepare', 'lock']],
+    ['sheets with no such step', false, ['open', 'lock']],
+  ])('%s: opened once, before the lock, so the lock is held only for the duplicate check and the append', (_case, prepare, calls) => {
+    const watch = watched({ prepare });
+    expect(handleDelivery({ token: TOKEN, body: essay }, watch.m.deps).queued).toBe(true);
+    expect(watch.calls).toEqual(calls);
+    expect(watch.m.queue).toHaveLength(1);
+  });
+
+  it('a failure while reading ahead is met again under the lock: the spreadsheet is opened afresh and the delivery queued', () => {
+    const watch = watched({ prepare: true, brokenFirstOpen: true });
+    expect(handleDelivery({ token: TOKEN, body: essay }, watch.m.deps)).toEqual({ ok: true, queued: true, event_id: EVENT });
+    expect(watch.calls).toEqual(['open', 'prepare', 'lock', 'open']);
+    expect([watch.m.queue.length, watch.m.spilled.length, watch.m.rejected.length]).toEqual([1, 0, 0]);
+  });
+});
+
+describe('handleDelivery: the size check reads email answers only', () => {
+  it('another answer carrying an "email" key of any length is not checked as the recipient: the delivery queues', () => {
+    const m = memoryIntake();
+    const body = essayWith([email('contact', 'a@example.com'), { ...text('name', 'Mina'), email: `${'x'.repeat(400)}@example.com` }]);
+    expect(handleDelivery({ token: TOKEN, body }, m.deps).queued).toBe(true);
+    expect(m.queue[0].recipient).toBe('a@example.com');
+  });
+});
+
 describe('handleDelivery and the seen mark', () => {
   it('a delivery whose seen mark is in the cache is a duplicate at once: no lock, no sheet (even one that is down), no spill', () => {
     const { m, locks } = patchedIntake(() => ({}));

@@ -33,6 +33,22 @@ describe('a Rejected row', () => {
   });
 });
 
+describe("the room a rejection takes from the day's", () => {
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+  it.each([
+    ['a body kept in its cell (one row)', 'é'.repeat(100)],
+    ['a body in Payloads (the Rejected row and one row per part, each with the key)', 'é'.repeat(CHUNK_CHARS + 1)],
+  ])('%s: the UTF-8 bytes of every text written plus 1,000 per row', (_case, body) => {
+    const m = memoryIntake();
+    handleDelivery({ token: 'wrong', body }, m.deps);
+    const [entry] = m.rejected;
+    const parts = entry.bodyParts?.parts ?? [];
+    const written = [entry.reason, entry.formId, entry.eventId, entry.body, ...parts].reduce((sum, text) => sum + bytes(text), 0);
+    const keys = parts.length * bytes(entry.bodyParts?.key ?? '');
+    expect(m.tally.rows.map((row) => row.bytes)).toEqual([written + keys + 1000 * (1 + parts.length)]);
+  });
+});
+
 describe('shownReason', () => {
   it.each([
     ['2,000 characters', 2000, 2000, false],
@@ -42,5 +58,10 @@ describe('shownReason', () => {
     const text = shownReason('r'.repeat(length), memoryIntake().deps);
     expect(text).toHaveLength(shown);
     expect(text.endsWith('\n… (reason cut to fit)')).toBe(cut);
+  });
+
+  it('is made from the first 4,000 characters only: text past them never shows, even when redaction shortens what comes before', () => {
+    const reason = `${'a'.repeat(3995)} tail${'z'.repeat(100)}`;
+    expect(shownReason(reason, memoryIntake().deps)).toBe('[redacted] tail');
   });
 });

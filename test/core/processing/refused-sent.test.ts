@@ -51,6 +51,24 @@ describe('the SENT write refused because a person changed the row while its mail
     ]);
   });
 
+  it.each<[string, Partial<QueueRow>]>([
+    ['a copy of it whose mail_ref a person cleared', { eventId: 'aaaaaa', mailRef: '' }],
+    ['another submission showing its mail_ref (pasted)', { eventId: 'bbbbbb', responseToken: 'tok-bbbbbb', mailRef: 'FQ-AAAAAA' }],
+  ])('a row sharing only its event_id or only its mail_ref (%s) is not its holder: the one holder is marked SENT', (_case, other) => {
+    const w = world([ready()]);
+    w.mailer.failWith = () => {
+      w.queue.edit(2, { status: 'FAILED' });
+      w.queue.appendRows([{ ...w.queue.row(2), ...other }]);
+      return undefined;
+    };
+    runProcessing(w.deps, { startedAt: T0 });
+    expect(w.queue.rows.map((row) => [row.eventId, row.status, row.mailRef])).toEqual([
+      ['aaaaaa', 'SENT', 'FQ-AAAAAA'],
+      [other.eventId, 'FAILED', other.mailRef],
+    ]);
+    expect(sentLines(w).map((line) => line.from)).toEqual(['FAILED']);
+  });
+
   it('the row changed again while being marked: left as it is, and the Log says so', () => {
     const w = world([ready()]);
     let writes = 0;

@@ -126,11 +126,44 @@ describe('holdBatch', () => {
     expect(run.held).not.toBeNull();
     const next = newBatch();
     moveRow(run, next, run.rows[1], 'GENERATING', 'claimed', { claimedAt: T0 });
-    commitBatch(run, next);
+    expect(commitBatch(run, next).map((row) => row.eventId)).toEqual(['a2']); // its own rows, not the held batch's
     expect(w.queue.writes.map((rows) => rows.map((row) => row.eventId))).toEqual([['a1', 'a2']]);
     expect(w.queue.flushes).toBe(1);
     expect(w.audit.batches.map((lines) => lines.map((entry) => entry.eventId))).toEqual([['a1', 'a2']]);
     expect(after!.map((row) => row.eventId)).toEqual(['a1']);
+  });
+
+  it('holding a second batch writes the first one now: no held move is ever dropped', () => {
+    const w = world([rowOf('a1'), rowOf('a2')]);
+    const run = runOf(w);
+    const afters: string[][] = [];
+    for (const row of [...run.rows]) {
+      const batch = newBatch();
+      moveRow(run, batch, row, 'GENERATING', 'claimed', { claimedAt: T0 });
+      holdBatch(run, batch, (written) => afters.push(written.map((moved) => moved.eventId)));
+    }
+    expect(w.queue.writes.map((rows) => rows.map((row) => row.eventId))).toEqual([['a1']]);
+    expect(afters).toEqual([['a1']]);
+    releaseHeld(run);
+    expect(w.queue.rows.map((row) => row.status)).toEqual(['GENERATING', 'GENERATING']);
+    expect(afters).toEqual([['a1'], ['a2']]);
+  });
+
+  it('an empty batch is not held: its after runs at once with nothing written, and no write or flush follows', () => {
+    const w = world([rowOf('a1')]);
+    const run = runOf(w);
+    let after: QueueRow[] | null = null;
+    holdBatch(run, newBatch(), (written) => (after = written));
+    expect(after).toEqual([]);
+    expect(run.held).toBeNull();
+    releaseHeld(run);
+    expect([w.queue.writes, w.queue.flushes, w.audit.batches]).toEqual([[], 0, []]);
+  });
+
+  it('releaseHeld with nothing held writes, flushes and logs nothing', () => {
+    const w = world([rowOf('a1')]);
+    releaseHeld(runOf(w));
+    expect([w.queue.writes, w.queue.flushes, w.audit.batches]).toEqual([[], 0, []]);
   });
 
   /** A GENERATING row whose verdict (READY, with its reply) is held for the run's next commit. */
@@ -174,6 +207,15 @@ describe('noteWaitingRows', () => {
     expect(run.rows.map((row) => row.error)).toEqual(['same', 'QUOTA: waits', '']);
   });
 
+  it('a note written where a sort moved its row is not remembered at the old row number (another row is there now)', () => {
+    const w = world([rowOf('a1'), rowOf('b2')]);
+    const run = runOf(w);
+    w.queue.reorder((rows) => rows.reverse());
+    noteWaitingRows(run, new Map([[2, 'QUOTA: waits']]));
+    expect(w.queue.rows.map((row) => [row.rowNumber, row.eventId, row.error])).toEqual([[2, 'b2', ''], [3, 'a1', 'QUOTA: waits']]);
+    expect(run.rows.map((row) => [row.rowNumber, row.eventId, row.error])).toEqual([[2, 'a1', ''], [3, 'b2', '']]);
+  });
+
   it('no note that changes anything: no write at all', () => {
     const w = world([rowOf('a1', { error: 'same' })]);
     noteWaitingRows(runOf(w), new Map([[2, 'same'], [9, 'a row not in the run']]));
@@ -204,6 +246,14 @@ describe('the run\'s copy of the send ledger', () => {
     expect(w.audit.entries).toHaveLength(2);
     expect(ledgerOf(run, ['a1']).get('a1')).toEqual([line('a1', 'ours')]);
     expect(run.ledger.has('z9')).toBe(false);
+  });
+
+  it('an id the Log leaves out of its answer (the Sheets Log leaves out an empty id) has no lines', () => {
+    const w = world([]);
+    w.audit.historiesOf = () => new Map();
+    const run = runOf(w);
+    expect(ledgerOf(run, ['a1']).get('a1')).toEqual([]);
+    expect(ledgerRecheck(run, '')).toEqual([]);
   });
 
   it('ledgerRecheck reads the Log again and replaces the copy', () => {
