@@ -1,14 +1,31 @@
 // The issue's targets for Google's costs and the summary line's fields for them, from the bench's measurements.
 import { fmt } from './report.mjs';
 
+function medianOf(xs) {
+  const sorted = xs.slice().sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** The p50 ratio at 1k rows the summary reports: the median over the seeds when measured, else this seed's. */
+export function dopostOverFullscan1k(intake) {
+  const small = intake[0];
+  return intake.seedRatios ? medianOf(intake.seedRatios) : small.formqueue.modeledP50 / small.fullscan.modeledP50;
+}
+
 export function googleTargets({ intake, burst, costPerRow, day, burstSpec, quotas }) {
   const small = intake[0];
   return [
     { name: 'intake service calls per delivery', target: '≤ 12', result: String(small.formqueue.serviceCalls), ok: small.formqueue.serviceCalls <= 12 },
-    ...intake.map((r) => ({
-      name: `doPost modeled p50 at ${fmt.int(r.size)} rows vs full scan`, target: '≤ 1×',
-      result: `${fmt.x(r.formqueue.modeledP50 / r.fullscan.modeledP50)}×`, ok: r.formqueue.modeledP50 <= r.fullscan.modeledP50,
-    })),
+    ...intake.map((r, i) => {
+      const ratio = r.formqueue.modeledP50 / r.fullscan.modeledP50;
+      // At 1k rows the two are close enough that one seed's twelve draws decide it: judged by the median of five seeds.
+      if (i === 0 && intake.seedRatios) {
+        const median = medianOf(intake.seedRatios);
+        return { name: `doPost modeled p50 at ${fmt.int(r.size)} rows vs full scan (median of ${intake.seedRatios.length} seeds)`, target: '≤ 1×',
+          result: `${fmt.x(median)}× (seed 1: ${fmt.x(ratio)}×; seeds: ${intake.seedRatios.map((x) => fmt.x(x)).join(', ')})`, ok: median <= 1 };
+      }
+      return { name: `doPost modeled p50 at ${fmt.int(r.size)} rows vs full scan`, target: '≤ 1×', result: `${fmt.x(ratio)}×`, ok: ratio <= 1 };
+    }),
     // Lost: not in Queue after the Typeform check; a refused delivery the check brings back is recovered, not lost.
     { name: `deadline burst (${burstSpec.deliveries} in ${burstSpec.windowMs / 1000} s): lost after the Typeform check`, target: '0', result: `${burst.lost} (${burst.recovered} recovered)`, ok: burst.lost === 0 },
     { name: 'deadline burst: refused by Google', target: '≤ 5 %', result: `${fmt.x(burst.refusedPct, 1)} %`, ok: burst.refusedPct <= 5 },
@@ -27,7 +44,7 @@ export function googleSummary({ intake, burst, costPerRow, day }) {
   return [
     `calls_per_delivery=${small.formqueue.serviceCalls}`,
     `dopost_p50_ms=${Math.round(small.formqueue.modeledP50)}`,
-    `dopost_over_fullscan_1k=${(small.formqueue.modeledP50 / small.fullscan.modeledP50).toFixed(2)}`,
+    `dopost_over_fullscan_1k=${dopostOverFullscan1k(intake).toFixed(2)}`,
     `burst_lost=${burst.lost}`,
     `burst_refused_pct=${burst.refusedPct.toFixed(1)}`,
     `calls_per_mailed_row=${costPerRow.callsPerRow.toFixed(1)}`,

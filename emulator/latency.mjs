@@ -141,16 +141,25 @@ export class ExecutionLatency {
   }
 }
 
+/**
+ * The cells getSheetValues returns: -1 rows or columns reach "the very last row or column that has data in the sheet",
+ * from the start cell (developers.google.com/apps-script/reference/spreadsheet/sheet#getSheetValues(Integer,Integer,Integer,Integer)),
+ * so a header read (1, 1, 1, -1) is one row, not the whole sheet.
+ */
+function sheetValuesCells(sh, [r = 1, c = 1, nr, nc]) {
+  if (!sh) return 0;
+  const rows = nr === -1 ? sh.lastRow() - r + 1 : nr, cols = nc === -1 ? sh.lastColumn() - c + 1 : nc;
+  const count = (n) => (Number.isFinite(n) ? Math.max(0, n) : 0);
+  return count(rows) * count(cols);
+}
+
 /** How many cells a host call touches, for costs priced per cell. */
 export function cellsOf(ss, req) {
   const h = req.h ?? {};
   if (req.c === 'Range') return (h.nr ?? 1) * (h.nc ?? 1);
   if (req.c === 'Sheet' && req.m === 'appendRow') return Array.isArray(req.a?.[0]) ? req.a[0].length : 0;
   const sheetCells = (sid) => { const sh = ss.byId(sid); return sh ? Math.max(1, sh.lastRow()) * Math.max(1, sh.lastColumn()) : 0; };
-  if (req.c === 'Sheet' && req.m === 'getSheetValues') {
-    const [, , nr, nc] = req.a ?? [];
-    return nr > 0 && nc > 0 ? nr * nc : sheetCells(h.sid);
-  }
+  if (req.c === 'Sheet' && req.m === 'getSheetValues') return sheetValuesCells(ss.byId(h.sid), req.a ?? []);
   if (req.c === 'TextFinder') {
     const t = h.target;
     return t?.__ref === 'Range' ? t.h.nr * t.h.nc : sheetCells(t?.h?.sid);

@@ -9,7 +9,7 @@ import type { RowIdentity } from './ports';
 export interface ArchiveGrid {
   /** The event_id and status of each row of the block `first`..`first + count - 1` as they are now (one read). */
   identitiesAt(first: number, count: number): RowIdentity[];
-  /** The Queue rows whose event_id cell is `eventId` (a sort, an insert or a delete above may have moved a row). */
+  /** The Queue data rows (header excluded) whose event_id cell is `eventId` (a sort, an insert or a delete above may have moved a row). */
   rowsHolding(eventId: string): number[];
   /** The event_id and status (identityKey) of every Archive row, read once per move. */
   archivedIdentities(): Set<string>;
@@ -41,7 +41,7 @@ function placeNow(grid: ArchiveGrid, rows: readonly QueueRow[]): QueueRow[] {
     block.forEach((row, i) => {
       if (holds(now[i], row)) placed.push(row);
       else {
-        const elsewhere = grid.rowsHolding(row.eventId).filter((n) => n !== row.rowNumber && n > 1);
+        const elsewhere = grid.rowsHolding(row.eventId).filter((n) => n !== row.rowNumber);
         if (elsewhere.length === 1 && holds(grid.identitiesAt(elsewhere[0], 1)[0], row)) placed.push({ ...row, rowNumber: elsewhere[0] });
       }
     });
@@ -51,8 +51,9 @@ function placeNow(grid: ArchiveGrid, rows: readonly QueueRow[]): QueueRow[] {
 
 /** Two rows found at one row number (a row looked for by event_id landed where another was expected) are one row. */
 function dedupeByRow(rows: QueueRow[]): QueueRow[] {
-  const seen = new Set<number>();
-  return rows.filter((row) => !seen.has(row.rowNumber) && seen.add(row.rowNumber) !== undefined);
+  const byRow = new Map<number, QueueRow>();
+  for (const row of rows) if (!byRow.has(row.rowNumber)) byRow.set(row.rowNumber, row);
+  return [...byRow.values()];
 }
 
 /** Runs of consecutive row numbers, bottom-up: deleting one run never moves the rows of the runs still to delete. */
@@ -84,16 +85,23 @@ export function moveToArchive(grid: ArchiveGrid, rows: readonly QueueRow[]): Que
   const toCopy = remaining.filter((row) => !archived.has(identityKey(row)));
   if (toCopy.length > 0) grid.appendToArchive(toCopy);
   const deleted: QueueRow[] = [];
-  for (let attempt = 0; attempt < ARCHIVE_DELETE_ATTEMPTS && remaining.length > 0; attempt++) {
-    const moved: QueueRow[] = [];
-    for (const block of blocksBottomUp(remaining)) {
-      const now = grid.identitiesAt(block[0].rowNumber, block.length);
-      if (block.every((row, i) => holds(now[i], row))) {
-        grid.deleteRows(block[0].rowNumber, block.length);
-        deleted.push(...block);
-      } else moved.push(...block);
-    }
-    remaining = moved.length === 0 ? [] : placeNow(grid, moved);
+  for (let attempt = 1; remaining.length > 0; attempt++) {
+    const moved = deleteBlocksStillHeld(grid, remaining, deleted);
+    // After the last attempt the rows left are not looked for again: nothing would be done with where they are.
+    remaining = attempt < ARCHIVE_DELETE_ATTEMPTS ? placeNow(grid, moved) : [];
   }
   return deleted;
+}
+
+/** Deletes each block whose rows all still hold what is expected there (read right before its delete); returns the other blocks' rows. */
+function deleteBlocksStillHeld(grid: ArchiveGrid, rows: readonly QueueRow[], deleted: QueueRow[]): QueueRow[] {
+  const moved: QueueRow[] = [];
+  for (const block of blocksBottomUp(rows)) {
+    const now = grid.identitiesAt(block[0].rowNumber, block.length);
+    if (block.every((row, i) => holds(now[i], row))) {
+      grid.deleteRows(block[0].rowNumber, block.length);
+      deleted.push(...block);
+    } else moved.push(...block);
+  }
+  return moved;
 }

@@ -73,5 +73,5 @@ export type IncidentCode = (typeof INCIDENT_CODES)[number];
 export type Code = ErrorCode | RowErrorCode | IncidentCode;
 
 export function isIncidentCode(value: unknown): value is IncidentCode {
-  return typeof value === 'string' && (INCIDENT_CODES as readonly string[]).includes(value);
+  return (INCIDENT_CODES as readonly unknown[]).includes(value);
 }

@@ -60,13 +60,13 @@ export function formConfigsFromValues(values: readonly (readonly unknown[])[]): 
  * The configuration that applies to a form: its own row, with blank cells filled from the `*` row.
  * Null when the form is not enabled (no row and no enabled `*` row, or its own row says disabled).
  */
-export function configFor(formId: string, forms: readonly FormConfig[]): FormConfig | null {
+export function configFor<Form extends Pick<FormConfig, 'formId' | 'enabled'>>(formId: string, forms: readonly Form[]): Form | null {
   const own = forms.find((form) => form.formId === formId);
   const fallback = forms.find((form) => form.formId === ANY_FORM);
   if (own && !own.enabled) return null;
   if (!own) return fallback && fallback.enabled ? { ...fallback, formId } : null;
   if (!fallback) return own;
-  const merged: FormConfig = { ...own };
+  const merged: Form = { ...own };
   const record = merged as unknown as Record<string, unknown>;
   const base = fallback as unknown as Record<string, unknown>;
   for (const key of Object.keys(merged)) if (record[key] === '') record[key] = base[key];

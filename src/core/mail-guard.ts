@@ -1,6 +1,7 @@
 // Whether a Queue row may be mailed: the one rule every step that sends, collapses, retries or wakes for a send asks.
 import type { LogEntry } from './ports';
 import type { QueueRow } from './queue-row';
+import { inTimeOrder } from './send-ledger';
 import type { Status } from './statuses';
 
 /** The states in which a row asks to be mailed. */
@@ -44,9 +45,8 @@ const NOTHING_LEFT_FROM_SENDING: readonly string[] = ['READY', 'APPROVED', 'FAIL
  * sort the Log.
  */
 export function standingSendClaim(history: readonly LogEntry[]): LogEntry | null {
-  const ordered = history.map((entry, i) => ({ entry, i })).sort((a, b) => a.entry.at - b.entry.at || a.i - b.i);
   let claim: LogEntry | null = null;
-  for (const { entry } of ordered) {
+  for (const entry of inTimeOrder(history)) {
     const bySystem = entry.by === 'system';
     if (bySystem && entry.to === 'SENDING' && entry.from !== 'SENDING') claim = entry;
     else if (bySystem && entry.from === 'SENDING' && NOTHING_LEFT_FROM_SENDING.includes(entry.to)) claim = null;
@@ -64,6 +64,6 @@ export function standingSendClaim(history: readonly LogEntry[]): LogEntry | null
 export function unrecordedSendClaim(history: readonly LogEntry[]): LogEntry | null {
   const claim = standingSendClaim(history);
   if (claim === null) return null;
-  const mailed = history.some((entry) => entry.by === 'system' && entry.to === 'SENT' && entry.at >= claim.at && entry !== claim);
+  const mailed = history.some((entry) => entry.by === 'system' && entry.to === 'SENT' && entry.at >= claim.at);
   return mailed ? null : claim;
 }

@@ -3,6 +3,7 @@ import { codeOf, messageOf } from './errors';
 import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
+import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { readCheckRecord, recoveredDetail } from './reconcile/check-record';
@@ -77,7 +78,7 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   const missing = missingSettings(settings);
   if (missing.length > 0) book.raise('CONFIG_MISSING', missing.join(' '));
 
-  const outcome = processAndMeasure(ports, settings, book, startedAt);
+  const outcome = processAndMeasure(ports, settings, book, startedAt, snapshot);
   // Cleared only after the run: a missing sheet or column found by processing is the same incident.
   if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
   watchSideConditions(book, ports, outcome, snapshot, startedAt);
@@ -85,7 +86,9 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
   // The gate's marks go with the incidents' changes, in one write.
-  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt) });
+  // So does intake's copy of Config's forms, when this run's read of Config makes a new one.
+  const copy: Record<string, string> = outcome.formsCopy ? { [FORMS_MIRROR_PROPERTY]: outcome.formsCopy } : {};
+  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy });
   return { summary: outcome.summary, nextDueAt };
 }
 
@@ -96,16 +99,28 @@ interface RunOutcome {
   rejected?: RejectedTotals;
   nextDueAt: number | null;
   sheetsConfigured: boolean;
+  /** Intake's new copy of Config's forms (forms-mirror.ts), when the run read Config and the stored copy needs one. */
+  formsCopy?: string | null;
 }
 
-function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentBook, startedAt: number): RunOutcome {
+function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentBook, startedAt: number, snapshot: Record<string, string>): RunOutcome {
   const unreadable = () => healthWhenUnreadable(ports.clock.now(), book.lastKnownHealth(), { spilled: safeSpillCount(ports) });
   try {
     const workspace = ports.openWorkspace(settings);
+    let formsCopy: string | null = null;
+    const config: ConfigStore = {
+      // The time is taken before the read: a person's edit during it makes the copy stale (forms-mirror.ts).
+      readForms() {
+        const readAt = ports.clock.now();
+        const forms = workspace.config.readForms();
+        formsCopy = mirrorToWrite(snapshot, forms, readAt);
+        return forms;
+      },
+    };
     const summary = runProcessing(
       {
         queue: workspace.queue,
-        config: workspace.config,
+        config,
         gemini: workspace.gemini,
         mailer: ports.mailer,
         sentMail: ports.sentMail,
@@ -129,7 +144,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
     book.rememberHealth(health);
     workspace.watchCapacity(book, ports.clock.now());
     const folded = foldRejections(workspace, ports, book);
-    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured: sheetsConfigured && !folded.tallyMissing, rejected: folded.totals };
+    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured: sheetsConfigured && !folded.tallyMissing, rejected: folded.totals, formsCopy };
   } catch (error) {
     const incident = failureIncident(error, knownSecretsOf(settings));
     book.raise(incident.code, incident.detail);

@@ -29,7 +29,8 @@ export function factsOf(detail: string): LedgerFacts {
   const match = FACTS_PATTERN.exec(detail);
   if (!match) return {};
   const facts: LedgerFacts = {};
-  for (const part of match[1].trim().split(/\s+/)) {
+  // The facts open with a blank, so the first part is '' and names no fact.
+  for (const part of match[1].split(/\s+/)) {
     const [key, value = ''] = part.split('=');
     const time = Date.parse(value);
     if (key === 'mail_ref' && value !== '') facts.mailRef = value;
@@ -56,10 +57,17 @@ const CHECKED_BY_HAND: readonly string[] = ['NEEDS_REVIEW', 'FAILED'];
  * unknown (NEEDS_REVIEW) keeps its mail_ref. Null when nothing stands.
  */
 export function ledgerStateOf(history: readonly LogEntry[]): LedgerState | null {
-  const ordered = history.map((entry, i) => ({ entry, i })).sort((a, b) => a.entry.at - b.entry.at || a.i - b.i);
   let state: LedgerState | null = null;
-  for (const { entry } of ordered) state = nextLedgerState(state, entry);
+  for (const entry of inTimeOrder(history)) state = nextLedgerState(state, entry);
   return state;
+}
+
+/**
+ * A submission's Log lines by time, lines of the same millisecond in the order the Log holds them: `sort` is stable
+ * since ES2019 (V8 7.0), <https://v8.dev/blog/array-sort>, <https://github.com/tc39/ecma262/pull/1340>.
+ */
+export function inTimeOrder(history: readonly LogEntry[]): LogEntry[] {
+  return [...history].sort((a, b) => a.at - b.at);
 }
 
 function nextLedgerState(state: LedgerState | null, entry: LogEntry): LedgerState | null {

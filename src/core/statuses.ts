@@ -21,7 +21,7 @@ export type Status = (typeof STATUSES)[number];
 /** A row in one of these states will never be touched by the system again. */
 export const FINISHED_STATUSES: readonly Status[] = ['SENT', 'SKIPPED', 'DUPLICATE', 'TEST'];
 
-/** States that wait for a person: the system never moves a row out of them by itself. */
+/** States that wait for a person: the system moves a row out of none of them by itself, but for the Sent check's NEEDS_REVIEW → SENT, READY or APPROVED. */
 export const NEEDS_PERSON_STATUSES: readonly Status[] = ['NEEDS_REVIEW', 'FAILED', 'AWAITING_APPROVAL'];
 
 /** Background colour per state in the Queue sheet (conditional formatting). */
@@ -57,5 +57,5 @@ export const STATUS_MEANING: Readonly<Record<Status, string>> = {
 };
 
 export function isStatus(value: unknown): value is Status {
-  return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
+  return (STATUSES as readonly unknown[]).includes(value);
 }

@@ -2,7 +2,7 @@
 import { messageOf } from '../core/errors';
 import { handleDelivery, type IntakeAnswer } from '../core/intake/intake';
 import { redact } from '../core/redact';
-import { intakeDeps, keepUnhandledBody } from '../gas/intake-service';
+import { keepUnhandledBody, webhookDeps } from '../gas/intake-service';
 
 function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
   return ContentService.createTextOutput(JSON.stringify(answer)).setMimeType(ContentService.MimeType.JSON);
@@ -18,7 +18,7 @@ export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Cont
   try {
     body = e && e.postData ? String(e.postData.contents ?? '') : '';
     token = e && e.parameter ? e.parameter.token : undefined;
-    return json(handleDelivery({ token, body }, intakeDeps()));
+    return json(handleDelivery({ token, body }, webhookDeps()));
   } catch (error) {
     try {
       console.error(`doPost failed before intake could decide: ${redact(messageOf(error))}`);

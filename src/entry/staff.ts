@@ -5,6 +5,7 @@ import { planPropertyChange } from '../core/staff/set-property';
 import type { MenuAction } from '../core/staff/menu-actions';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { createAuditLog } from '../gas/audit-log';
+import { noteConfigEdit } from '../gas/config-store';
 import { guardQueueEdit } from '../gas/edit-guard';
 import { acceptRejectedDelivery } from '../gas/intake-service';
 import { intakeLock } from '../gas/locks';
@@ -65,7 +66,10 @@ export function onOpen(): void {
 
 export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void {
   const book = e.source;
-  guardQueueEdit(e, { props: createScriptPropertyStore(), audit: createAuditLog(book), now: Date.now() });
+  const props = createScriptPropertyStore();
+  const now = Date.now();
+  noteConfigEdit(e.range.getSheet().getName(), props, now);
+  guardQueueEdit(e, { props, audit: createAuditLog(book), now });
 }
 
 function selectionAction(action: MenuAction, title: string): void {

@@ -1,6 +1,7 @@
 // ConfigStore port over the Config sheet: one read of the whole sheet (one service call), rows by header name.
 import { formConfigsFromValues } from '../core/form-config';
-import type { ConfigStore } from '../core/ports';
+import { CONFIG_EDITED_PROPERTY } from '../core/intake/forms-mirror';
+import type { ConfigStore, PropertyStore } from '../core/ports';
 import { SHEETS } from '../core/sheet-names';
 import { requireSheet } from './spreadsheet';
 
@@ -24,4 +25,9 @@ export function createConfigStore(spreadsheet: GoogleAppsScript.Spreadsheet.Spre
       return formConfigsFromValues(readConfigValues(requireSheet(spreadsheet, SHEETS.config)));
     },
   };
+}
+
+/** The on-edit trigger saw a person edit the Config sheet: intake's copy of its forms is stale from now on. */
+export function noteConfigEdit(sheetName: string, props: PropertyStore, now: number): void {
+  if (sheetName === SHEETS.config) props.set(CONFIG_EDITED_PROPERTY, String(now));
 }

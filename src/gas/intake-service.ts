@@ -4,32 +4,45 @@ import { checkBodyShape, clip, MAX_BODY_CHARS } from '../core/intake/delivery-li
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/redact';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/intake/intake';
+import { mirroredForms } from '../core/intake/forms-mirror';
 import { REJECTED_TOTALS_PROPERTY } from '../core/intake/rejection-tally';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
-import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { createIntakeSheets } from './intake-sheets';
-import { intakeLockFlushedByCaller } from './locks';
+import { intakeLockFlushedByCaller, intakeLockReleasedAtExit } from './locks';
+import type { Lock, PropertyStore } from '../core/ports';
 import { createScriptCache } from './script-cache';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
 import { openSpreadsheet } from './spreadsheet';
 import { scriptDateKey, systemClock } from './system-clock';
 
-export function intakeDeps(props: PropertyStore = createScriptPropertyStore(), snapshot: Record<string, string> = props.getAll()): IntakeDeps {
+/** `lock` is the intake lock with an explicit release, except for doPost, which leaves it to the end of its execution. */
+export function intakeDeps(
+  props: PropertyStore = createScriptPropertyStore(),
+  snapshot: Record<string, string> = props.getAll(),
+  lock: Lock = intakeLockFlushedByCaller(),
+): IntakeDeps {
   const { settings } = readSettings(snapshot);
   return {
     settings,
     clock: systemClock,
-    lock: intakeLockFlushedByCaller(),
+    lock,
     cache: createScriptCache(),
     props,
+    mirroredForms: mirroredForms(snapshot, systemClock.now()),
     rejectedTotalsAtStart: snapshot[REJECTED_TOTALS_PROPERTY],
     spill: createSpillStore(),
     openSheets: () => createIntakeSheets(openSpreadsheet(settings)),
     dateKey: scriptDateKey,
     log: (message) => console.warn(message),
   };
+}
+
+/** doPost's deps: its execution ends once it answers, so its intake lock is released by that end. */
+export function webhookDeps(): IntakeDeps {
+  const props = createScriptPropertyStore();
+  return intakeDeps(props, props.getAll(), intakeLockReleasedAtExit());
 }
 
 /**

@@ -15,12 +15,25 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** Payloads rows: key (event id), part, parts, text. */
 const PAYLOAD_PART_FORMATS = ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length);
 
-/** The header row read whole ('1:1', two calls rather than three with getLastColumn); its width ends at the last named column. */
+/**
+ * The header row in one call: getSheetValues with -1 columns reads up to the last column with data in the sheet
+ * (https://developers.google.com/apps-script/reference/spreadsheet/sheet#getSheetValues(Integer,Integer,Integer,Integer)),
+ * where getRange('1:1').getValues() takes two. A sheet with no data has no such block (Sheets refuses a width of 0):
+ * read as the whole first row. The width ends at the last named column.
+ */
 function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
-  const header = sheet.getRange('1:1').getValues()[0];
+  const header = readHeaderRow(sheet);
   let width = header.length;
   while (width > 1 && String(header[width - 1]) === '') width -= 1;
   return { index: indexColumns(header.slice(0, width)), width };
+}
+
+function readHeaderRow(sheet: Sheet): unknown[] {
+  try {
+    return sheet.getSheetValues(1, 1, 1, -1)[0] ?? [];
+  } catch {
+    return sheet.getRange('1:1').getValues()[0];
+  }
 }
 
 /** The A1 letters of column `columnNumber` (1 = A, 27 = AA). */
@@ -95,8 +108,8 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
   return {
     tally: createTallyStore(spreadsheet),
     readForms,
-    prepare() {
-      readForms();
+    prepare({ forms }) {
+      if (forms) readForms();
       queueHeader();
     },
     findDuplicate(eventId, responseToken, where) {

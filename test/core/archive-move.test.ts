@@ -1,60 +1,8 @@
 // Archiving deletes only rows re-checked to hold the archived submissions, wherever staff moved them, and copies each once.
 import { describe, expect, it } from 'vitest';
-import { identityKey, moveToArchive, type ArchiveGrid } from '../../src/core/archive-move';
-import type { RowIdentity } from '../../src/core/ports';
-import type { QueueRow } from '../../src/core/queue-row';
+import { moveToArchive } from '../../src/core/archive-move';
+import { finished, MemoryGrid, queueOf } from './fakes/archive-grid';
 import { queueRow } from './fakes/rows';
-
-/** Queue rows in sheet order (row 2 first) and the Archive, with hooks where staff act between service calls. */
-class MemoryGrid implements ArchiveGrid {
-  archive: QueueRow[] = [];
-  deletes: [number, number][] = [];
-  reads = 0;
-  afterAppend: (() => void) | null = null;
-  beforeDelete: ((first: number) => void) | null = null;
-  constructor(public queue: QueueRow[]) {}
-  private renumber(): void {
-    this.queue.forEach((row, i) => (row.rowNumber = i + 2));
-  }
-  sort(order: (rows: QueueRow[]) => QueueRow[]): void {
-    this.queue = order([...this.queue]);
-    this.renumber();
-  }
-  identitiesAt(first: number, count: number): RowIdentity[] {
-    this.reads++;
-    return this.queue.slice(first - 2, first - 2 + count).map((row) => ({ eventId: row.eventId, status: row.status }));
-  }
-  rowsHolding(eventId: string): number[] {
-    return this.queue.filter((row) => row.eventId === eventId).map((row) => row.rowNumber);
-  }
-  archivedIdentities(): Set<string> {
-    return new Set(this.archive.map(identityKey));
-  }
-  appendToArchive(rows: readonly QueueRow[]): void {
-    this.archive.push(...rows.map((row) => ({ ...row })));
-    this.afterAppend?.();
-  }
-  deleteRows(first: number, count: number): void {
-    this.beforeDelete?.(first);
-    this.deletes.push([first, count]);
-    this.queue.splice(first - 2, count);
-    this.renumber();
-  }
-  ids(): string[] {
-    return this.queue.map((row) => row.eventId);
-  }
-}
-
-/** SENT rows `old-1`…`old-n` to archive, then live rows `live-1`…`live-m` waiting to be answered. */
-function queueOf(old: number, live: number): QueueRow[] {
-  const rows = [
-    ...Array.from({ length: old }, (_, i) => queueRow('SENT', { eventId: `old-${i + 1}` })),
-    ...Array.from({ length: live }, (_, i) => queueRow('PENDING', { eventId: `live-${i + 1}` })),
-  ];
-  rows.forEach((row, i) => (row.rowNumber = i + 2));
-  return rows;
-}
-const finished = (grid: MemoryGrid) => grid.queue.filter((row) => row.status === 'SENT').map((row) => ({ ...row }));
 
 describe('moveToArchive: a row is its event_id', () => {
   it('staff sorting the Queue between the Archive append and the delete: the archived rows are deleted where they moved, live rows stay', () => {

@@ -18,6 +18,8 @@ import type {
   Random,
   CellNote,
   RowIdentity,
+  SentCopy,
+  SentMailbox,
   TallyEntry,
   TallyRow,
   TallyStore,
@@ -230,6 +232,19 @@ export class MemoryAudit implements AuditLog {
     const found = new Map(eventIds.map((id): [string, LogEntry[]] => [id, this.entries.filter((entry) => entry.eventId === id)]));
     this.afterLookup?.(this);
     return found;
+  }
+}
+
+/** The Sent folder: copies carrying a reference are found by a query naming it; every query is kept. */
+export class MemorySentMailbox implements SentMailbox {
+  copies: SentCopy[] = [];
+  queries: string[] = [];
+  failWith: string | null = null;
+  search(query: string): SentCopy[] {
+    this.queries.push(query);
+    if (this.failWith !== null) throw new Error(this.failWith);
+    const ref = /"([^"]+)"/.exec(query)?.[1] ?? '';
+    return this.copies.filter((copy) => copy.body.includes(ref) || copy.subject.includes(ref));
   }
 }
 

@@ -39,34 +39,38 @@ describe('service calls per delivery and per run', () => {
 
     expect(await rt.deliver(submission(1, submittedAgo(60_000)))).toMatchObject({ ok: true, queued: true });
     const fresh = lastExecution(rt, 'doPost').calls;
-    expect(fresh['Spreadsheet.getSheetByName']).toBe(2); // Queue and Config, not Archive
+    expect(fresh['Spreadsheet.getSheetByName']).toBe(2); // Queue and Config (no run has copied Config yet), not Archive
     expect(fresh['TextFinder.findNext']).toBe(1); // Queue only
+    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(16);
+
+    // A run reads Config and leaves intake a copy of its forms in Script Properties (core/intake/forms-mirror.ts).
+    await rt.run('processQueue');
+    expect(await rt.deliver(submission(2, submittedAgo(60_000)))).toMatchObject({ ok: true, queued: true });
+    const copied = lastExecution(rt, 'doPost').calls;
     // Every call of a new delivery, pinned (docs/performance.md explains each): a new one fails here.
-    expect(fresh).toEqual({
-      'Properties.getProperties': 1, // settings
+    expect(copied).toEqual({
+      'Properties.getProperties': 1, // settings, and the copy of Config's forms
       'Cache.get': 1, // the seen mark of a recent redelivery
       'SpreadsheetApp.openById': 1,
-      'Spreadsheet.getSheetByName': 2, // Queue, Config
-      'Sheet.getSheetValues': 1, // Config, whole, in one call
-      'Range.getValues': 1, // the Queue header
-      'Sheet.getRange': 3, // the header, the find's columns, the landing rows
-      'Lock.tryLock': 1,
+      'Spreadsheet.getSheetByName': 1, // Queue
+      'Sheet.getSheetValues': 1, // the Queue header, in one call
+      'Sheet.getRange': 2, // the find's columns, the landing rows
+      'Lock.tryLock': 1, // released by the end of the execution, without a call
       'TextFinder.findNext': 1,
       'Sheet.getLastRow': 1, // where the append lands
       'Range.getNumberFormats': 1, // the landing rows are plain text
       'Sheet.appendRow': 1,
       'SpreadsheetApp.flush': 1,
       'Properties.setProperty': 1, // FQ_DIRTY for the next tick
-      'Lock.releaseLock': 1,
     });
-    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(18);
+    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(14);
 
     // A redelivery of the archived submission (Typeform's retry, or a response brought back later) is a duplicate.
     expect(await rt.deliver(submission(7, submittedAgo(2 * DAY)))).toMatchObject({ ok: true, duplicate: true });
     const old = lastExecution(rt, 'doPost').calls;
-    expect(old['Spreadsheet.getSheetByName']).toBe(3);
+    expect(old['Spreadsheet.getSheetByName']).toBe(2); // Queue and Archive; Config from the copy
     expect(old['TextFinder.findNext']).toBe(2); // Queue, then Archive
-    expect(rt.queue()).toHaveLength(1);
+    expect(rt.queue()).toHaveLength(2); // the two new deliveries, not a third row for the archived one
   });
 
   it('a junk delivery reads all Script Properties once (the settings) and the day\'s rejection totals once more, after the Tally', async () => {

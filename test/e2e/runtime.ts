@@ -92,7 +92,10 @@ export function letTimePass(host: any, ms: number): void {
     } else if (key === 'FQ_INCIDENT_HISTORY') {
       const history = JSON.parse(value).map((entry: any) => ({ ...entry, firstSeen: back(entry.firstSeen), clearedAt: back(entry.clearedAt) }));
       host.properties.set(key, JSON.stringify(history));
-    } else if ((key === 'FQ_LAST_SWEEP_AT' || key === 'FQ_NEXT_DUE_AT') && value !== '') {
+    } else if (key === 'FQ_INTAKE_FORMS') {
+      const copy = JSON.parse(value);
+      host.properties.set(key, JSON.stringify({ ...copy, readAt: back(copy.readAt) }));
+    } else if ((key === 'FQ_LAST_SWEEP_AT' || key === 'FQ_NEXT_DUE_AT' || key === 'FQ_CONFIG_EDITED_AT') && value !== '') {
       host.properties.set(key, String(Number(value) - ms));
     } else if (key === 'FQ_HEALTH') {
       const snapshot = JSON.parse(value);

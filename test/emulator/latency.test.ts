@@ -2,7 +2,7 @@
 // the host delaying each call before it answers the worker, with modeled time beside wall time.
 import { describe, expect, it, afterEach } from 'vitest';
 import {
-  ExecutionLatency, costNameOf, executionRng, loadLatencyModel, parseLatencySpec, sampleCost,
+  ExecutionLatency, cellsOf, costNameOf, executionRng, loadLatencyModel, parseLatencySpec, sampleCost,
 } from '../../emulator/latency.mjs';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
@@ -47,6 +47,17 @@ describe('the sampler', () => {
       expect(Math.abs(quantile(xs, 0.5) / cost.median! - 1), `${name} median`).toBeLessThan(0.05);
       expect(Math.abs(quantile(xs, 0.9) / cost.p90! - 1), `${name} p90`).toBeLessThan(0.05);
     }
+  });
+
+  it('prices getSheetValues by the block it returns: -1 reaches the last row or column with data from the start cell', () => {
+    const sheet = { lastRow: () => 1000, lastColumn: () => 16 };
+    const ss = { byId: (id: number) => (id === 7 ? sheet : null) };
+    const read = (a: unknown[]) => cellsOf(ss, { c: 'Sheet', m: 'getSheetValues', h: { sid: 7 }, a });
+    expect(read([1, 1, 1, -1])).toBe(16); // a header row, not the sheet
+    expect(read([1, 1, -1, -1])).toBe(16000);
+    expect(read([2, 3, -1, 2])).toBe(999 * 2);
+    expect(read([1, 1, 5, 4])).toBe(20);
+    expect(cellsOf(ss, { c: 'Sheet', m: 'getSheetValues', h: { sid: 8 }, a: [1, 1, 1, -1] })).toBe(0);
   });
 
   it('adds perCell × cells on top of a draw, and a fixed cost is its value', () => {

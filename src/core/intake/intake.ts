@@ -10,6 +10,7 @@ import { archiveMayHold } from '../staff/archive';
 import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
+import type { IntakeForm } from './forms-mirror';
 import { recordRejection, rejectDelivery, secretsOf, shownReason } from './rejections';
 import { checkWebhookToken } from './token-check';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
@@ -29,8 +30,8 @@ export interface IntakeAnswer {
 export interface IntakeSheetsWithConfig extends IntakeSheets {
   /** The Config sheet's forms, read once per execution (a spill drain stores many deliveries with one read). */
   readForms(): FormConfig[];
-  /** Reads what intake needs before it takes the lock (Config, the Queue header), so the locked part is short. */
-  prepare?(): void;
+  /** Reads what intake needs before it takes the lock (the Queue header; Config unless `forms` is false), so the locked part is short. */
+  prepare?(options: { forms: boolean }): void;
 }
 
 export interface IntakeDeps {
@@ -40,6 +41,8 @@ export interface IntakeDeps {
   lock: Lock;
   cache: Cache;
   props: PropertyStore;
+  /** Config's forms as copied into Script Properties (forms-mirror.ts), read with the settings; null: read Config. */
+  mirroredForms: IntakeForm[] | null;
   /** The stored rejection totals as read with the settings (rejections.ts: the first look at the day's room). */
   rejectedTotalsAtStart: string | undefined;
   spill: SpillStore;
@@ -123,7 +126,7 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
   let prepared: IntakeSheetsWithConfig | null = null;
   try {
     prepared = deps.openSheets();
-    prepared.prepare?.();
+    prepared.prepare?.({ forms: deps.mirroredForms === null });
   } catch {
     prepared = null;
   }
@@ -182,7 +185,7 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
     rememberSeen(deps, delivery);
     return { ok: true, partial: true, event_id: delivery.eventId };
   }
-  const config = configFor(delivery.formId, sheets.readForms());
+  const config = formFor(delivery.formId, sheets, deps);
   if (!config) return rejectStored(sheets, deps, receivedAt, delivery, 'unknown_form', `"${clip(delivery.formId)}" is not enabled in the Config sheet`);
   const recipientTooLarge = checkFieldSizes({ recipient: findRecipient(delivery, config.recipientField) });
   if (recipientTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, recipientTooLarge.error, recipientTooLarge.reason);
@@ -202,6 +205,15 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
     : { ok: true, queued: true, event_id: delivery.eventId };
 }
 
+/**
+ * The form's settings for intake: from the copy in Script Properties when it accepts the form, else from the Config
+ * sheet. A form the copy refuses or does not know is looked up in Config, so enabling one takes effect at once, and
+ * a refusal is always Config's own word.
+ */
+function formFor(formId: string, sheets: IntakeSheetsWithConfig, deps: IntakeDeps): IntakeForm | null {
+  return configFor(formId, deps.mirroredForms ?? []) ?? configFor(formId, sheets.readForms());
+}
+
 /** A parsed delivery refused with the intake lock held: kept in Rejected (its payload as the body), answered with `error`. */
 function rejectStored(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, at: number, delivery: TypeformDelivery, error: string, reason: string): IntakeAnswer {
   const label = error === 'unknown_form' ? 'unknown form' : error;
@@ -210,7 +222,7 @@ function rejectStored(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, at: numb
   return { ok: false, error, event_id: delivery.eventId };
 }
 
-export function buildQueueRow(delivery: TypeformDelivery, receivedAt: number, config: FormConfig): { row: QueueRow; payloadChunks: string[] } {
+export function buildQueueRow(delivery: TypeformDelivery, receivedAt: number, config: IntakeForm): { row: QueueRow; payloadChunks: string[] } {
   const row = emptyRow();
   row.status = isTestDelivery(delivery) ? 'TEST' : 'PENDING';
   row.eventId = delivery.eventId;

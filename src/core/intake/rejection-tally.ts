@@ -40,7 +40,7 @@ function parseTotals(json: string | undefined): RejectedTotals | null {
   try {
     const raw = JSON.parse(json) as Partial<RejectedTotals> | null;
     if (!raw || typeof raw.day !== 'string') return null;
-    const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+    const number = (value: unknown) => (Number.isFinite(value) ? (value as number) : 0);
     const previous = raw.previous && typeof raw.previous.day === 'string' ? { day: raw.previous.day, count: number(raw.previous.count), dropped: number(raw.previous.dropped) } : undefined;
     return { day: raw.day, count: number(raw.count), dropped: number(raw.dropped), bytes: number(raw.bytes), through: typeof raw.through === 'string' ? raw.through : '', previous };
   } catch {
@@ -50,8 +50,8 @@ function parseTotals(json: string | undefined): RejectedTotals | null {
 
 /** The rows not yet in `totals`: those after its `through` row, or all of them when that row is gone (counting twice is the safe side). */
 function unfolded(rows: readonly TallyRow[], through: string): readonly TallyRow[] {
-  const at = through === '' ? -1 : rows.findIndex((row) => row.id === through);
-  return at < 0 ? rows : rows.slice(at + 1);
+  // No row has a blank id, so '' (nothing folded yet) and a row gone alike find -1: every row.
+  return rows.slice(rows.findIndex((row) => row.id === through) + 1);
 }
 
 function addRow(totals: RejectedTotals, row: TallyRow): RejectedTotals {

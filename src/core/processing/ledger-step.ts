@@ -31,5 +31,5 @@ export function restoreFromLedger(run: Run): void {
     const repaired = notes.get(row.eventId);
     return repaired === undefined ? [] : repaired.columns.map((header) => ({ rowNumber: row.rowNumber, expected: { eventId: row.eventId, status: row.status }, header, note: repaired.note }));
   });
-  if (cellNotes.length > 0) run.deps.queue.noteCells(cellNotes);
+  run.deps.queue.noteCells(cellNotes);
 }

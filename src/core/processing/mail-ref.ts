@@ -7,12 +7,15 @@ const REF_LENGTH = 6;
 const MAX_TRIES = 20;
 
 export function newMailRef(random: Random, taken: ReadonlySet<string> = new Set()): string {
-  let ref = '';
-  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    ref = 'FQ-';
-    for (let i = 0; i < REF_LENGTH; i++) ref += CROCKFORD[Math.min(CROCKFORD.length - 1, Math.floor(random.next() * CROCKFORD.length))];
-    if (!taken.has(ref)) return ref;
-  }
-  // 32^6 ≈ 10^9 references: reaching here means a broken Random, and a repeated reference is harmless anyway.
+  let ref = drawMailRef(random);
+  // 32^6 ≈ 10^9 references: a draw taken MAX_TRIES times means a broken Random, and a repeated reference is harmless anyway.
+  for (let attempt = 1; attempt < MAX_TRIES && taken.has(ref); attempt++) ref = drawMailRef(random);
+  return ref;
+}
+
+function drawMailRef(random: Random): string {
+  let ref = 'FQ-';
+  // The clamp keeps a Random that returns 1 (outside [0, 1)) on the alphabet's last letter.
+  for (let i = 0; i < REF_LENGTH; i++) ref += CROCKFORD[Math.min(CROCKFORD.length - 1, Math.floor(random.next() * CROCKFORD.length))];
   return ref;
 }

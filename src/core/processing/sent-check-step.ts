@@ -27,8 +27,8 @@ export function runSentCheck(run: Run): void {
   const now = run.deps.clock.now();
   const batch = newBatch();
   const notes = new Map<number, string>();
-  const failing: number[] = [];
-  let failure = '';
+  /** Rows whose search failed, with its error (the last one is named). */
+  const failed: { rowNumber: number; message: string }[] = [];
   // A SENDING row says from its cells alone when a look is due; a parked row's claim time is in the Log, so every
   // parked candidate is read there (one read for all due rows), with where a resend goes and how many there were.
   const dueRows = run.rows.filter((row) => {
@@ -48,8 +48,7 @@ export function runSentCheck(run: Run): void {
     try {
       copies = mailbox.search(sentQuery(row.mailRef, state.claimedAt)).filter((copy) => countsAsCopy(copy, row.mailRef, row.recipient));
     } catch (error) {
-      failing.push(row.rowNumber);
-      failure = messageOf(error);
+      failed.push({ rowNumber: row.rowNumber, message: messageOf(error) });
       continue;
     }
     const decision = decideLook({ look: due.look, copies, state, resendAllowed: run.settings.reconcileResend, now, iso: isoTime });
@@ -57,13 +56,13 @@ export function runSentCheck(run: Run): void {
   }
   commitBatch(run, batch);
   noteWaitingRows(run, notes);
-  if (failing.length > 0) {
+  if (failed.length > 0) {
     raiseIncident(
       run,
       'SENT_CHECK_FAILED',
-      `the Sent folder could not be searched (${failure}); ${failing.length} row(s) stay as they are (SENDING or NEEDS_REVIEW) until it can. ` +
+      `the Sent folder could not be searched (${failed[failed.length - 1].message}); ${failed.length} row(s) stay as they are (SENDING or NEEDS_REVIEW) until it can. ` +
         `Check that appsscript.json enables the Gmail advanced service with gmail.readonly and run Set up / repair (docs/oauth-scopes.md)`,
-      failing,
+      failed.map((failure) => failure.rowNumber),
     );
   } else {
     markGone(run, ['SENT_CHECK_FAILED']);

@@ -43,10 +43,9 @@ export function recoveredDetail(check: TypeformCheckRecord): string {
 
 /** The stored record, or null when there is none or it cannot be read. */
 export function readCheckRecord(snapshot: Readonly<Record<string, string>>): TypeformCheckRecord | null {
-  const text = snapshot[TYPEFORM_CHECK_PROPERTY];
-  if (!text) return null;
   try {
-    const json = JSON.parse(text) as Partial<TypeformCheckRecord>;
+    // No property parses as no JSON either (JSON.parse(undefined) and JSON.parse('') throw).
+    const json = JSON.parse(snapshot[TYPEFORM_CHECK_PROPERTY]) as Partial<TypeformCheckRecord>;
     if (typeof json.at !== 'number') return null;
     return {
       at: json.at,

@@ -69,11 +69,8 @@ export interface ReconcileReport {
   complete: boolean;
 }
 
-class CheckStopped extends Error {
-  constructor(readonly why: string) {
-    super(why);
-  }
-}
+/** The deadline came: no new request is started (the only reason a check stops early). */
+class CheckStopped extends Error {}
 
 function describeFailure(answer: TypeformAnswer): string {
   if (answer.status === 401 || answer.status === 403) {
@@ -87,7 +84,7 @@ function describeFailure(answer: TypeformAnswer): string {
 /** One paced request: never two within MIN_REQUEST_GAP_MS, 429 waited out a few times. */
 function pacedGet(deps: ReconcileDeps, pace: { last: number | null }, path: string, query: Record<string, string>): TypeformAnswer {
   for (let attempt = 0; ; attempt += 1) {
-    if (deps.clock.now() >= deps.deadline) throw new CheckStopped('time');
+    if (deps.clock.now() >= deps.deadline) throw new CheckStopped();
     const wait = waitBeforeRequestMs(pace.last, deps.clock.now());
     if (wait > 0) deps.sleep(wait);
     pace.last = deps.clock.now();
@@ -98,10 +95,10 @@ function pacedGet(deps: ReconcileDeps, pace: { last: number | null }, path: stri
 }
 
 function checkForm(deps: ReconcileDeps, pace: { last: number | null }, window: ResponseWindow, known: ReadonlySet<string>, formId: string): FormCheck {
-  const check: FormCheck = { formId, seen: 0, alreadyHere: 0, inRejected: 0, recovered: [], failed: [], webhook: 'unknown', error: '' };
   const path = `/forms/${encodeURIComponent(formId)}`;
   const hooks = pacedGet(deps, pace, `${path}/webhooks`, {});
-  check.webhook = hooks.status === 200 ? webhookState(hooks.text, deps.webAppUrl) : 'unknown';
+  const webhook = hooks.status === 200 ? webhookState(hooks.text, deps.webAppUrl) : 'unknown';
+  const check: FormCheck = { formId, seen: 0, alreadyHere: 0, inRejected: 0, recovered: [], failed: [], webhook, error: '' };
   const seen = new Set<string>();
   let definition: FormDefinition | null = null;
   let before: string | null = null;

@@ -20,14 +20,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The items of a responses page; an item without a token cannot be matched and is left out. */
-export function parseResponsesPage(text: string): ResponseItem[] | null {
+/** The JSON value of a text; undefined when it is not JSON, which every reader below takes for an unreadable answer. */
+function parseJson(text: string): unknown {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return null;
+    // not JSON: stays undefined
   }
+  return json;
+}
+
+/** The items of a responses page; an item without a token cannot be matched and is left out. */
+export function parseResponsesPage(text: string): ResponseItem[] | null {
+  const json = parseJson(text);
   if (!isRecord(json) || !Array.isArray(json.items)) return null;
   return json.items.filter((item): item is ResponseItem => isRecord(item) && typeof item.token === 'string' && item.token !== '');
 }
@@ -39,13 +45,9 @@ export interface FormDefinition {
 
 /** GET /forms/{id}: the title and fields the submission is rendered with; an unreadable answer gives none (answers still show). */
 export function parseFormDefinition(text: string): FormDefinition {
-  try {
-    const json: unknown = JSON.parse(text);
-    if (isRecord(json)) return { title: typeof json.title === 'string' ? json.title : '', fields: Array.isArray(json.fields) ? json.fields : [] };
-  } catch {
-    // falls through: no titles
-  }
-  return { title: '', fields: [] };
+  const json = parseJson(text);
+  if (!isRecord(json)) return { title: '', fields: [] };
+  return { title: typeof json.title === 'string' ? json.title : '', fields: Array.isArray(json.fields) ? json.fields : [] };
 }
 
 /** The webhook body Typeform would have sent for this response, with a reconciled event_id: intake's rules then apply unchanged. */
@@ -74,12 +76,7 @@ export type WebhookState = 'enabled' | 'disabled' | 'none' | 'unknown';
  * pointing at this web app (all of them when none does, e.g. behind a proxy); any enabled one is enough.
  */
 export function webhookState(text: string, webAppUrl: string): WebhookState {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return 'unknown';
-  }
+  const json = parseJson(text);
   if (!isRecord(json) || !Array.isArray(json.items)) return 'unknown';
   const hooks = json.items.filter(isRecord);
   const pointingHere = webAppUrl === '' ? [] : hooks.filter((hook) => typeof hook.url === 'string' && hook.url.startsWith(webAppUrl));

@@ -1,7 +1,7 @@
 // A paste or clear over several rows of the system columns: each row's event_id from its payload, the rest from the Log's ledger.
 import type { LogEntry } from '../ports';
 import type { QueueHeader, QueueRow } from '../queue-row';
-import { describeRepair, ledgerRepairOf, vouchedColumns, type LedgerColumn } from '../send-ledger';
+import { describeRepair, ledgerRepairOf, vouchedColumns, type LedgerColumn, type LedgerRepair } from '../send-ledger';
 import { decideSystemColumnEdit } from './edit-guard';
 import { staffName, type StaffContext } from './staff-moves';
 
@@ -11,7 +11,7 @@ import { staffName, type StaffContext } from './staff-moves';
  * the payload is in the Payloads sheet, blank, or not a delivery.
  */
 export function eventIdOfPayload(payload: string): string | null {
-  if (!payload.trimStart().startsWith('{')) return null;
+  // A placeholder or blank cell is no JSON, and JSON that is no object has no event_id: both come out null.
   try {
     const id = (JSON.parse(payload) as { event_id?: unknown }).event_id;
     return typeof id === 'string' && id !== '' ? id : null;
@@ -52,13 +52,14 @@ export function decideSystemBlockRow(input: {
     row = { ...row, eventId: fromPayload };
     putBack.push('event_id');
   }
-  const repair = ledgerRepairOf(row, history);
-  const repaired = repair === null ? [] : repair.columns.filter((column) => touched.includes(column));
-  if (repair !== null) for (const column of repaired) row = { ...row, ...columnOf(repair.row, column) };
-  putBack.push(...repaired);
   const details: string[] = [];
   if (putBack.includes('event_id')) details.push(`put back event_id from the row's payload (${seen.eventId || '(empty)'} → ${row.eventId})`);
-  if (repair !== null && repaired.length > 0) details.push(describeRepair({ ...repair, columns: repaired }, seen));
+  const repair = touchedPart(ledgerRepairOf(row, history), touched);
+  if (repair !== null) {
+    for (const column of repair.columns) row = { ...row, ...columnOf(repair.row, column) };
+    putBack.push(...repair.columns);
+    details.push(describeRepair(repair, seen));
+  }
 
   const vouched = new Set<QueueHeader>(vouchedColumns(row, history));
   if (fromPayload !== null) vouched.add('event_id');
@@ -82,6 +83,13 @@ export function decideSystemBlockRow(input: {
     note: `formqueue (edit by ${by}): ${detail}.`,
     log: { at: context.now, eventId: row.eventId, from: String(seen.status), to: String(row.status), by, detail },
   };
+}
+
+/** The part of the ledger's repair in the columns this edit touched (it changed no other), or null when none is left. */
+function touchedPart(repair: LedgerRepair | null, touched: readonly QueueHeader[]): LedgerRepair | null {
+  if (repair === null) return null;
+  const columns = repair.columns.filter((column) => touched.includes(column));
+  return columns.length === 0 ? null : { ...repair, columns };
 }
 
 function columnOf(row: QueueRow, column: LedgerColumn): Partial<QueueRow> {

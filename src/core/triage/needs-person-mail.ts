@@ -10,7 +10,7 @@ export const ERROR_SHOWN_CHARS = 140;
 
 /** Redacted first, then cut: cutting first could leave a secret's head that no longer matches by value. */
 export function shownText(text: string, redaction: RedactionContext, max: number): string {
-  const clean = redact(String(text ?? ''), redaction.knownSecrets, redaction.keep).replace(/\s+/g, ' ').trim();
+  const clean = redact(text, redaction.knownSecrets, redaction.keep).replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 

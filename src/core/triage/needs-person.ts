@@ -149,10 +149,9 @@ export function approvalWaitingSince(row: Pick<QueueRow, 'updatedAt' | 'received
   return row.updatedAt ?? row.receivedAt;
 }
 
-/** The error cell's leading code (`CODE: summary`), or ''. */
-function errorCode(error: string): string {
-  const match = /^\s*([A-Z][A-Z_]+):/.exec(error);
-  return match ? match[1] : '';
+/** The error cell's leading code (`CODE: summary`), if it starts with one. */
+function errorCode(error: string): string | undefined {
+  return /^\s*([A-Z][A-Z_]+):/.exec(error)?.[1];
 }
 
 function reviewReason(error: string): NeedsPersonReason {
@@ -203,12 +202,9 @@ export function needsPersonReason(
 ): NeedsPersonReason | null {
   if (!isStatus(status)) return 'unknown-status';
   if (!NEEDS_PERSON_STATUSES.includes(status)) return null;
-  const error = String(row.error ?? '');
-  if (status === 'NEEDS_REVIEW') return reviewReason(error);
-  if (status === 'FAILED') return failedReason(error);
-  if (status === 'AWAITING_APPROVAL') {
-    const since = approvalWaitingSince(row);
-    return since === null || now - since >= approvalWaitHours * HOUR_MS ? 'approval-overdue' : null;
-  }
-  return null;
+  if (status === 'NEEDS_REVIEW') return reviewReason(row.error);
+  if (status === 'FAILED') return failedReason(row.error);
+  // AWAITING_APPROVAL, the list's one other state.
+  const since = approvalWaitingSince(row);
+  return since === null || now - since >= approvalWaitHours * HOUR_MS ? 'approval-overdue' : null;
 }

@@ -32,6 +32,8 @@ export interface MemoryIntake {
   flushes: number;
   /** Where each findDuplicate looked: 'Queue', or 'Queue+Archive'. */
   searched: string[];
+  /** How many times the Config sheet was read. */
+  configReads: number;
 }
 
 export function memoryIntake(options: { props?: Record<string, string>; now?: number } = {}): MemoryIntake {
@@ -49,6 +51,7 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     lockHeld: { value: false },
     sheetsDown: { value: false },
     flushes: 0,
+    configReads: 0,
     deps: undefined as unknown as IntakeDeps,
   };
   const cache = new MemoryCache();
@@ -65,7 +68,10 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     get tally() {
       return state.tally;
     },
-    readForms: () => state.forms,
+    readForms: () => {
+      state.configReads += 1;
+      return state.forms;
+    },
     findDuplicate(eventId, token, where) {
       state.searched.push(where.archive ? 'Queue+Archive' : 'Queue');
       const places = [['Queue', state.queue], ['Archive', state.archive]] as const;
@@ -98,6 +104,7 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     },
     cache,
     props,
+    mirroredForms: null,
     // Read when a rejection looks, as doPost's snapshot is read when it starts: tests seed state.props at any time.
     get rejectedTotalsAtStart() {
       return state.props[REJECTED_TOTALS_PROPERTY];

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PropertyStore } from '../../../src/core/ports';
-import { REJECTED_BYTES_PER_DAY, REJECTED_TOTALS_PROPERTY, claimRejectedRoom, foldTally, totalsOn } from '../../../src/core/intake/rejection-tally';
+import { REJECTED_BYTES_PER_DAY, REJECTED_TOTALS_PROPERTY, claimRejectedRoom, foldTally, totalsOn, type RejectedTotals } from '../../../src/core/intake/rejection-tally';
 import { MemoryProperties, MemoryTally } from '../memory-ports';
 
 const DAY = '2026-12-01';
@@ -137,5 +137,78 @@ describe('claimRejectedRoom and foldTally', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the stored totals, garbled or from another day', () => {
+  const empty = { day: DAY, count: 0, dropped: 0, bytes: 0, through: '', previous: undefined };
+  it.each<[string, string | undefined]>([
+    ['none stored', undefined],
+    ['not JSON', '{not json'],
+    ['JSON null', 'null'],
+    ['no day: no field of them is trusted', '{"count": 9, "dropped": 1, "bytes": 500, "through": "tally-3", "previous": {"day": "2026-11-29", "count": 2, "dropped": 0}}'],
+    ['counts that are no finite numbers, a through that is no text', `{"day": "${DAY}", "count": "9", "dropped": null, "bytes": 1e999, "through": 7}`],
+  ])('%s: nothing is known of today', (_name, json) => {
+    expect(totalsOn(json, DAY)).toEqual(empty);
+  });
+
+  it.each<[string, string, RejectedTotals['previous']]>([
+    ['a previous day that is no text is no previous day', `{"day": "${DAY}", "count": 1, "previous": {"day": 5, "count": 2, "dropped": 0}}`, undefined],
+    ['a previous day\'s garbled counts read as 0', `{"day": "${DAY}", "count": 1, "previous": {"day": "2026-11-30", "count": "2"}}`, { day: '2026-11-30', count: 0, dropped: 0 }],
+  ])('%s', (_name, json, previous) => {
+    expect(totalsOn(json, DAY).previous).toEqual(previous);
+  });
+
+  it.each<[string, RejectedTotals, RejectedTotals['previous']]>([
+    ['yesterday\'s totals are today\'s previous day', { day: '2026-11-30', count: 3, dropped: 1, bytes: 9, through: 'tally-9' }, { day: '2026-11-30', count: 3, dropped: 1 }],
+    ['a quiet yesterday keeps the day before it', { day: '2026-11-30', count: 0, dropped: 0, bytes: 0, through: '', previous: { day: '2026-11-28', count: 4, dropped: 0 } }, { day: '2026-11-28', count: 4, dropped: 0 }],
+    ['totals a run stored already past midnight keep their own previous day', { day: '2026-12-02', count: 5, dropped: 0, bytes: 9, through: '', previous: { day: '2026-11-29', count: 1, dropped: 1 } }, { day: '2026-11-29', count: 1, dropped: 1 }],
+  ])('%s', (_name, stored, previous) => {
+    expect(totalsOn(JSON.stringify(stored), DAY)).toMatchObject({ day: DAY, count: 0, dropped: 0, bytes: 0 });
+    expect(totalsOn(JSON.stringify(stored), DAY).previous).toEqual(previous);
+  });
+});
+
+describe('foldTally, row by row', () => {
+  it('totals without a day are replaced by the count of the rows', () => {
+    const w = world();
+    w.store.values[REJECTED_TOTALS_PROPERTY] = '{"count": 9, "bytes": 1999000}';
+    expect(claimAsDoPost(w, DAY, 1000)).toBe(true);
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 1, dropped: 0, bytes: 1000 });
+  });
+
+  it('a fold of one row stopped before its delete counts that row once at the next fold', () => {
+    const w = world();
+    claimAsDoPost(w, DAY, 1000);
+    w.tally.failDelete = true;
+    expect(() => foldTally(w.tally, w.props, DAY)).toThrow();
+    w.tally.failDelete = false;
+    claimAsDoPost(w, DAY, 2000);
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ count: 2, bytes: 3000 });
+  });
+
+  it('a row of yesterday appended after today\'s totals (a delivery that began before midnight) is not counted for today', () => {
+    const w = world();
+    w.store.values[REJECTED_TOTALS_PROPERTY] = JSON.stringify({ day: DAY, count: 1, dropped: 0, bytes: 10, through: '' });
+    w.tally.append({ day: '2026-11-30', bytes: 5 });
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 1, dropped: 0, bytes: 10 });
+  });
+
+  it('an empty Tally is folded without writing the totals or deleting anything', () => {
+    const w = world();
+    const calls: string[] = [];
+    w.tally.before = (call) => calls.push(call);
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ day: DAY, count: 0 });
+    expect(w.store.values[REJECTED_TOTALS_PROPERTY]).toBeUndefined();
+    expect(calls).toEqual(['read']);
+  });
+});
+
+describe('claimRejectedRoom with nothing to keep', () => {
+  it.each([0, -500])('a size of %d is only counted: one row of 0 bytes, no read-back, nothing kept', (bytes) => {
+    const w = world();
+    expect(claimAsDoPost(w, DAY, bytes)).toBe(false);
+    expect(w.tally.rows.map((row) => row.bytes)).toEqual([0]);
+    expect(w.tally.reads).toBe(0);
   });
 });

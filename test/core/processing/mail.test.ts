@@ -196,6 +196,16 @@ describe('newMailRef', () => {
     expect(newMailRef(fixedRandom(0, 0, 0, 0, 0, 0, 0.5), new Set(['FQ-000000']))).toMatch(/^FQ-[0-9A-HJKMNP-TV-Z]{6}$/);
     expect(newMailRef(fixedRandom(0, 0, 0, 0, 0, 0, 0.5), new Set(['FQ-000000']))).not.toBe('FQ-000000');
   });
+
+  it.each<[string, number[], string[], string]>([
+    ['a free first draw is given as drawn', [0, 0, 0, 0, 0, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5], [], 'FQ-000000'],
+    ['a free draw is given even when the next one would be taken', [0, 0, 0, 0, 0, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5], ['FQ-GGGGGG'], 'FQ-000000'],
+    ['a taken draw is drawn again', [0, 0, 0, 0, 0, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5], ['FQ-000000'], 'FQ-GGGGGG'],
+    ['a Random at the ends of its range still gives Crockford letters', [0, 0.999999, 1, 0, 0.999999, 1], [], 'FQ-0ZZ0ZZ'],
+    ['a Random that repeats one taken reference cannot hold the run: the reference is given anyway', [0.5], ['FQ-GGGGGG'], 'FQ-GGGGGG'],
+  ])('%s', (_name, draws, taken, ref) => {
+    expect(newMailRef(fixedRandom(...draws), new Set(taken))).toBe(ref);
+  });
 });
 
 describe('buildMail, part by part', () => {

@@ -2,29 +2,16 @@
 // check off, a send error that may have mailed, a claim the Log shows unsettled): the same two looks as a SENDING row,
 // and a NEEDS_REVIEW row with any other reason is never touched.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry, SentCopy, SentMailbox } from '../../../src/core/ports';
+import type { LogEntry, SentCopy } from '../../../src/core/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { NO_COPY_YET, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS } from '../../../src/core/processing/sent-check';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { pendingRow, T0, world, type World } from '../memory-ports';
+import { MemorySentMailbox, pendingRow, T0, world, type World } from '../memory-ports';
 
 const MIN = 60_000;
 const ON = { RECONCILE_SENT_MAIL: 'true', STALE_SENDING_MINUTES: '15' };
 const CLAIMED_AT = T0 - 60 * MIN;
 const STALE = 'STALE_SENDING: sending started 16 min ago and its outcome was never recorded: the mail may or may not have reached the person.';
-
-/** The Sent folder: copies carrying a reference are found by a query naming it; every query is kept. */
-class MemorySentMailbox implements SentMailbox {
-  copies: SentCopy[] = [];
-  queries: string[] = [];
-  failWith: string | null = null;
-  search(query: string): SentCopy[] {
-    this.queries.push(query);
-    if (this.failWith !== null) throw new Error(this.failWith);
-    const ref = /"([^"]+)"/.exec(query)?.[1] ?? '';
-    return this.copies.filter((copy) => copy.body.includes(ref) || copy.subject.includes(ref));
-  }
-}
 
 const copy = (id: string, over: Partial<SentCopy> = {}): SentCopy => ({
   id, to: 'mina.okafor@example.com', subject: 'Our reply (FQ-AAAAAA)', body: 'Dear Mina.\nReference: FQ-AAAAAA', sentAt: CLAIMED_AT + 2000, ...over,

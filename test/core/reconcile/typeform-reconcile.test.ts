@@ -2,13 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { evidenceOf } from '../../../src/core/reconcile/evidence';
 import { isReconciledEventId, reconciledEventId } from '../../../src/core/reconcile/reconciled-id';
-import { reconcileTypeform, reportLines, type ReconcileDeps, type StoreAnswer, type TypeformAnswer } from '../../../src/core/reconcile/typeform-reconcile';
+import { reconcileTypeform, reportLines, type StoreAnswer } from '../../../src/core/reconcile/typeform-reconcile';
+import { memoryTypeform, NOW } from './memory-typeform';
 import { responseAsDelivery, webhookState } from '../../../src/core/reconcile/typeform-responses';
 import { MIN_REQUEST_GAP_MS, nextBefore, pageQuery, rateLimitWaitMs, responseWindow, waitBeforeRequestMs } from '../../../src/core/reconcile/typeform-window';
 import { checkRecordOf, readCheckRecord, TYPEFORM_CHECK_PROPERTY } from '../../../src/core/reconcile/check-record';
 import { parseTypeformBody } from '../../../src/core/intake/typeform-payload';
-
-const NOW = Date.UTC(2026, 11, 1, 6, 0, 0);
 
 describe('evidence', () => {
   it.each([
@@ -77,49 +76,6 @@ describe('response items and webhooks', () => {
   });
   it('an unreadable webhooks answer is unknown, not disabled', () => expect(webhookState('<html>', '')).toBe('unknown'));
 });
-
-/** Typeform in memory: responses newest first, `before` paging, optional 429s, every request logged with its time. */
-function memoryTypeform(responses: { token: string }[], options: { rateLimited?: number; status?: number; hooks?: unknown[] } = {}) {
-  const requests: { path: string; query: Record<string, string>; at: number }[] = [];
-  let now = NOW;
-  let limited = options.rateLimited ?? 0;
-  const deps = (overrides: Partial<ReconcileDeps> = {}) => {
-    const stored: string[] = [];
-    const base: ReconcileDeps = {
-      clock: { now: () => now },
-      sleep: (ms) => {
-        now += ms;
-      },
-      http: {
-        get(path, query): TypeformAnswer {
-          requests.push({ path, query, at: now });
-          now += 10;
-          if (limited > 0) {
-            limited -= 1;
-            return { status: 429, text: '{}', retryAfterSeconds: 2 };
-          }
-          if (options.status) return { status: options.status, text: '{"code":"AUTHENTICATION_FAILED"}', retryAfterSeconds: null };
-          if (path.endsWith('/webhooks')) return { status: 200, text: JSON.stringify({ items: options.hooks ?? [{ url: 'u', enabled: true }] }), retryAfterSeconds: null };
-          if (!path.endsWith('/responses')) return { status: 200, text: JSON.stringify({ title: 'F', fields: [] }), retryAfterSeconds: null };
-          const start = query.before ? responses.findIndex((r) => r.token === query.before) + 1 : 0;
-          const items = responses.slice(start, start + Number(query.page_size));
-          return { status: 200, text: JSON.stringify({ total_items: responses.length, items }), retryAfterSeconds: null };
-        },
-      },
-      formIds: ['F1'],
-      places: { knownTokens: () => new Set(['known1']), inRejected: (token) => token === 'rejected1' },
-      store: (body): StoreAnswer => {
-        stored.push(body);
-        return { ok: true, queued: true };
-      },
-      webAppUrl: '',
-      deadline: NOW + 60_000,
-      ...overrides,
-    };
-    return { deps: base, stored };
-  };
-  return { requests, deps };
-}
 
 describe('reconcileTypeform', () => {
   it('queues only the responses no sheet holds: Queue/Archive/spill and Rejected matches are left alone', () => {

@@ -24,7 +24,12 @@ describe('eventIdOfPayload', () => {
     ['(in Payloads: 3 parts)', null],
     ['', null],
     ['{"event_id": 7}', null],
+    ['{"event_id": ""}', null],
     ['{not json', null],
+    ['null', null],
+    ['"evt-block"', null],
+    [`[${payload}]`, null],
+    [`\n  ${payload}`, ID],
   ])('%j → %j', (text, id) => expect(eventIdOfPayload(text)).toBe(id));
 });
 
@@ -50,8 +55,64 @@ describe('decideSystemBlockRow', () => {
 
   it('a value nothing records parks an unfinished row in NEEDS_REVIEW with the reason; in a block of whole rows (a sort) it is left', () => {
     const ready = repliedRow('READY', { eventId: ID, payload, claimedAt: T0 });
-    expect(decide(ready, ['claimed_at'], [])).toMatchObject({ kind: 'changed', row: { status: 'NEEDS_REVIEW', error: expect.stringMatching(/^STAFF_EDIT_UNCHECKED: /) } });
+    const unchecked = "claimed_at was changed by a paste or a multi-cell edit and could not be put back (Sheets gives no previous value); parked in NEEDS_REVIEW so nothing is sent until a person looks";
+    expect(decide(ready, ['claimed_at'], [])).toMatchObject({
+      kind: 'changed',
+      row: { status: 'NEEDS_REVIEW', claimedAt: T0, updatedAt: T0, error: expect.stringMatching(/^STAFF_EDIT_UNCHECKED: /) },
+      columns: ['claimed_at'],
+      note: `formqueue (edit by ana@example.org): multi-cell edit of claimed_at: ${unchecked}.`,
+      log: { at: T0, eventId: ID, from: 'READY', to: 'NEEDS_REVIEW', by: 'ana@example.org', detail: `multi-cell edit of claimed_at: ${unchecked}` },
+    });
     expect(decide(ready, ['claimed_at'], [], true)).toEqual({ kind: 'intact' });
+  });
+
+  it.each<[string, string]>([
+    ['pasted over', 'x-1'],
+    ['cleared', ''],
+  ])('an event_id %s alone is put back from the payload, and the note says from what', (_name, pasted) => {
+    const shown = pasted || '(empty)';
+    const detail = `multi-cell edit of event_id: put back event_id from the row's payload (${shown} → ${ID})`;
+    expect(decide(sent({ eventId: pasted }), ['event_id'])).toEqual({
+      kind: 'changed',
+      row: sent({ updatedAt: T0 }),
+      columns: ['event_id'],
+      note: `formqueue (edit by ana@example.org): ${detail}.`,
+      log: { at: T0, eventId: ID, from: 'SENT', to: 'SENT', by: 'ana@example.org', detail },
+    });
+  });
+
+  it('an event_id and a sent_at put back are both named, in one note', () => {
+    const decision = decide(sent({ eventId: '', sentAt: null }), ['event_id', 'sent_at']);
+    const iso = new Date(SENT_AT).toISOString();
+    expect(decision.kind === 'changed' && decision.note).toBe(
+      `formqueue (edit by ana@example.org): multi-cell edit of event_id, sent_at: put back event_id from the row's payload ((empty) → ${ID}); ` +
+        `put back sent_at (empty) → ${iso} from the Log's SENT line of ${iso}: these columns are formqueue's memory of this row (how a reply is never mailed twice).`,
+    );
+  });
+
+  it('only the columns the edit touched are put back: a sent_at it did not touch is left as it is', () => {
+    expect(decide(sent({ mailRef: '', sentAt: null }), ['mail_ref'])).toMatchObject({ kind: 'changed', row: { mailRef: REF, sentAt: null }, columns: ['mail_ref'] });
+    expect(decide(sent({ sentAt: null }), ['mail_ref'])).toEqual({ kind: 'intact' });
+  });
+
+  it('a row whose payload cell is blank is still put right from the ledger by its event_id', () => {
+    expect(decide(sent({ payload: '', sentAt: null }), ['sent_at'])).toMatchObject({ kind: 'changed', row: { sentAt: SENT_AT }, columns: ['sent_at'] });
+  });
+
+  it('an event_id pasted over a row whose payload is in the Payloads sheet cannot be checked: the row is parked, the pasted id kept', () => {
+    const ready = repliedRow('READY', { eventId: 'x-1', payload: '(in Payloads: 3 parts)' });
+    expect(decide(ready, ['event_id'], [])).toMatchObject({ kind: 'changed', row: { status: 'NEEDS_REVIEW', eventId: 'x-1' }, columns: ['event_id'] });
+  });
+
+  it('a sent_at pasted onto a READY row is parked even though the Log holds an earlier send: the ledger vouches only for a row in its status', () => {
+    const ready = repliedRow('READY', { eventId: ID, payload, sentAt: T0 });
+    expect(decide(ready, ['sent_at'])).toMatchObject({ kind: 'changed', row: { status: 'NEEDS_REVIEW', sentAt: T0 }, columns: ['sent_at'] });
+  });
+
+  it('a mail_ref pasted onto a SENDING row whose claim line records no mail_ref is parked: the ledger vouches only for what it recorded', () => {
+    const sending = repliedRow('SENDING', { eventId: ID, payload, mailRef: 'FQ-PASTED', claimedAt: SENT_AT });
+    const oldClaim: LogEntry = { ...ledger[0], detail: 'claimed for sending' };
+    expect(decide(sending, ['mail_ref'], [oldClaim])).toMatchObject({ kind: 'changed', row: { status: 'NEEDS_REVIEW', mailRef: 'FQ-PASTED' }, columns: ['mail_ref'] });
   });
 
   it('a row of no submission (no event_id, no payload) is left alone', () => {

@@ -17,6 +17,8 @@ describe('needsPersonReason', () => {
     ['READY with a template note', 'READY', cell('TEMPLATE_INVALID: x'), null],
     ['SENT', 'SENT', cell(''), null],
     ['SKIPPED', 'SKIPPED', cell(''), null],
+    ['SENT long ago (only AWAITING_APPROVAL waits too long)', 'SENT', cell('', { receivedAt: T0 - 72 * HOUR, updatedAt: T0 - 72 * HOUR }), null],
+    ['PENDING with no time at all', 'PENDING', cell('', { receivedAt: null, updatedAt: null }), null],
     // NEEDS_REVIEW, by the code its error cell starts with.
     ['a stale send', 'NEEDS_REVIEW', cell('STALE_SENDING: sending started 21 min ago'), 'send-interrupted'],
     ['an unclear Gmail answer', 'NEEDS_REVIEW', cell('MAIL_UNKNOWN: Exception: odd — the mail may or may not have been sent'), 'mail-outcome-unknown'],
@@ -27,6 +29,9 @@ describe('needsPersonReason', () => {
     ['the Sent check found none', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent: safe to resend — set PENDING'), 'no-copy-in-sent'],
     ['a paste parked it (old error of another step)', 'NEEDS_REVIEW', cell('GEMINI_RETRYABLE: 503'), 'parked-by-edit'],
     ['a paste parked it (no error)', 'NEEDS_REVIEW', cell(''), 'parked-by-edit'],
+    ['the Sent check found 12 copies', 'NEEDS_REVIEW', cell('SENT_CHECK: mailed 12 times (message ids a, …); a person must look'), 'mailed-several-times'],
+    ['a Sent check note a person edited into other words', 'NEEDS_REVIEW', cell('SENT_CHECK: looked at it, all fine'), 'parked-by-edit'],
+    ['a code after leading blanks', 'NEEDS_REVIEW', cell('  MAIL_UNKNOWN: odd answer'), 'mail-outcome-unknown'],
     // FAILED, likewise.
     ['no address', 'FAILED', cell('MAIL_PERMANENT: no email address in the submission; no reply was generated'), 'no-address'],
     ['an address refused', 'FAILED', cell('MAIL_PERMANENT: Invalid email: x@'), 'mail-refused'],
@@ -34,6 +39,7 @@ describe('needsPersonReason', () => {
     ['a refused request', 'FAILED', cell('GEMINI_REJECTED: HTTP 400'), 'gemini-refused'],
     ['Gemini gave up', 'FAILED', cell('GEMINI_RETRYABLE: gave up after 5 attempts; last: 503'), 'gemini-gave-up'],
     ['anything else', 'FAILED', cell('something a person typed'), 'failed-other'],
+    ['a code later in the cell is no code', 'FAILED', cell('retried after GEMINI_REJECTED: HTTP 400'), 'failed-other'],
     // AWAITING_APPROVAL: only once it has waited APPROVAL_WAIT_HOURS, from updated_at (else received_at).
     ['approval, 1 h', 'AWAITING_APPROVAL', cell(''), null],
     ['approval, a minute short of 24 h', 'AWAITING_APPROVAL', cell('', { updatedAt: T0 - 24 * HOUR + MINUTE }), null],
