@@ -18,7 +18,7 @@ export function codedError(code: ErrorCode, message: string): CodedError {
 /** The code of any thrown value: ours carry one; anything else is a code bug unless a classifier says otherwise. */
 export function codeOf(thrown: unknown): ErrorCode | undefined {
   const code = (thrown as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : undefined;
+  return (ERROR_CODES as readonly unknown[]).includes(code) ? (code as ErrorCode) : undefined;
 }
 
 export function messageOf(thrown: unknown): string {

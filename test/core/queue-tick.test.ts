@@ -11,6 +11,7 @@ import { HEALTH_SNAPSHOT_KEY } from '../../src/core/triage/health';
 import { RECOVERY_QUIET_MINUTES } from '../../src/core/triage/incident-catalog';
 import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
+import { FORMS_MIRROR_PROPERTY, mirroredForms } from '../../src/core/intake/forms-mirror';
 import { memoryIntake } from './intake/memory-intake';
 import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
 
@@ -615,3 +616,29 @@ describe('the tick, rule by rule', () => {
   });
 });
 
+describe("the tick and intake's copy of Config", () => {
+  it('leaves the forms it read in Script Properties, read at the start of its Config read, for doPost', () => {
+    const w = tickWorld();
+    const readAt = w.clock.now();
+    tick(w);
+    expect(JSON.parse(w.props.values[FORMS_MIRROR_PROPERTY])).toEqual({ readAt, forms: [['*', 1, '']] });
+    expect(mirroredForms(w.props.values, w.clock.now())).toEqual([{ formId: '*', enabled: true, recipientField: '' }]);
+  });
+
+  it('leaves a fresh copy that agrees as it is', () => {
+    const w = tickWorld();
+    const fresh = JSON.stringify({ readAt: w.clock.now() - MINUTE_MS, forms: [['*', 1, '']] });
+    w.props.values[FORMS_MIRROR_PROPERTY] = fresh;
+    tick(w);
+    expect(w.props.values[FORMS_MIRROR_PROPERTY]).toBe(fresh);
+  });
+
+  it('writes no copy when it could not read Config (the spreadsheet did not open)', () => {
+    const w = tickWorld();
+    w.openWorkspace = () => {
+      throw codedError('SHEETS_UNAVAILABLE', 'Service Spreadsheets failed while accessing document');
+    };
+    tick(w);
+    expect(w.props.values[FORMS_MIRROR_PROPERTY]).toBeUndefined();
+  });
+});

@@ -23,20 +23,21 @@ interface Mirror {
   forms: IntakeForm[];
 }
 
+/** The stored copy, or null when there is none or it is not one (JSON.parse throws on undefined and ''). */
 function parseMirror(text: string | undefined): Mirror | null {
-  if (text === undefined || text === '') return null;
+  let value: { readAt?: unknown; forms?: unknown } | null;
   try {
-    const value = JSON.parse(text) as { readAt?: unknown; forms?: unknown };
-    if (typeof value.readAt !== 'number' || !Array.isArray(value.forms)) return null;
-    const forms: IntakeForm[] = [];
-    for (const entry of value.forms as unknown[]) {
-      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[2] !== 'string') return null;
-      forms.push({ formId: entry[0], enabled: entry[1] === 1, recipientField: entry[2] });
-    }
-    return { readAt: value.readAt, forms };
+    value = JSON.parse(text as string) as typeof value;
   } catch {
     return null;
   }
+  if (typeof value?.readAt !== 'number' || !Array.isArray(value.forms)) return null;
+  const forms: IntakeForm[] = [];
+  for (const entry of value.forms as unknown[]) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[2] !== 'string') return null;
+    forms.push({ formId: entry[0], enabled: entry[1] === 1, recipientField: entry[2] });
+  }
+  return { readAt: value.readAt, forms };
 }
 
 /** The copy's age when it can be trusted at `now`; null when there is none, it is unreadable, too old or older than the last edit. */
@@ -44,7 +45,7 @@ function trustedAge(snapshot: Record<string, string>, mirror: Mirror | null, now
   if (!mirror) return null;
   const age = now - mirror.readAt;
   if (age < -MIRROR_CLOCK_SKEW_MS || age > FORMS_MIRROR_MAX_AGE_MS) return null;
-  const editedAt = Number(snapshot[CONFIG_EDITED_PROPERTY] ?? '');
+  const editedAt = Number(snapshot[CONFIG_EDITED_PROPERTY]); // NaN when never edited
   if (Number.isFinite(editedAt) && mirror.readAt <= editedAt + MIRROR_CLOCK_SKEW_MS) return null;
   return age;
 }

@@ -27,6 +27,9 @@ describe('mirroredForms: whether doPost may trust the copy in Script Properties'
     ['a copy whose forms are not a list', { [FORMS_MIRROR_PROPERTY]: JSON.stringify({ readAt: NOW, forms: {} }) }, null],
     ['a copy with a form that is not [id, enabled, field]', { [FORMS_MIRROR_PROPERTY]: copy(NOW, [{ formId: 'x' }]) }, null],
     ['a copy whose recipient field is not text', { [FORMS_MIRROR_PROPERTY]: copy(NOW, [['Wr1tE5sy', 1, 7]]) }, null],
+    ['a copy whose form id is not text', { [FORMS_MIRROR_PROPERTY]: copy(NOW, [[7, 1, 'email']]) }, null],
+    ['a copy whose form is a text, not a list', { [FORMS_MIRROR_PROPERTY]: copy(NOW, ['abc']) }, null],
+    ['a copy that is JSON null', { [FORMS_MIRROR_PROPERTY]: 'null' }, null],
     ['a copy read a minute ago', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000) }, FORMS],
     ['a copy exactly as old as it may be', { [FORMS_MIRROR_PROPERTY]: copy(NOW - FORMS_MIRROR_MAX_AGE_MS) }, FORMS],
     ['a copy a moment too old', { [FORMS_MIRROR_PROPERTY]: copy(NOW - FORMS_MIRROR_MAX_AGE_MS - 1) }, null],
@@ -46,20 +49,21 @@ describe('mirroredForms: whether doPost may trust the copy in Script Properties'
 });
 
 describe('mirrorToWrite: when a processQueue run rewrites the copy after reading Config', () => {
-  const read = [form('Wr1tE5sy')].map((f) => ({ ...f, recipientField: 'email', prompt: 'not copied' }));
   it.each([
     ['no copy yet', {}, NOW, true],
     ['a trusted copy that agrees, read a minute ago', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000) }, NOW, false],
     ['a copy that agrees but is half as old as it may be', { [FORMS_MIRROR_PROPERTY]: copy(NOW - FORMS_MIRROR_MAX_AGE_MS / 2) }, NOW, true],
     ['a copy with another recipient field', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000, [['Wr1tE5sy', 1, 'other']]) }, NOW, true],
     ['a copy where the form is disabled', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000, [['Wr1tE5sy', 0, 'email']]) }, NOW, true],
+    ['a copy whose second form differs', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000, [['Wr1tE5sy', 1, 'email'], ['B', 1, '']]) }, NOW, true, [['Wr1tE5sy', 1, 'email'], ['B', 0, '']]],
     ['a copy with one more form', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000, [['Wr1tE5sy', 1, 'email'], ['B', 1, '']]) }, NOW, true],
     ['a copy with another form id', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000, [['Other', 1, 'email']]) }, NOW, true],
     ['a copy that agrees but was read before an edit', { [FORMS_MIRROR_PROPERTY]: copy(NOW - 60_000), [CONFIG_EDITED_PROPERTY]: String(NOW - 30_000) }, NOW, true],
-  ])('%s: rewritten %s', (_name, snapshot, readAt, rewritten) => {
-    const text = mirrorToWrite(snapshot as Record<string, string>, read, readAt);
+  ])('%s: rewritten %s', (_name, snapshot, readAt, rewritten, forms = [['Wr1tE5sy', 1, 'email']]) => {
+    const configForms = (forms as [string, number, string][]).map(([id, on, field]) => ({ ...form(id, on === 1), recipientField: field, prompt: 'not copied' }));
+    const text = mirrorToWrite(snapshot as Record<string, string>, configForms, readAt as number);
     expect(text !== null).toBe(rewritten);
-    if (text !== null) expect(JSON.parse(text)).toEqual({ readAt, forms: [['Wr1tE5sy', 1, 'email']] });
+    if (text !== null) expect(JSON.parse(text)).toEqual({ readAt, forms });
   });
 
   it('copies only what intake uses: the id, whether it is enabled, and the recipient field', () => {

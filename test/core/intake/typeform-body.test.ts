@@ -1,5 +1,6 @@
 // Typeform's webhook body piece by piece: each refusal with its reason, and each part of a delivery exactly as parsed.
 import { describe, expect, it } from 'vitest';
+import { questionTitle } from '../../../src/core/intake/answers';
 import { fieldOf, isTestDelivery, parseTypeformBody, type TypeformDelivery, type TypeformField } from '../../../src/core/intake/typeform-payload';
 
 const body = (formResponse: unknown, top: Record<string, unknown> = {}) =>
@@ -65,6 +66,12 @@ describe('the parts of a delivery', () => {
       { type: 'text', text: 'a', field: { id: 'f1', ref: '', type: '' } },
     ]);
     expect(delivery({ answers: { type: 'text' } }).answers).toEqual([]);
+  });
+
+  it('an answer matched by id to a question with no ref, type or title keeps them empty: its line is labelled by the id', () => {
+    const parsed = delivery({ definition: { fields: [{ id: 'f1' }] }, answers: [{ type: 'text', text: 'a', field: { id: 'f1' } }] });
+    expect(parsed.answers).toEqual([{ type: 'text', text: 'a', field: { id: 'f1', ref: '', type: '' } }]);
+    expect(questionTitle(parsed.answers[0], parsed)).toBe('f1');
   });
 });
 

@@ -434,3 +434,16 @@ describe('an outage round', () => {
     expect(w.incidents.cleared).toContain('GEMINI_UNAVAILABLE');
   });
 });
+
+describe('a cell staff edit while the row is claimed for generation', () => {
+  it.each<[string, Partial<QueueRow>, (w: World) => unknown, unknown]>([
+    ['a corrected recipient is the address mailed', { recipient: 'fixed@example.com' }, (w) => w.mailer.outbox.map((mail) => mail.to), ['fixed@example.com']],
+    // The verdict's compare-and-set checks mail_ref against the row as read back, so the reply still lands and is sent.
+    ['a mail_ref set then is kept and the reply is written and sent', { mailRef: 'FQ-STAFF1' }, (w) => [w.queue.row(2).status, w.queue.row(2).mailRef, w.mailer.outbox.length], ['SENT', 'FQ-STAFF1', 1]],
+  ])('%s (the edit lands between the claim and its read-back)', (_what, edit, observed, expected) => {
+    const w = world([row(1, { recipient: 'typo@exmaple.com' })]);
+    onRead(w, 1, (queue) => queue.edit(2, edit));
+    runProcessing(w.deps, start);
+    expect(observed(w)).toEqual(expected);
+  });
+});

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { pendingRow, T0, world } from '../memory-ports';
+import { okOutcome, pendingRow, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const ready = (eventId: string, recipient: string, patch: Partial<QueueRow> = {}) =>
@@ -60,6 +60,23 @@ describe('writes are compare-and-set by event_id', () => {
     for (let run = 0; run < 4; run++) runProcessing(w.deps, start);
     expect(w.mailer.outbox.map((mail) => mail.to).sort()).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
     for (const row of w.queue.rows) expect(row.result).toBe(`Reply for ${row.eventId}`);
+  });
+
+  it('a sort between the generation claims and their read-back: no reply is written into the other submission\'s row', () => {
+    const w = world([
+      pendingRow({ eventId: 'aaaaaa', responseToken: 'tok-a', recipient: 'a@example.com', submission: 'Question: from A' }),
+      pendingRow({ eventId: 'bbbbbb', responseToken: 'tok-b', recipient: 'b@example.com', submission: 'Question: from B' }),
+    ], { GEMINI_CONCURRENCY: '2' });
+    let reads = 0;
+    w.queue.beforeReadRows = (_numbers, queue) => {
+      if (++reads === 1) queue.reorder(reversed);
+    };
+    w.gemini.respond = (request) => okOutcome(JSON.stringify(request.body).includes('from A') ? 'Reply for A' : 'Reply for B');
+    runProcessing(w.deps, start);
+    const ownReply = (eventId: string) => `Reply for ${eventId[0].toUpperCase()}`;
+    const wrong = w.queue.rows.filter((row) => row.result !== '' && row.result !== ownReply(row.eventId));
+    expect(wrong.map((row) => [row.eventId, row.result])).toEqual([]);
+    expect(w.mailer.outbox.every((mail) => mail.body.includes(`Reply for ${mail.to[0].toUpperCase()}`))).toBe(true);
   });
 
   it('a sort while Gemini writes: the reply is written to its own submission', () => {

@@ -1,7 +1,7 @@
 // The words of staff moves (Log lines, source lists) and the table's answers for a value that is not a status.
 import { describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/core/statuses';
-import { moversOf, STAFF_MOVE_WORDS, staffMoveRefusal, staffSourcesText, targetsFrom } from '../../../src/core/processing/transitions';
+import { canStaffMove, moversOf, STAFF_MOVE_WORDS, staffMoveRefusal, staffSourcesText, targetsFrom } from '../../../src/core/processing/transitions';
 
 describe('the Log words of each staff move', () => {
   it.each([
@@ -15,6 +15,11 @@ describe('the Log words of each staff move', () => {
 
   it('only the states staff may move rows to have words', () => {
     expect(Object.keys(STAFF_MOVE_WORDS).sort()).toEqual(['APPROVED', 'PENDING', 'SENT', 'SKIPPED']);
+  });
+
+  it('every state the table lets staff move a row to has words, so no staff move is logged without them', () => {
+    const targets = new Set(STATUSES.flatMap((from) => STATUSES.filter((to) => canStaffMove(from, to))));
+    expect([...targets].sort()).toEqual(Object.keys(STAFF_MOVE_WORDS).sort());
   });
 });
 

@@ -1,6 +1,7 @@
 // The health figures and their words: what counts as waiting, the oldest ages, the rows for a person, the stored snapshot.
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  assessApprovalImpact,
   assessUserImpact,
   computeHealth,
   healthSnapshotFromJson,
@@ -109,6 +110,9 @@ describe('healthWhenUnreadable', () => {
       affected: true,
       statement: 'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown; at least 1 delivery wait in the spill.',
     });
+    expect(healthWhenUnreadable(T0, null, { spilled: 2 }).userImpact.statement).toBe(
+      'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown; at least 2 deliveries wait in the spill.',
+    );
   });
 
   it('with the last figures: kept, said to be old, and the spill counted afresh', () => {
@@ -183,5 +187,29 @@ describe('the stored snapshot', () => {
       readable: true, countedAt: null, unknownStatus: 0, waiting: 0, oldestPendingAt: null, oldestWaitingAt: null,
       needsPersonCount: 0, needsPerson: [], spreadsheetUrl: '', sheetId: null, spilled: 0,
     });
+  });
+});
+
+describe('assessApprovalImpact: rows recovered into AWAITING_APPROVAL wait for staff', () => {
+  const awaiting = (n: number) => Array.from({ length: n }, (_, i) => queueRow('AWAITING_APPROVAL', { rowNumber: 10 + i, receivedAt: T0 - 5 * MINUTE }));
+  const pending = queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 30 * MINUTE });
+  it.each<[string, () => QueueHealth, boolean | null, string]>([
+    ['no such row: the usual rule', () => computeHealth([pending], T0), true, '1 respondent is waiting for a reply (PENDING 1; the oldest has waited 30 min); they get it once this clears.'],
+    ['one, nothing else waiting', () => computeHealth(awaiting(1), T0), true, '1 row waits in AWAITING_APPROVAL: those respondents get no reply until staff approve it.'],
+    [
+      'two and a PENDING row',
+      () => computeHealth([pending, ...awaiting(2)], T0),
+      true,
+      '2 rows wait in AWAITING_APPROVAL: those respondents get no reply until staff approve them; and 1 respondent is waiting for a reply (PENDING 1; the oldest has waited 30 min); they get it once this clears.',
+    ],
+    [
+      'figures last read 20 min ago',
+      () => healthWhenUnreadable(T0, computeHealth(awaiting(2), T0 - 20 * MINUTE)),
+      true,
+      '2 rows wait in AWAITING_APPROVAL (the queue could not be read; figures as last read 20 min ago): those respondents get no reply until staff approve them.',
+    ],
+    ['figures never read: unknown', () => healthWhenUnreadable(T0, null), null, 'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown.'],
+  ])('%s', (_what, health, affected, statement) => {
+    expect(assessApprovalImpact(health(), T0)).toEqual({ affected, statement });
   });
 });

@@ -14,6 +14,8 @@ describe('utf8Length counts the bytes Apps Script counts against a property', ()
     ['a 3-byte character (€)', '€', 3],
     ['a 3-byte character just below the surrogates', '\ud7ff', 3],
     ['a surrogate pair (emoji) as one 4-byte character', '😀', 4],
+    ['the first 4-byte character (high surrogate 0xd800)', '\u{10000}', 4],
+    ['the last 4-byte character (high surrogate 0xdbff)', '\u{10ffff}', 4],
     ['a character after the high surrogates', '\ue000', 3],
     ['mixed', 'a€😀é', 1 + 3 + 4 + 2],
   ])('%s', (_what, text, bytes) => expect(utf8Length(text)).toBe(bytes));
