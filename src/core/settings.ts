@@ -228,14 +228,13 @@ export function parseSettingAssignment(text: string, current: Readonly<Record<st
   if (!(SETTING_KEYS as readonly string[]).includes(key)) {
     return { ok: false, message: `${key} is not a property formqueue reads. Known: ${SETTING_KEYS.join(', ')}.` };
   }
-  if (value !== '') {
-    const token = (TOKEN_KEYS as readonly string[]).includes(key) ? tokenProblem(value) : null;
-    if (token !== null) {
-      return { ok: false, message: `${key} ${token}. Type a longer random one, or leave it empty and run Set up / repair, which generates one.` };
-    }
-    const problem = readSettings({ ...current, [key]: value }).problems.find((text) => text.startsWith(`Script Property ${key} `));
-    if (problem) return { ok: false, message: problem.replace(/; using .*$/, '.') };
+  // An empty value (remove the property) passes both checks: an unset token is no problem, and every other setting has a default.
+  const token = (TOKEN_KEYS as readonly string[]).includes(key) ? tokenProblem(value) : null;
+  if (token !== null) {
+    return { ok: false, message: `${key} ${token}. Type a longer random one, or leave it empty and run Set up / repair, which generates one.` };
   }
+  const problem = readSettings({ ...current, [key]: value }).problems.find((text) => text.startsWith(`Script Property ${key} `));
+  if (problem) return { ok: false, message: problem.replace(/; using .*$/, '.') };
   return { ok: true, key, value };
 }
 

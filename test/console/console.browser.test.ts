@@ -85,9 +85,10 @@ describe('console', () => {
     expect(await processNow()).toMatch(/Process now[\s\S]*sent 1/);
     const status = page.getByRole('combobox', { name: 'status of row 2' });
     await expect.poll(() => status.inputValue()).toBe('SENT');
-    // The row colour comes from the conditional-format rule Set up wrote for SENT.
-    const colour = await page.locator('td[data-a1="B2"]').evaluate((td) => (globalThis as any).getComputedStyle(td).backgroundColor);
-    expect(colour).toBe(rgb(STATUS_COLOURS.SENT));
+    // The row colour comes from the conditional-format rule Set up wrote for SENT; the cell may repaint after the
+    // status select does (seen on a loaded machine), so it is polled like the status.
+    const colour = () => page.locator('td[data-a1="B2"]').evaluate((td) => (globalThis as any).getComputedStyle(td).backgroundColor);
+    await expect.poll(colour).toBe(rgb(STATUS_COLOURS.SENT));
 
     await page.getByRole('tab', { name: 'Outbox' }).click();
     const row = page.getByRole('row').filter({ hasText: 'mina.okafor@example.com' });

@@ -29,7 +29,7 @@ import { blankFormConfig } from '../../src/core/form-config';
 import { emptyRow, type QueueRow } from '../../src/core/queue-row';
 import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
 import { readSettings, type Settings } from '../../src/core/settings';
-import type { ProcessingDeps } from '../../src/core/processing/run-context';
+import { newSummary, type ProcessingDeps, type Run } from '../../src/core/processing/run-context';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
 
@@ -332,6 +332,24 @@ export function world(rows: QueueRow[], props: Record<string, string> = {}, form
     },
   };
   return w;
+}
+
+/** A processing run over the world's ports as runProcessing starts one: its rows and forms read, nothing raised or held yet. */
+export function runOf(w: World, deadline = T0 + w.deps.settings.runBudgetSeconds * 1000): Run {
+  return {
+    deps: w.deps,
+    settings: w.deps.settings,
+    deadline,
+    rows: w.queue.readAll(),
+    forms: w.config.readForms(),
+    summary: newSummary(),
+    raised: new Set(),
+    setAside: new Set(),
+    secrets: [],
+    gone: new Set(),
+    ledger: new Map(),
+    held: null,
+  };
 }
 
 export class MemoryProperties implements PropertyStore {

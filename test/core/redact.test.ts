@@ -75,6 +75,10 @@ describe('redact leaves ordinary text intact', () => {
     }
   });
 
+  it('a secret whose URL-encoded form contains it (it ends in %) is removed whole from that form, leaving no trail', () => {
+    expect(redact('cb?s=k3y-abc%25 end', ['k3y-abc%'])).toBe('cb?s=[redacted] end');
+  });
+
   it('redacts before cutting: an error summary cut through a known secret keeps none of it', () => {
     const token = 'Zr8-Kq2Wm5Xv9Tb3Nc7Yh1Lp4Fd6Gs0Aj';
     const summary = errorSummary('CODE_BUG', `${'a'.repeat(280)} ${token}`, [token], 300);

@@ -1,6 +1,6 @@
 // Settings at their edges: what a switch accepts, a bad Typeform URL, removing a token, and the missing-setting words.
 import { describe, expect, it } from 'vitest';
-import { missingRequiredMessage, parseSettingAssignment, readSettings } from '../../src/core/settings';
+import { geminiBaseUrlProblem, missingRequiredMessage, parseSettingAssignment, readSettings, tokenProblem } from '../../src/core/settings';
 
 describe('a switch (PAUSED, DAILY_SUMMARY, RECONCILE_SENT_MAIL, RECONCILE_RESEND)', () => {
   it.each([
@@ -28,6 +28,39 @@ describe('TYPEFORM_BASE_URL', () => {
     const { settings, problems } = readSettings({ TYPEFORM_BASE_URL: 'ftp://api.typeform.com' });
     expect(problems).toEqual(['Script Property TYPEFORM_BASE_URL must start with https:// or http:// (it is "ftp://api.typeform.com"); using https://api.typeform.com.']);
     expect(settings.typeformBaseUrl).toBe('https://api.typeform.com');
+  });
+});
+
+describe('TYPEFORM_BASE_URL as set', () => {
+  it.each([
+    ['the EU API with trailing slashes: the slashes dropped', 'https://api.eu.typeform.com//', 'https://api.eu.typeform.com'],
+    ["the local runtime's plain http:// stand-in", 'http://localhost:8080/typeform/', 'http://localhost:8080/typeform'],
+  ])('%s', (_case, value, used) => {
+    expect(readSettings({ TYPEFORM_BASE_URL: value })).toMatchObject({ settings: { typeformBaseUrl: used }, problems: [] });
+  });
+
+  it('a URL that only contains https:// further on is refused, and the default is used', () => {
+    const { settings, problems } = readSettings({ TYPEFORM_BASE_URL: 'see https://api.typeform.com' });
+    expect(settings.typeformBaseUrl).toBe('https://api.typeform.com');
+    expect(problems).toHaveLength(1);
+  });
+});
+
+describe('GEMINI_BASE_URL refused at its edges', () => {
+  it.each([
+    ['https:// with no host', 'https:///v1beta'],
+    ['another scheme to this machine (only plain http:// may go to localhost)', 'ftp://localhost:8080'],
+  ])('%s', (_case, url) => {
+    expect(geminiBaseUrlProblem(url)).toBe(`must be an https:// URL (it is "${url}")`);
+  });
+});
+
+describe('a token has at least 10 distinct characters', () => {
+  it.each([
+    ['10 distinct in 32: accepted', '0123456789'.repeat(4).slice(0, 32), null],
+    ['9 distinct in 36: too plain', '012345678'.repeat(4), 'repeats too few characters to be random; it must be at least 32 random characters'],
+  ])('%s', (_case, value, problem) => {
+    expect(tokenProblem(value)).toBe(problem);
   });
 });
 

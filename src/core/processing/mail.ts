@@ -22,8 +22,9 @@ function codePoint(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-export function isEmailAddress(text: string): boolean {
-  return !INVISIBLE.test(text.trim()) && EMAIL.test(text.trim());
+/** An address already trimmed (both callers trim it first). */
+function isEmailAddress(address: string): boolean {
+  return !INVISIBLE.test(address) && EMAIL.test(address);
 }
 
 /** Why this recipient cannot be mailed (a permanent failure of the row), or null when it can. */
@@ -52,10 +53,8 @@ export function mailboxOf(address: string): string {
 }
 
 function configAddresses(formId: string, column: 'reply_to' | 'bcc', value: string): string[] {
-  const addresses = value
-    .split(/[,;\s]+/)
-    .map((address) => address.trim())
-    .filter((address) => address !== '');
+  // Split on whitespace too, so no address keeps any: only the empty items at either end are dropped.
+  const addresses = value.split(/[,;\s]+/).filter((address) => address !== '');
   const bad = addresses.filter((address) => !isEmailAddress(address));
   if (bad.length > 0) {
     // A Config mistake must not burn rows one by one as "invalid email": it stops sending for this form instead.

@@ -75,7 +75,8 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
   const now = run.deps.clock.now();
   const room = Math.min(SEND_BATCH_ROWS, run.settings.maxMailsPerRun - run.summary.sent);
   const plan: BatchPlan = { moves: newBatch(), claims: [], next: from, quotaAt: null };
-  const taken = new Set(run.rows.map((other) => other.mailRef).filter((ref) => ref !== ''));
+  // An empty mail_ref among them is harmless: a new reference is never empty.
+  const taken = new Set(run.rows.map((other) => other.mailRef));
   const plannedTo = new Map<string, number>();
   let quotaLeft: number | null = null;
   for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {

@@ -74,7 +74,7 @@ function sendRows(run: Run, step: SendStep): void {
       raiseIncident(run, 'MAIL_QUOTA_EXHAUSTED', `the daily mail quota is used up; ${held.length} row(s) wait as they are and are sent once it resets`, held);
       return;
     }
-    if (delivered.budgetEnded) return;
+    // A batch the budget ended in is met by the budget check above (the clock does not go back).
     next = plan.next;
   }
 }
@@ -108,7 +108,7 @@ function parkUnmailable(run: Run): void {
  * outcomes are written, a mailed row is held by its SENDING claim and its Log line, which nothing mails again.
  * Rows left when the budget ends or the quota refuses go back unmailed (SENDING → READY or APPROVED).
  */
-function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly Claim[]): { quotaRows: number[]; budgetEnded: boolean } {
+function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly Claim[]): { quotaRows: number[] } {
   commitBatch(run, moves);
   const results = newBatch();
   const mailed: Mailed[] = [];
@@ -139,7 +139,7 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
     } else {
       const outcome = deliver(run, results, current, mail.mail, back);
       if (outcome === 'quota') quotaRows.push(current.rowNumber);
-      else if (typeof outcome === 'object') mailed.push(outcome);
+      else if (outcome !== null) mailed.push(outcome);
     }
   }
   if (budgetEnded) run.summary.stoppedBecause = 'budget';
@@ -149,7 +149,7 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
   holdBatch(run, results, (written) => {
     for (const sent of mailed) if (!written.includes(sent.row)) recordRefusedSent(run, sent.claimed, sent.sentAt);
   });
-  return { quotaRows, budgetEnded };
+  return { quotaRows };
 }
 
 /**
@@ -175,7 +175,8 @@ interface Mailed {
   sentAt: number;
 }
 
-function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail, back: Status): Mailed | 'failed' | 'needs-review' | 'quota' {
+/** The mailed row, 'quota' when the daily quota refused it (it goes back), or null when its outcome is FAILED or NEEDS_REVIEW. */
+function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail, back: Status): Mailed | 'quota' | null {
   try {
     run.deps.mailer.send(mail);
   } catch (thrown) {
@@ -190,12 +191,12 @@ function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail
       const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
       moveRow(run, results, claimed, 'FAILED', error, { error, claimedAt: null });
       countWhenWritten(results, 'failed');
-      return 'failed';
+      return null;
     }
     const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
     moveRow(run, results, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     countWhenWritten(results, 'needsReview');
-    return 'needs-review';
+    return null;
   }
   // From here on the SENDING claim in the Log and, once the batch is written, sent_at guard this row against any second send.
   const sentAt = run.deps.clock.now();

@@ -81,22 +81,35 @@ describe('handleDelivery: the spreadsheet opened before the intake lock', () => 
   function watched(options: { prepare: boolean; brokenFirstOpen?: boolean }) {
     const m = memoryIntake();
     const calls: string[] = [];
+    /** What each read ahead was asked to read. */
+    const readAhead: { forms: boolean }[] = [];
     const open = m.deps.openSheets;
     m.deps.openSheets = () => {
       calls.push('open');
       const sheets = Object.create(open()) as IntakeSheetsWithConfig;
       const broken = options.brokenFirstOpen === true && calls.filter((call) => call === 'open').length === 1;
       if (broken) sheets.readForms = () => { throw new Error('Exception: Service Spreadsheets timed out'); };
-      if (options.prepare) sheets.prepare = () => {
+      if (options.prepare) sheets.prepare = (what) => {
         calls.push('prepare');
+        readAhead.push(what);
         if (broken) throw new Error('Exception: Service Spreadsheets timed out');
       };
       return sheets;
     };
     const lock = m.deps.lock;
     m.deps.lock = { tryLock: (ms) => (calls.push('lock'), lock.tryLock(ms)), release: () => lock.release() };
-    return { m, calls };
+    return { m, calls, readAhead };
   }
+
+  it.each([
+    ['with no copy of Config in Script Properties, Config is read ahead too', null, true],
+    ['with Config copied into Script Properties, Config is not read ahead', [{ formId: '*', enabled: true, recipientField: '' }], false],
+  ])('%s', (_case, mirrored, forms) => {
+    const watch = watched({ prepare: true });
+    watch.m.deps.mirroredForms = mirrored;
+    expect(handleDelivery({ token: TOKEN, body: essay }, watch.m.deps).queued).toBe(true);
+    expect(watch.readAhead).toEqual([{ forms }]);
+  });
 
   it.each([
     ['sheets that read Config and the Queue header ahead', true, ['open', 'prepare', 'lock']],

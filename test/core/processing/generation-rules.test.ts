@@ -2,7 +2,7 @@
 // Gemini is asked (batch, one by one, the budget), and how each verdict is recorded, including a lasting outage.
 import { describe, expect, it } from 'vitest';
 import type { GeminiOutcome, GeminiRequest } from '../../../src/core/ports';
-import { runProcessing } from '../../../src/core/processing/process-run';
+import { HALT_RECHECK_MS, runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { fixedRandom, fixtureOutcome, formConfig, okOutcome, pendingRow, T0, world, type World } from '../memory-ports';
 
@@ -414,6 +414,9 @@ describe('an outage round', () => {
     expect(logOf(w, 'evt-1')[1]).toBe(`GENERATING>PENDING: ${error}; generation paused, attempt not counted`);
     expect(w.incidents.raised.map((incident) => [incident.code, incident.rows])).toEqual([['GEMINI_UNAVAILABLE', [2]]]);
     expect(summary).toMatchObject({ deferred: 1, generationHaltedBy: 'GEMINI_UNAVAILABLE' });
+    // The held row is PENDING in the run's own view too: the next run comes back at the halt's recheck, not at a
+    // GENERATING claim's stale deadline.
+    expect(summary.nextDueAt).toBe(T0 + HALT_RECHECK_MS);
   });
 
   it('every row Gemini did not answer is named in the one GEMINI_UNAVAILABLE', () => {

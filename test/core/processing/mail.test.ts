@@ -263,6 +263,12 @@ describe('buildMail, part by part', () => {
     expect(mailOf({ body: 'Top\n{{result}}' }, { result: '# Head' }).htmlBody).toBe(`${STYLE}Top<h1>Head</h1></div>${FOOTER}`);
   });
 
+  it('every place the template\'s line breaks meet a rendered block is tidied, not only the first', () => {
+    const html = mailOf({ body: 'Dear Mina,\n\n{{result}}\n\nP.S.\n\n{{result}}\n\nBye' }, { result: 'para' }).htmlBody;
+    expect(html.match(/<p>para<\/p>/g)).toHaveLength(2);
+    expect(html).not.toMatch(/<\/p>\n?<br>|<br>\n?<p>/);
+  });
+
   it('with the payload read, an unknown name does not blame the payload', () => {
     expect(thrownBy(() => mailOf({ subject: 'For {{nobody}}' })).message).not.toContain('payload could not be read');
   });

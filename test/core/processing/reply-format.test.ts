@@ -22,6 +22,7 @@ describe('replyPlainText', () => {
     ['MAILTO: in capitals is dropped too', 'Write to [MAILTO:desk@example.org](MAILTO:desk@example.org).', 'Write to MAILTO:desk@example.org (desk@example.org).'],
     ['a link labelled with its own address is not doubled', '[https://example.com](https://example.com)', 'https://example.com'],
     ['a link without an address is its label', '[empty]()', 'empty'],
+    ['a link labelled with its own address inside spaces is not doubled', 'See [ https://example.com ](https://example.com) now', 'See  https://example.com  now'],
     ['a hard break is a line break, its spaces gone', 'line one  \nline two', 'line one\nline two'],
     ['a quote in a quote keeps both marks', '> > deep', '> > deep'],
     ['a paragraph after a quote is unquoted, after a blank line', '> quote\n\nafter', '> quote\n\nafter'],

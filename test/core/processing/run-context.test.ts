@@ -17,29 +17,10 @@ import {
   noteWaitingRows,
   raiseIncident,
   releaseHeld,
-  type Run,
 } from '../../../src/core/processing/run-context';
 import type { QueueRow } from '../../../src/core/queue-row';
-import { pendingRow, T0, world } from '../memory-ports';
+import { pendingRow, runOf, T0, world } from '../memory-ports';
 
-type World = ReturnType<typeof world>;
-
-function runOf(w: World, deadline = T0 + 60_000): Run {
-  return {
-    deps: w.deps,
-    settings: w.deps.settings,
-    deadline,
-    rows: w.queue.readAll(),
-    forms: [],
-    summary: newSummary(),
-    raised: new Set(),
-    setAside: new Set(),
-    secrets: [],
-    gone: new Set(),
-    ledger: new Map(),
-    held: null,
-  };
-}
 const rowOf = (eventId: string, patch: Partial<QueueRow> = {}) => pendingRow({ eventId, responseToken: `tok-${eventId}`, ...patch });
 const line = (eventId: string, detail = 'x') => ({ at: T0, eventId, from: 'PENDING', to: 'GENERATING', by: 'system', detail });
 
@@ -98,6 +79,15 @@ describe('commitBatch', () => {
     expect(batch.rows[1].rowNumber).toBe(3);
     // Nothing moved: the run's copy is updated from what was written, not read again.
     expect(run.rows.map((row) => [row.eventId, row.status])).toEqual([['a1', 'GENERATING'], ['b2', 'PENDING']]);
+  });
+
+  it("a move with no counter changes no figure of the run's summary", () => {
+    const w = world([rowOf('a1')]);
+    const run = runOf(w);
+    const batch = newBatch();
+    moveRow(run, batch, run.rows[0], 'GENERATING', 'claim a1');
+    commitBatch(run, batch);
+    expect(run.summary).toEqual(newSummary());
   });
 
   it('a row written where it moved to (a sort) gets its new number, and the run reads the Queue again', () => {

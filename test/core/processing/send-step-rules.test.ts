@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../../src/core/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { sendsToRecipientToday } from '../../../src/core/processing/send-plan';
+import { runSendStep } from '../../../src/core/processing/send-step';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { DAY_MS, HOUR_MS } from '../../../src/core/time';
-import { fixedRandom, formConfig, pendingRow, T0, world, type World } from '../memory-ports';
+import { fixedRandom, formConfig, pendingRow, runOf, T0, world, type World } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const ready = (n: number, patch: Partial<QueueRow> = {}) =>
@@ -95,6 +96,16 @@ describe('the send step goes on after a row it cannot send', () => {
     expect(w.incidents.raised.map((incident) => [incident.code, incident.rows])).toEqual([['MAIL_LIMIT_REACHED', [3, 4]]]);
   });
 
+  it('MAX_MAILS_PER_RUN reached in a later batch: that batch claims only what the run may still send', () => {
+    const rows = Array.from({ length: 8 }, (_, i) => ready(i + 1, { recipient: `r${i + 1}@example.com` }));
+    const w = world(rows, { MAX_MAILS_PER_RUN: '7' });
+    const summary = runProcessing(w.deps, start);
+    expect(statuses(w)).toEqual([...Array(7).fill('SENT'), 'READY']);
+    expect(summary).toMatchObject({ sent: 7, deferred: 1 });
+    expect(w.mailer.outbox).toHaveLength(7);
+    expect(logOf(w, 'evt-8')).toEqual([]); // never claimed, so never put back either
+  });
+
   it.each<[string, Record<string, string>, RegExp]>([
     ['a body template naming an unknown field (TEMPLATE_INVALID)', { body: 'Hi {{nickname}}' }, /^TEMPLATE_INVALID: .*\{\{nickname\}\}/],
     ['a Config bcc that is no address (CONFIG_INVALID)', { bcc: 'not-an-address' }, /^CONFIG_INVALID: Config for form "Wr1tE5sy": bcc "not-an-address" is not a valid email address/],
@@ -145,6 +156,17 @@ describe('the send step goes on after a row it cannot send', () => {
     expect(summary).toMatchObject({ sent: 1, failed: 0, needsReview: 0, deferred: 0 });
   });
 
+  it('a claim taken from us after a sort moved it sets aside that row only, not the row now at its old place', () => {
+    const w = world([ready(1), next(), pendingRow({ eventId: 'evt-p', responseToken: 'tok-p', recipient: 'p@example.com' })]);
+    atFirstRead(w, (queue) => {
+      queue.reorder(([first, second, third]) => [third, first, second]);
+      queue.edit(3, { claimedAt: T0 + 5000 }); // evt-1, now row 3, claimed by another writer
+    });
+    runProcessing(w.deps, start);
+    // The PENDING row sorted into row 2 is generated and mailed in the run's next round.
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['other@example.com', 'p@example.com']);
+  });
+
   it('a reply emptied between the claim and its read-back goes back to READY unsent', () => {
     const w = world([ready(1), next()]);
     atFirstRead(w, (queue) => queue.edit(2, { result: '' }));
@@ -175,6 +197,32 @@ describe('the send step goes on after a row it cannot send', () => {
     expect(w.queue.row(2).error).toMatch(error);
     expect(w.queue.row(2).claimedAt).toBeNull();
     expect(summary).toMatchObject({ sent: 1, failed: 0, needsReview: 0, ...counted });
+  });
+});
+
+describe('the send step and rows it must not mail', () => {
+  it('a READY row whose result is only blank lines and spaces has no reply: NEEDS_REVIEW with NO_REPLY, not mailed', () => {
+    const w = world([ready(1, { result: ' \n\t \n' }), next()]);
+    runProcessing(w.deps, start);
+    expect(statuses(w)).toEqual(['NEEDS_REVIEW', 'SENT']);
+    expect(w.queue.row(2).error).toMatch(/^NO_REPLY: the row is READY but its result is empty/);
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['other@example.com']);
+  });
+
+  it('a row copied while staff sorted, between the claim and its read-back (two rows hold it), is not mailed', () => {
+    const w = world([ready(1), next()]);
+    atFirstRead(w, (queue) => {
+      queue.reorder((rows) => rows.reverse());
+      queue.appendRows([{ ...queue.rows.find((row) => row.eventId === 'evt-1')! }]);
+    });
+    runProcessing(w.deps, start);
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['other@example.com']);
+  });
+
+  it('with nothing to send, the Log is not read for the rows still to be generated', () => {
+    const w = world([pendingRow({ eventId: 'evt-1', responseToken: 'tok-1', nextAttemptAt: T0 + HOUR_MS })]);
+    runProcessing(w.deps, start);
+    expect(w.audit.lookups).toEqual([]);
   });
 });
 
@@ -246,7 +294,9 @@ describe('the send step stops', () => {
     expect(statuses(w)).toEqual(['SENT', 'READY', 'READY']);
     expect(w.queue.row(3)).toMatchObject({ claimedAt: null });
     expect(logOf(w, 'evt-2')[1]).toBe('SENDING>READY: MAIL_QUOTA: Service invoked too many times for one day: email.');
-    expect(summary).toMatchObject({ sent: 1, deferred: 2, sendingHaltedBy: 'MAIL_QUOTA_EXHAUSTED' });
+    // The batch's next claim is not tried: it goes back unmailed, saying why.
+    expect(logOf(w, 'evt-3')).toEqual(['READY>SENDING: claimed for sending', "SENDING>READY: not mailed: the daily mail quota is used up before this row's turn"]);
+    expect(summary).toMatchObject({ sent: 1, deferred: 2, sendingHaltedBy: 'MAIL_QUOTA_EXHAUSTED', stoppedBecause: 'done' });
     expect(w.incidents.raised).toEqual([
       { code: 'MAIL_QUOTA_EXHAUSTED', detail: 'the daily mail quota is used up; 2 row(s) wait as they are and are sent once it resets', rows: [3, 4] },
     ]);
@@ -281,7 +331,40 @@ describe('the send step stops', () => {
     };
     const summary = runProcessing(w.deps, start);
     expect(statuses(w)).toEqual(['SENT', 'READY']);
-    expect(summary).toMatchObject({ sent: 1, stoppedBecause: 'budget' });
+    expect(w.queue.row(3).claimedAt).toBeNull();
+    expect(logOf(w, 'evt-9')).toEqual(['READY>SENDING: claimed for sending', "SENDING>READY: not mailed: the run's budget ended before this row's turn"]);
+    expect(summary).toMatchObject({ sent: 1, deferred: 1, stoppedBecause: 'budget', sendingHaltedBy: null });
+    expect(w.incidents.raised).toEqual([]);
+  });
+
+  it('when the budget has ended before a batch is planned: nothing more is claimed', () => {
+    const rows = Array.from({ length: 6 }, (_, i) => ready(i + 1, { recipient: `r${i + 1}@example.com` }));
+    const w = world(rows, { RUN_BUDGET_SECONDS: '60' });
+    // The fifth mail, the last of the first batch, takes the run past its budget.
+    w.mailer.failWith = () => {
+      if (w.mailer.outbox.length === 4) w.clock.advance(61_000);
+      return undefined;
+    };
+    const summary = runProcessing(w.deps, start);
+    expect(statuses(w)).toEqual([...Array(5).fill('SENT'), 'READY']);
+    expect(logOf(w, 'evt-6')).toEqual([]);
+    expect(summary).toMatchObject({ sent: 5, stoppedBecause: 'budget' });
+  });
+});
+
+describe('the send step reports a budget that ends within it', () => {
+  it.each([
+    ['between two mails of one batch (the rest of the batch goes back)', 2, 0],
+    ['with the last mail of a batch, before the next batch is planned', 6, 4],
+  ])('%s: the step says the run stopped for the budget', (_case, rows, passedAtMail) => {
+    const w = world(Array.from({ length: rows }, (_, i) => ready(i + 1, { recipient: `r${i + 1}@example.com` })), { RUN_BUDGET_SECONDS: '60' });
+    w.mailer.failWith = () => {
+      if (w.mailer.outbox.length === passedAtMail) w.clock.advance(61_000);
+      return undefined;
+    };
+    const run = runOf(w);
+    runSendStep(run);
+    expect(run.summary).toMatchObject({ sent: passedAtMail + 1, stoppedBecause: 'budget' });
   });
 });
 

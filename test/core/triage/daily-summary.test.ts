@@ -122,6 +122,26 @@ describe('daily summary, exactly', () => {
     ]);
   });
 
+  it('an incident last seen, and one resolved, exactly 24 hours ago are still in the summary', () => {
+    const mail = planDailySummary(input({
+      incidents: [incident({ state: 'cleared', lastSeen: T0 - DAY, clearedAt: T0 - DAY })],
+      history: [{ code: 'CODE_BUG', firstSeen: T0 - 2 * DAY, clearedAt: T0 - DAY, count: 1 }],
+    }));
+    expect(mail?.subject).toMatch(/, 2 incidents$/);
+  });
+
+  it.each<[string, Partial<DailySummaryInput>]>([
+    ['only an incident of the day', { incidents: [incident({})] }],
+    ['only one resolved lately', { history: [{ code: 'CODE_BUG', firstSeen: T0 - 60 * MINUTE, clearedAt: T0 - 30 * MINUTE, count: 1 }] }],
+  ])('with %s it does not say None', (_case, overrides) => {
+    expect(planDailySummary(input(overrides))?.body).not.toContain('None.');
+  });
+
+  it('an earlier day with no rejections counted is not reported beside today', () => {
+    const rejected = { day: '2025-06-01', count: 2, dropped: 1, bytes: 9000, through: 'x', previous: { day: '2025-05-31', count: 0, dropped: 0 } };
+    expect(planDailySummary(input({ rejected }))?.body).toContain('Rejected deliveries: 2 today so far (1 without their body); see the Rejected sheet');
+  });
+
   it('a quiet day says None; an unreadable queue says so, with the time of the last figures when there are some', () => {
     const never = planDailySummary(input({ health: { ...computeHealth([], T0), readable: false, countedAt: null } }));
     expect(never?.body).toContain('\nThe queue could not be read.\n');
