@@ -11,6 +11,7 @@ import { HEALTH_SNAPSHOT_KEY } from '../../src/core/triage/health';
 import { RECOVERY_QUIET_MINUTES } from '../../src/core/triage/incident-catalog';
 import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
+import { readSettings } from '../../src/core/settings';
 import { FORMS_MIRROR_PROPERTY, mirroredForms } from '../../src/core/intake/forms-mirror';
 import { memoryIntake } from './intake/memory-intake';
 import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
@@ -640,5 +641,22 @@ describe("the tick and intake's copy of Config", () => {
     };
     tick(w);
     expect(w.props.values[FORMS_MIRROR_PROPERTY]).toBeUndefined();
+  });
+});
+
+describe('the tick hands processing its start', () => {
+  it('stops the run at its budget counted from when the tick started, mailing nothing past it', () => {
+    const w = tickWorld();
+    const budgetMs = readSettings(SETTINGS).settings.runBudgetSeconds * 1000;
+    const report = runQueueTick(w.ports, w.props.getAll(), w.clock.now() - budgetMs);
+    expect(report.summary?.stoppedBecause).toBe('budget');
+    expect(w.mailer.outbox).toHaveLength(0);
+  });
+
+  it('a tick that started just now mails the pending row', () => {
+    const w = tickWorld();
+    const report = runQueueTick(w.ports, w.props.getAll(), w.clock.now());
+    expect(report.summary?.stoppedBecause).not.toBe('budget');
+    expect(w.mailer.outbox).toHaveLength(1);
   });
 });
