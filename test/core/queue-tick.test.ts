@@ -660,3 +660,18 @@ describe('the tick hands processing its start', () => {
     expect(w.mailer.outbox).toHaveLength(1);
   });
 });
+
+describe('the tick and payloads kept in the Payloads sheet', () => {
+  it("answers a row whose payload is in Payloads from the workspace's reader", () => {
+    const pointer = '(in Payloads: 2 parts)';
+    const w = tickWorld(SETTINGS, [pendingRow({ payload: pointer })]);
+    const open = w.openWorkspace;
+    const full = pendingRow().payload;
+    // The subject names the respondent from the answers, which only the full payload holds.
+    const config = new MemoryConfig([formConfig({ subject: 'For {{name}}' })]);
+    w.openWorkspace = () => ({ ...open(), config, readPayload: (row) => (row.payload === pointer ? full : row.payload) });
+    tick(w);
+    expect(w.mailer.outbox.map((mail) => mail.subject)).toEqual([`For ${JSON.parse(full).form_response.answers[0].text}`]);
+    expect(w.queue.rows[0].status).toBe('SENT');
+  });
+});

@@ -206,6 +206,13 @@ describe('newMailRef', () => {
   ])('%s', (_name, draws, taken, ref) => {
     expect(newMailRef(fixedRandom(...draws), new Set(taken))).toBe(ref);
   });
+
+  it('draws a taken reference again at most 20 times in all (six numbers a draw), then gives it anyway', () => {
+    let numbers = 0;
+    const stuck = { next: () => (numbers++, 0.5) };
+    expect(newMailRef(stuck, new Set(['FQ-GGGGGG']))).toBe('FQ-GGGGGG');
+    expect(numbers).toBe(20 * 6);
+  });
 });
 
 describe('buildMail, part by part', () => {
