@@ -675,3 +675,13 @@ describe('the tick and payloads kept in the Payloads sheet', () => {
     expect(w.queue.rows[0].status).toBe('SENT');
   });
 });
+
+describe('the tick reads Script Properties once', () => {
+  it('the snapshot it is given serves its incident book: no second read of every property', () => {
+    const w = tickWorld();
+    const snapshot = w.props.getAll();
+    const before = w.props.calls.getAll;
+    runQueueTick(w.ports, snapshot, w.clock.now());
+    expect(w.props.calls.getAll - before).toBe(0);
+  });
+});
