@@ -70,8 +70,8 @@ async function seedRatios(seeds) {
 }
 
 /**
- * The intake at every size under the run's seed; then, as one seed's twelve draws at 1k rows swing the ratio by about
- * 15 %, the 1k comparison under four more seeds, whose median the target takes (`intake.seedRatios`).
+ * The intake at every size under the run's seed; then, as one seed's twelve draws at 1k rows swing the ratio by up to
+ * a quarter, the 1k comparison under four more seeds, whose median the target takes (`intake.seedRatios`).
  */
 async function measureIntakeWithSeeds() {
   const intake = await measureIntake({ sizes: SIZES, perSize: DELIVERIES_PER_SIZE, progress });

@@ -7,10 +7,10 @@ import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/int
 import { mirroredForms } from '../core/intake/forms-mirror';
 import { REJECTED_TOTALS_PROPERTY } from '../core/intake/rejection-tally';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
+import type { Lock, PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { createIntakeSheets } from './intake-sheets';
 import { intakeLockFlushedByCaller, intakeLockReleasedAtExit } from './locks';
-import type { Lock, PropertyStore } from '../core/ports';
 import { createScriptCache } from './script-cache';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
