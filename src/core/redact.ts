@@ -87,14 +87,18 @@ export function removeKnownSecrets(text: string, knownSecrets: readonly string[]
  * `keep` lists values known not to be secret that must survive intact (e.g. our own spreadsheet URL in links).
  * Redact first, cut after: a cut made first can leave part of a secret that no longer matches its value.
  */
-export function redact(text: string, knownSecrets: readonly string[] = [], keep: readonly string[] = []): string {
-  let out = removeKnownSecrets(text, knownSecrets);
+export function redact(text: string, knownSecrets?: readonly string[], keep?: readonly string[]): string {
+  // Optional rather than defaulted to []: a default array is a value no caller chose, and nothing to take out or keep
+  // is said by leaving the argument off.
+  let out = knownSecrets ? removeKnownSecrets(text, knownSecrets) : text;
   const kept: string[] = [];
-  for (const value of keep) {
-    // A kept value holding a known secret is no longer in `out` (removeKnownSecrets took the secret out), so it stays out.
-    if (!value || !out.includes(value)) continue;
-    out = out.split(value).join(`\u0000${kept.length}\u0000`);
-    kept.push(value);
+  if (keep) {
+    for (const value of keep) {
+      // A kept value holding a known secret is no longer in `out` (removeKnownSecrets took the secret out), so it stays out.
+      if (!value || !out.includes(value)) continue;
+      out = out.split(value).join(`\u0000${kept.length}\u0000`);
+      kept.push(value);
+    }
   }
   for (const rule of SECRET_RULES) out = out.replace(rule.pattern, rule.replace as (match: string, ...groups: string[]) => string);
   out = out.replace(OPAQUE_RUN, (run) => (looksLikeSecret(run) ? REDACTED : run));
@@ -102,7 +106,7 @@ export function redact(text: string, knownSecrets: readonly string[] = [], keep:
 }
 
 /** A short, single-line, redacted summary for a sheet cell: `CODE: message`. */
-export function errorSummary(code: Code, message: string, knownSecrets: readonly string[] = [], maxLength = 300): string {
+export function errorSummary(code: Code, message: string, knownSecrets?: readonly string[], maxLength = 300): string {
   const line = redact(`${code}: ${message}`, knownSecrets).replace(/\s+/g, ' ').trim();
   return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
 }

@@ -9,7 +9,7 @@ import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
 import { needsPersonRowParts } from './needs-person-mail';
 import { redactSubject, renderMail } from './mail-text';
-import { SUBJECT_PREFIX, knownSecretsOf, staffMailFits } from './triage-mail';
+import { SUBJECT_PREFIX, staffMailFits, staffMailRedaction } from './triage-mail';
 import { formatDuration, formatTime, plural } from './text';
 import { DAY_MS } from '../time';
 
@@ -46,7 +46,7 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   const dayStart = now - DAY_MS;
   const current = input.incidents.filter((incident) => incident.lastSeen >= dayStart || incident.state === 'open');
   const resolved = input.history.filter((entry) => entry.clearedAt >= dayStart);
-  const redaction = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };
+  const redaction = staffMailRedaction(settings, health);
   const parts: MailPart[] = [
     { kind: 'field', label: 'Queue', text: STATUSES.map((status) => `${status} ${health.counts[status]}`).join(', ') },
     { kind: 'field', label: 'Waiting for a reply', text: String(health.waiting) },

@@ -56,6 +56,14 @@ export function knownSecretsOf(settings: Settings): string[] {
   return secretValues(settings);
 }
 
+/**
+ * How every staff mail is redacted: the settings' secrets go, and our own spreadsheet's link stays (it is long and
+ * opaque enough to pass for a secret). With no link known it is '', which redact skips.
+ */
+export function staffMailRedaction(settings: Settings, health: QueueHealth): RedactionContext {
+  return { knownSecrets: knownSecretsOf(settings), keep: [health.spreadsheetUrl] };
+}
+
 /** The mail an incident is due, if any, at `now`. */
 export function dueMailKind(incident: Incident, now: number, reminderMinutes: number): MailKind | null {
   const followUps = hasFollowUps(incident.code);
@@ -106,7 +114,7 @@ export function planTriageMails(
   const plan: TriagePlan = { mails: [], held: [] };
   const recipients = settings.staffEmails.length;
   let quota = Math.max(0, Math.floor(context.remainingMailQuota));
-  const redaction: RedactionContext = { knownSecrets: knownSecretsOf(settings), keep: health.spreadsheetUrl ? [health.spreadsheetUrl] : [] };
+  const redaction = staffMailRedaction(settings, health);
   for (const { incident, kind } of due) {
     if (recipients === 0) {
       plan.held.push({ code: incident.code, kind, reason: 'no-staff-emails' });
