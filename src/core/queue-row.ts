@@ -83,6 +83,16 @@ export interface QueueRow {
 /** Where each of our columns sits in a sheet whose header row was read; -1 when missing. */
 export type ColumnIndex = Readonly<Record<QueueHeader, number>>;
 
+/**
+ * A header row read as formqueue's columns: the width ends at the last named cell (one of only spaces names nothing),
+ * so a staff column with a header is carried through every write and one without is never touched. At least 1 wide.
+ */
+export function headerColumns(header: readonly unknown[]): { index: ColumnIndex; width: number } {
+  let width = Math.max(header.length, 1);
+  while (width > 1 && String(header[width - 1] ?? '').trim() === '') width -= 1;
+  return { index: indexColumns(header.slice(0, width)), width };
+}
+
 export function indexColumns(header: readonly unknown[]): ColumnIndex {
   const names = header.map((cell) => String(cell).trim());
   const index = {} as Record<QueueHeader, number>;

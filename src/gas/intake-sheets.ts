@@ -1,11 +1,12 @@
 // IntakeSheets port: dedupe by TextFinder (cost flat in the sheet's size) and one atomic append per delivery.
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
-import { indexColumns, missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
+import { missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
 import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
 import { submissionKeys } from '../core/submission-keys';
 import { codedError } from '../core/errors';
 import type { FormConfig } from '../core/ports';
 import { createConfigStore } from './config-store';
+import { readColumns } from './header-row';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
 import { createTallyStore } from './tally-store';
@@ -14,27 +15,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /** Payloads rows: key (event id), part, parts, text. */
 const PAYLOAD_PART_FORMATS = ['@', '0', '0', '@'].slice(0, PAYLOADS_HEADERS.length);
-
-/**
- * The header row in one call: getSheetValues with -1 columns reads up to the last column with data in the sheet
- * (https://developers.google.com/apps-script/reference/spreadsheet/sheet#getSheetValues(Integer,Integer,Integer,Integer)),
- * where getRange('1:1').getValues() takes two. A sheet with no data has no such block (Sheets refuses a width of 0):
- * read as the whole first row. The width ends at the last named column.
- */
-function headerIndex(sheet: Sheet): { index: ColumnIndex; width: number } {
-  const header = readHeaderRow(sheet);
-  let width = header.length;
-  while (width > 1 && String(header[width - 1]) === '') width -= 1;
-  return { index: indexColumns(header.slice(0, width)), width };
-}
-
-function readHeaderRow(sheet: Sheet): unknown[] {
-  try {
-    return sheet.getSheetValues(1, 1, 1, -1)[0] ?? [];
-  } catch {
-    return sheet.getRange('1:1').getValues()[0];
-  }
-}
 
 /** The A1 letters of column `columnNumber` (1 = A, 27 = AA). */
 function columnLetters(columnNumber: number): string {
@@ -93,7 +73,7 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
   let queueColumns: { index: ColumnIndex; width: number } | null = null;
   const queueHeader = () => {
     if (!queueColumns) {
-      queueColumns = headerIndex(queue);
+      queueColumns = readColumns(queue);
       const missing = missingColumns(queueColumns.index);
       if (missing.length > 0) {
         throw codedError('CONFIG_MISSING', `The Queue sheet has no column ${missing.join(', ')}. Run formqueue → Set up / repair.`);
@@ -115,7 +95,7 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
     findDuplicate(eventId, responseToken, where) {
       const places: { name: 'Queue' | 'Archive'; sheet: Sheet; index: ColumnIndex }[] = [{ name: 'Queue', sheet: queue, index: queueHeader().index }];
       const archive = where.archive ? spreadsheet.getSheetByName(SHEETS.archive) : null;
-      if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: headerIndex(archive).index });
+      if (archive && archive.getLastRow() > 1) places.push({ name: 'Archive', sheet: archive, index: readColumns(archive).index });
       for (const place of places) {
         const row = findEither(place.sheet, place.index, eventId, responseToken);
         if (row !== null) return { sheet: place.name, rowNumber: row };

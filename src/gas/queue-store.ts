@@ -6,6 +6,7 @@ import { holdsIdentity, mergeWrite, stillHolds } from '../core/row-write';
 import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
 import { SUBMISSION_KEY_COLUMNS } from '../core/submission-keys';
+import { readColumns } from './header-row';
 import { requireSheet } from './spreadsheet';
 import { appendRows } from './sheet-append';
 
@@ -21,12 +22,6 @@ function contiguousGroups(rowNumbers: readonly number[]): number[][] {
     else groups.push([n]);
   }
   return groups;
-}
-
-/** 1-based position of the last header cell with a name (0 when the row is empty). */
-function lastNamedColumn(header: readonly unknown[]): number {
-  for (let i = header.length - 1; i >= 0; i--) if (String(header[i] ?? '').trim() !== '') return i + 1;
-  return 0;
 }
 
 function isBlank(row: QueueRow): boolean {
@@ -161,11 +156,7 @@ function rowPlacer(queue: Sheet, index: ColumnIndex, ranges: SpanRanges, reader:
 
 export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): QueueStore {
   const queue = requireSheet(spreadsheet, SHEETS.queue);
-  // The whole first row in A1 (`1:1`): no getLastColumn. The width ends at the last named column, so a staff
-  // column with a header is carried through every write and one without is never touched.
-  const header = queue.getRange('1:1').getValues()[0];
-  const width = Math.max(lastNamedColumn(header), 1);
-  const index: ColumnIndex = indexColumns(header.slice(0, width));
+  const { index, width } = readColumns(queue);
   const missing = missingColumns(index);
   if (missing.length > 0) throw codedError('CONFIG_MISSING', `The Queue sheet has no column ${missing.join(', ')}. Run formqueue → Set up / repair.`);
   const ranges = spanRanges(queue, width);
@@ -274,7 +265,7 @@ function archiveGrid(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, queu
       const keys = new Set<string>();
       const last = sheet.getLastRow();
       if (last < 2) return keys;
-      const at = indexColumns(sheet.getRange(1, 1, 1, Math.max(sheet.getLastColumn(), 1)).getValues()[0]);
+      const at = readColumns(sheet).index;
       if (at.event_id < 0 || at.status < 0) return keys;
       const left = Math.min(at.event_id, at.status);
       const cells = sheet.getRange(2, left + 1, last - 1, Math.max(at.event_id, at.status) - left + 1).getValues();
@@ -283,7 +274,7 @@ function archiveGrid(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, queu
     },
     appendToArchive(rows) {
       const sheet = archiveOf();
-      const archiveIndex = indexColumns(sheet.getRange(1, 1, 1, ARCHIVE_HEADERS.length).getValues()[0]);
+      const archiveIndex = readColumns(sheet).index;
       appendRows(sheet, rows.map((row) => rowToValues(archiveIndex, row, ARCHIVE_HEADERS.length)), rowNumberFormats(archiveIndex, ARCHIVE_HEADERS.length));
     },
     deleteRows: (row, count) => queue.deleteRows(row, count),

@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   emptyRow,
+  headerColumns,
   indexColumns,
   missingColumns,
   QUEUE_HEADERS,
@@ -42,6 +43,25 @@ describe('indexColumns and missingColumns', () => {
   it('a header is matched exactly, not by case or prefix', () => {
     expect(indexColumns(['Status', 'event_id_2']).status).toBe(-1);
     expect(indexColumns(['Status', 'event_id_2']).event_id).toBe(-1);
+  });
+});
+
+describe('headerColumns: the width every writer of the Queue and Archive uses', () => {
+  it.each([
+    ['ends at the last named cell', ['status', 'event_id', 'notes', '', ''], 3],
+    ['a cell of only spaces names nothing', ['status', 'event_id', '  ', '\t'], 2],
+    ['an unnamed cell between named ones is kept (a staff column carried through)', ['status', '', 'notes'], 3],
+    ['an empty or null row is still one column wide', ['', null], 1],
+    ['no cells at all is one column wide', [], 1],
+  ])('%s', (_name, header, width) => {
+    expect(headerColumns(header).width).toBe(width);
+  });
+
+  it('indexes only the named width: a column name past it is not ours to place', () => {
+    const { index } = headerColumns(['status', 'event_id', ' ']);
+    expect(index.status).toBe(0);
+    expect(index.event_id).toBe(1);
+    expect(index.recipient).toBe(-1);
   });
 });
 

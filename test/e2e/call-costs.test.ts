@@ -133,10 +133,11 @@ describe('service calls per delivery and per run', () => {
     expect(calls['UrlFetchApp.fetchAll']).toBe(2);
     expect(calls['Range.setValues']).toBe(5);
     expect(calls['SpreadsheetApp.flush']).toBe(6); // the 5 writes and the lock's release
-    // Reads: Queue header and rows, Config, the send ledger's lines (one TextFinder for all 8 rows), each write's
-    // compare-and-set, each claim read back (a round's at once, a send's right before its mail); the last row is asked
-    // for only by whole-sheet reads.
-    expect(calls['Range.getValues']).toBe(19);
+    // Reads: the Queue's rows, the send ledger's lines (one TextFinder for all 8 rows), each write's compare-and-set,
+    // each claim read back (a round's at once, a send's right before its mail); the last row is asked for only by
+    // whole-sheet reads. The Queue header and Config take one getSheetValues each (gas/header-row.ts, config-store.ts).
+    expect(calls['Range.getValues']).toBe(18);
+    expect(calls['Sheet.getSheetValues']).toBe(2);
     expect(calls['Sheet.getLastRow']).toBe(5); // the Queue twice, the Log's appender, Archive, the Tally fold
     expect(calls['TextFinder.findAll']).toBe(1);
     // Script Properties: the gate's read and the end's spill figures (one read for both), the Tally fold's fresh read
@@ -147,9 +148,9 @@ describe('service calls per delivery and per run', () => {
     // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
     expect(calls['Sheet.appendRow']).toBe(32);
     expect(calls['MailApp.sendEmail']).toBe(8);
-    // Range handles are kept per span: the Queue header, the whole Queue, each batch's rows (its claim, read-back, mails'
-    // reads and outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
-    expect(calls['Sheet.getRange']).toBe(7);
+    // Range handles are kept per span: the whole Queue, each batch's rows (its claim, read-back, mails' reads and
+    // outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
+    expect(calls['Sheet.getRange']).toBe(6);
     expect(run.serviceCalls).toBeLessThanOrEqual(120);
   });
 
