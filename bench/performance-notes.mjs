@@ -41,7 +41,7 @@ function intakeThirdPass(intake) {
     '  data, where `getRange(\'1:1\').getValues()` took two. The header is still read by every delivery: a moved column must',
     '  never misplace a row. processQueue reads the Queue header the same way, and the Archive\'s, through one reader',
     '  (src/gas/header-row.ts) with one width rule (the last named cell, core/queue-row.ts `headerColumns`): one call',
-    '  fewer a run, two fewer when a run archives.',
+    '  fewer a run, and the Archive\'s header in one call where it took two or three.',
     '- **doPost\'s lock released by the end of its execution** (1 call): "The lock is automatically released when the',
     '  script terminates" (Lock.releaseLock\'s documentation), and doPost ends right after it answers. Everything written',
     '  under the lock is flushed before, as the documentation asks. The spill drain and "Accept rejected delivery",',
