@@ -8,7 +8,7 @@ import { findDuplicates } from './duplicates';
 import { runGenerationRound } from './generate-round';
 import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
-import { nextLookAt, runSentCheck } from './sent-check-step';
+import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, staleDeadline } from './stale-sweep';
 import {
   clearGoneIncidents,
@@ -120,7 +120,7 @@ function collapseDuplicates(run: Run): void {
 
 function sweepStaleRows(run: Run): void {
   const batch = newBatch();
-  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings, run.settings.reconcileSentMail)) {
+  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings, sentCheckMailbox(run) !== null)) {
     const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
     moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
     if (finding.to === 'NEEDS_REVIEW') run.summary.needsReview++;

@@ -2,6 +2,7 @@
 // SENDING, or parked in NEEDS_REVIEW for it — is settled from the Sent folder when a look is due; a failing search
 // changes nothing and is reported once it persists.
 import { messageOf } from '../errors';
+import type { SentMailbox } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { withLedgerFacts } from '../send-ledger';
@@ -21,9 +22,18 @@ import {
   type SentCheckDecision,
 } from './sent-check';
 
+/**
+ * The mailbox the Sent check looks in: null when RECONCILE_SENT_MAIL is off or no Sent mailbox is wired. Without one
+ * the stale sweep treats SENDING rows as with the check off, so a row the check would look at but cannot is swept,
+ * never left in SENDING.
+ */
+export function sentCheckMailbox(run: Run): SentMailbox | null {
+  return run.settings.reconcileSentMail ? (run.deps.sentMail ?? null) : null;
+}
+
 export function runSentCheck(run: Run): void {
-  const mailbox = run.deps.sentMail;
-  if (!run.settings.reconcileSentMail || mailbox === undefined) return;
+  const mailbox = sentCheckMailbox(run);
+  if (mailbox === null) return;
   const now = run.deps.clock.now();
   const batch = newBatch();
   const notes = new Map<number, string>();
@@ -93,7 +103,7 @@ function settle(run: Run, batch: Batch, notes: Map<number, string>, row: QueueRo
 
 /** When the next look at a row is due (for the tick gate), or null when the check is off or the row is not checked. */
 export function nextLookAt(run: Run, row: QueueRow, now: number): number | null {
-  if (!run.settings.reconcileSentMail || !isSentCheckCandidate(row)) return null;
+  if (sentCheckMailbox(run) === null || !isSentCheckCandidate(row)) return null;
   if (isParkedUnknownOutcome(row)) return parkedLookAt(row, now, run.settings);
   const noted = sentCheckState(row, []);
   if (noted === null) return null;

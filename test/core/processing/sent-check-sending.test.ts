@@ -194,6 +194,15 @@ describe('the check within the run', () => {
     expect(w.incidents.codes()).not.toContain('SENT_CHECK_FAILED');
   });
 
+  it('with RECONCILE_SENT_MAIL on but no Sent folder wired, a stale SENDING row is swept to NEEDS_REVIEW as with the check off, never left in SENDING', () => {
+    const w = setUp([sending()]);
+    w.deps.sentMail = undefined;
+    const summary = run(w);
+    expect(w.queue.row(2)).toMatchObject({ status: 'NEEDS_REVIEW', claimedAt: null, error: expect.stringMatching(/^STALE_SENDING: /) });
+    expect(summary).toMatchObject({ needsReview: 1 });
+    expect(w.mailer.outbox).toHaveLength(0);
+  });
+
   it('a parked row whose Log shows no claim is skipped, and the run goes on to mail a READY row', () => {
     const STALE = 'STALE_SENDING: sending started 16 min ago and its outcome was never recorded: the mail may or may not have reached the person.';
     const w = setUp([sending({ status: 'NEEDS_REVIEW', claimedAt: null, error: STALE }), ready()], ON, []);
