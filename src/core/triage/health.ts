@@ -239,7 +239,7 @@ interface HealthSnapshot {
 }
 
 /** The figures only (links are rebuilt on reading), well under one property's 9 KB; `knownSecrets` are stripped from error cells. */
-export function healthSnapshotToJson(health: QueueHealth, knownSecrets: readonly string[] = []): string {
+export function healthSnapshotToJson(health: QueueHealth, knownSecrets?: readonly string[]): string {
   const counts: Partial<Record<Status, number>> = {};
   for (const status of STATUSES) if (health.counts[status] > 0) counts[status] = health.counts[status];
   const snapshot: HealthSnapshot = {
