@@ -1,5 +1,6 @@
 // What staff read when the Typeform check recovered submissions: the incident's mail and the daily summary's line, exactly.
 import { describe, expect, it } from 'vitest';
+import type { IncidentCode } from '../../../src/core/codes';
 import { recoveredDetail, type TypeformCheckRecord } from '../../../src/core/reconcile/check-record';
 import { responseWindow } from '../../../src/core/reconcile/typeform-window';
 import { planDailySummary } from '../../../src/core/triage/daily-summary';
@@ -64,6 +65,19 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
     const { sent } = runOnce(new MemoryProperties(), T0, (book) => book.raise('SUBMISSIONS_RECOVERED', recoveredDetail(check)), { rows });
     expect(sent[0].mail.subject).toBe(`[formqueue] Missed submissions recovered — ${subject}`);
     expect(sent[0].mail.body.split('\n')[2]).toBe(impactLine);
+  });
+
+  // The subject names rows awaiting approval only for an incident whose rows await it, and only when some do.
+  it.each<[string, IncidentCode, ReturnType<typeof queueRow>[], string]>([
+    ['SUBMISSIONS_RECOVERED with no recovered row left but a PENDING one: the waiting row, not "0 awaiting approval"', 'SUBMISSIONS_RECOVERED',
+      [queueRow('SENT', { rowNumber: 2, eventId: 'reconciled:a1b2c3' }), queueRow('PENDING', { rowNumber: 5, eventId: 'ev-5', receivedAt: T0 - 10 * 60_000 })],
+      'Missed submissions recovered — 1 waiting, oldest 10 min'],
+    ['an incident whose rows do not await approval, with rows awaiting it: the waiting rows only', 'SHEETS_UNAVAILABLE',
+      [waiting[0], queueRow('PENDING', { rowNumber: 5, eventId: 'ev-5', receivedAt: T0 - 10 * 60_000 })],
+      'Sheets unavailable — 1 waiting, oldest 10 min'],
+  ])('the subject, %s', (_what, code, rows, subject) => {
+    const { sent } = runOnce(new MemoryProperties(), T0, (book) => book.raise(code, 'detail'), { rows });
+    expect(sent[0].mail.subject).toBe(`[formqueue] ${subject}`);
   });
 
   it('the daily summary line says what was recovered', () => {
