@@ -90,7 +90,8 @@ export type ColumnIndex = Readonly<Record<QueueHeader, number>>;
 export function headerColumns(header: readonly unknown[]): { index: ColumnIndex; width: number } {
   let width = Math.max(header.length, 1);
   while (width > 1 && String(header[width - 1] ?? '').trim() === '') width -= 1;
-  return { index: indexColumns(header.slice(0, width)), width };
+  // Every cell past the width is blank, so no name of ours is found there: the whole row can be indexed.
+  return { index: indexColumns(header), width };
 }
 
 export function indexColumns(header: readonly unknown[]): ColumnIndex {

@@ -57,11 +57,9 @@ describe('headerColumns: the width every writer of the Queue and Archive uses', 
     expect(headerColumns(header).width).toBe(width);
   });
 
-  it('indexes only the named width: a column name past it is not ours to place', () => {
-    const { index } = headerColumns(['status', 'event_id', ' ']);
-    expect(index.status).toBe(0);
-    expect(index.event_id).toBe(1);
-    expect(index.recipient).toBe(-1);
+  it('finds our columns by name within that width, wherever they sit', () => {
+    const { index, width } = headerColumns(['notes', 'event_id', 'status', ' ']);
+    expect([index.event_id, index.status, index.recipient, width]).toEqual([1, 2, -1, 3]);
   });
 });
 

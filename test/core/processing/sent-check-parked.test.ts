@@ -150,12 +150,22 @@ describe('sent check on rows parked in NEEDS_REVIEW with an unknown outcome', ()
     expect(w.incidents.codes()).toContain('SENT_CHECK_FAILED');
   });
 
-  it('with RECONCILE_SENT_MAIL off, a parked row is left to a person', () => {
-    const w = setUp([parked()], claimAndPark(), { STALE_SENDING_MINUTES: '15' });
+  // Parked this minute: with the check on, its first look would be due in STALE_SENDING_MINUTES.
+  it('with RECONCILE_SENT_MAIL off, a parked row is left to a person, and no run is due for it', () => {
+    const w = setUp([parked({ updatedAt: T0 })], claimAndPark(), { STALE_SENDING_MINUTES: '15' });
     w.sent.copies = [copy('m1')];
-    run(w);
+    const summary = run(w);
     expect(w.sent.queries).toEqual([]);
     expect(w.queue.row(2)).toMatchObject({ status: 'NEEDS_REVIEW', error: STALE });
+    expect(summary.nextDueAt).toBeNull();
+  });
+
+  it('with RECONCILE_SENT_MAIL on but no Sent folder wired, a parked row is left to a person, and no run is due for it', () => {
+    const w = setUp([parked({ updatedAt: T0 })]);
+    w.deps.sentMail = undefined;
+    const summary = run(w);
+    expect(w.queue.row(2)).toMatchObject({ status: 'NEEDS_REVIEW', error: STALE });
+    expect(summary.nextDueAt).toBeNull();
   });
 });
 
