@@ -177,7 +177,7 @@ async function main() {
     `- Bench wall time: ${((Date.now() - started) / 1000).toFixed(0)} s`,
     '',
     ...sections.flatMap((s) => [s, '']),
-    ...designNotes({ intake }),
+    ...designNotes({ intake, costPerRow, day }),
     '## Summary line',
     '```',
     summary,

@@ -1,8 +1,8 @@
 // The prose of docs/performance.md: what the Google-cost figures pointed at, what changed, and what the numbers cannot say.
 
 /** `intake` is this run's intake figures (measureIntake): the third pass's "after" column is read from it. */
-export function designNotes({ intake }) {
-  return [...firstPass(), ...intakeSecondPass(), ...intakeThirdPass(intake), ...processingNotes(), ...processingSecondPass(), ...stillOverTarget(intake)];
+export function designNotes({ intake, costPerRow, day }) {
+  return [...firstPass(), ...intakeSecondPass(), ...intakeThirdPass(intake), ...processingNotes(), ...processingSecondPass(), ...stillOverTarget(intake, costPerRow, day)];
 }
 
 const ms = (n) => `${Math.round(n)} ms`;
@@ -155,9 +155,11 @@ function intakeSecondPass() {
   ];
 }
 
-/** What the figures still miss, and why. */
-function stillOverTarget(intake) {
+/** What the figures still miss, and why; the figures are this run's. */
+function stillOverTarget(intake, costPerRow, day) {
   const small = intake[0];
+  const minutes1500 = day.days.find((d) => d.n === 1500).minutes;
+  const share = (quotaMinutes) => `${Math.round((100 * minutes1500) / quotaMinutes)} %`;
   return [
     '## What is still over target, and why',
     '',
@@ -184,10 +186,10 @@ function stillOverTarget(intake) {
     '  the deadline, and waits for approval; the refused share is still the figure to push down.',
     '  The refused share also depends on this machine: the burst runs at scale 1 in real time, so the runtime\'s own',
     '  start-up CPU (~65 ms a worker, more with 2 cores under load) counts as it would not on Google.',
-    '- **Trigger minutes at 1,500 a day against consumer\'s 90** (168 %): out of reach on a consumer account, whose',
+    `- **Trigger minutes at 1,500 a day against consumer's 90** (${share(90)}): out of reach on a consumer account, whose`,
     '  MailApp quota is 100 recipients a day anyway. Per submission, the mail (~0.8 s), Gemini (3 s shared by up to 4 rows',
-    '  in a round) and its four Log appends (~0.66 s) are 2.2 s of its 2.64 s: 1,500 × 2.2 s is 55 min, over the 45 min that',
-    '  50 % allows before any run starts. Against Workspace\'s 6 h it is 42 %. Fewer, fuller runs (gathering a few minutes',
+    `  in a round) and its four Log appends (~0.66 s) are about 2.2 s of its ${costPerRow.secondsPerRow.toFixed(2)} s: 1,500 × 2.2 s is 55 min, over the 45 min`,
+    `  that 50 % allows before any run starts. Against Workspace's 6 h it is ${share(360)}. Fewer, fuller runs (gathering a few minutes`,
     '  of deliveries per run) or a slower trigger when idle would cut it further, at the cost of reply latency: a product',
     '  decision, not made here.',
     '- **Generation throughput under Google\'s costs**: with `--latency google:0.1` the K=4/K=1 ratio was 2.18×. Gemini',
