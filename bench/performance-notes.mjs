@@ -1,6 +1,6 @@
 // The prose of docs/performance.md: what the Google-cost figures pointed at, what changed, and what the numbers cannot say.
 
-/** `intake` is this run's intake figures (measureIntake): the third pass's "after" column is read from it. */
+/** This run's figures: `intake` (measureIntake) gives the third pass's "after" column; `costPerRow` and `day` the still-over-target notes. */
 export function designNotes({ intake, costPerRow, day }) {
   return [...firstPass(), ...intakeSecondPass(), ...intakeThirdPass(intake), ...processingNotes(), ...processingSecondPass(), ...stillOverTarget(intake, costPerRow, day)];
 }
