@@ -134,14 +134,14 @@ function guardUnchecked(scope: EditScope): GuardOutcome {
     let row = rowFromValues(index, cells, top + i);
     let statusNote = '';
     let resultNote = '';
-    const history = histories.get(row.eventId);
-    const logged = history === undefined ? null : lastLoggedStatus(history);
-    if (wholeRows && isIntactRow(row, logged)) {
+    const history = histories.get(row.eventId) ?? [];
+    if (wholeRows && isIntactRow(row, history)) {
       statusNotes.push(['']);
       resultNotes.push(['']);
       return;
     }
     judged++;
+    const logged = lastLoggedStatus(history);
     if (row.eventId !== '') {
       if (statusTouched && logged !== null) {
         const decision = decideStatusEdit({ from: logged, to: cellText(cells[index.status]), row, ...context });

@@ -88,6 +88,28 @@ describe('staff reshaping the Queue during runs', () => {
     expectEachRowMailedOnce([...sent, waiting]);
   });
 
+  // A submission can have a copy (a delivery appended past the intake lock's wait, or a redelivery processing
+  // collapsed): the Log then tells of two rows under one event_id, and its last line may be the copy's or the
+  // answering row's. A sort must leave both as they were, not put one's status on the other.
+  it('sorting the Queue while a submission has a DUPLICATE copy leaves the copy DUPLICATE and the answering row as it was; mailed once', async () => {
+    const body = delivery(90);
+    await rt.deliver(body);
+    const queue = rt.host.sheetJson('Queue');
+    rt.host.loadSheet('Queue', queue.header, [queue.rows[0], queue.rows[0].slice()]); // the copy below the first row
+    rt.host.faults.add({ target: 'gemini', status: 503, count: 1 });
+    await tick(); // collapses the copy (its Log line first), then the answering row's try fails: back to PENDING
+    const shape = () => rt.queue().map((r) => [r.status, Number(r.attempts)]);
+    expect(shape()).toEqual([['PENDING', 1], ['DUPLICATE', 0]]);
+    const [guard] = await rt.host.edit({ op: 'sort', sheet: 'Queue', column: 'status', ascending: true, user: ANA });
+    expect(guard.status, JSON.stringify(guard.error)).toBe('ok');
+    expect(shape()).toEqual([['DUPLICATE', 0], ['PENDING', 1]]);
+    rt.host.faults.clear();
+    rt.host.advanceClock(10 * 60_000);
+    await tick();
+    expect(shape()).toEqual([['DUPLICATE', 0], ['SENT', 2]]); // its second try wrote the reply
+    expect(respondentMails().map((m) => m.to)).toEqual(['r90@example.com']);
+  });
+
   // The rows in flight keep their claims; the reply Gemini wrote is written where its submission moved to.
   it('a sort of the Queue while a run is held inside Gemini: each reply lands on its own submission and is mailed once', async () => {
     const bodies = [delivery(60), delivery(61), delivery(62)];

@@ -36,14 +36,29 @@ export type EditDecision =
   /** Put `putBack` into the cell and `note` on it; `log` records the attempt (the status stays `putBack`'s). */
   | { kind: 'refused'; putBack: string; note: string; log: LogEntry };
 
+/** The last status a set of Log lines recorded, in time order (of two at the same moment, the later written); null for none. */
+export function latestStatusOf(lines: readonly LogEntry[]): string | null {
+  let latest: LogEntry | null = null;
+  for (const entry of lines) if (latest === null || entry.at >= latest.at) latest = entry;
+  return latest === null ? null : latest.to;
+}
+
+/**
+ * DUPLICATE is final, so a Log line into it is about a copy of the submission that processing collapsed (or a
+ * refused edit of one), never about the row still answering it: one submission's lines may tell of several rows.
+ */
+export function isCopyLine(entry: LogEntry): boolean {
+  return entry.to === 'DUPLICATE';
+}
+
 /**
  * The row's status before an edit Sheets gave no previous value for (a paste): the last status the Log
- * recorded for its submission, in time order; null when the Log has no line for it.
+ * recorded for its submission; null when the Log has no line for it, or when it has copies as well (the row
+ * pasted over may be the one answering it or a DUPLICATE copy, so the Log cannot say which status it had).
  */
 export function lastLoggedStatus(history: readonly LogEntry[]): string | null {
-  let latest: LogEntry | null = null;
-  for (const entry of history) if (latest === null || entry.at >= latest.at) latest = entry;
-  return latest === null ? null : latest.to;
+  if (history.some(isCopyLine)) return null;
+  return latestStatusOf(history);
 }
 
 export function refusalNote(what: string, reason: string, context: StaffContext): string {

@@ -26,6 +26,9 @@ describe('the status before a paste, from the Log', () => {
     ['one line', [entry(1, 'READY')], 'READY'],
     ['the latest by time, not by position', [entry(3, 'SENT'), entry(1, 'READY'), entry(2, 'SENDING')], 'SENT'],
     ['of two lines at the same moment, the later one written', [entry(5, 'READY'), entry(5, 'SKIPPED')], 'SKIPPED'],
+    // The row pasted over may be the one answering the submission or a DUPLICATE copy: the unchecked rules decide.
+    ['none when the submission has a copy as well', [entry(1, 'AWAITING_APPROVAL'), entry(2, 'DUPLICATE')], null],
+    ['none when a copy was collapsed before the answering row moved', [entry(1, 'DUPLICATE'), entry(2, 'AWAITING_APPROVAL')], null],
   ])('%s', (_, history, expected) => {
     expect(lastLoggedStatus(history)).toBe(expected);
   });
