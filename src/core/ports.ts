@@ -216,15 +216,21 @@ export interface LogEntry {
   /** "system" or the staff member's email. */
   by: string;
   detail: string;
+  /**
+   * The submission's identity (submission-identity.ts), so the send ledger finds a submission's lines whatever the
+   * event_id of the row they were written for; absent on lines of older versions and on lines about no row.
+   */
+  submission?: string;
 }
 
 export interface AuditLog {
   append(entries: readonly LogEntry[]): void;
   /**
-   * Every Log line of each event_id, in sheet order: the record of its moves, independent of the row's cells.
-   * One call for a whole block of rows (a sort hands the guard every row of the Queue at once).
+   * Every Log line of each key, in sheet order: the record of its moves, independent of the row's cells. A key is an
+   * event_id (the lines of rows with that event_id) or a submission identity (`tf:…`, the lines of every row of that
+   * submission). One call for a whole block of rows (a sort hands the guard every row of the Queue at once).
    */
-  historiesOf(eventIds: readonly string[]): Map<string, LogEntry[]>;
+  historiesOf(keys: readonly string[]): Map<string, LogEntry[]>;
 }
 
 /** Where processing and intake report conditions; the triage module folds, throttles and mails them. */

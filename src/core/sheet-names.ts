@@ -11,7 +11,8 @@ export const SHEETS = {
   tally: 'Tally',
 } as const;
 
-export const LOG_HEADERS = ['at', 'event_id', 'from', 'to', 'by', 'detail'] as const;
+/** `submission` (the identity, submission-identity.ts) came last so Logs of older versions keep their columns. */
+export const LOG_HEADERS = ['at', 'event_id', 'from', 'to', 'by', 'detail', 'submission'] as const;
 export const REJECTED_HEADERS = ['at', 'reason', 'form_id', 'event_id', 'body'] as const;
 /** A payload too long for one cell, in parts: event_id, part (1-based), parts, text. */
 export const PAYLOADS_HEADERS = ['event_id', 'part', 'parts', 'text'] as const;

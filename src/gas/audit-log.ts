@@ -1,18 +1,21 @@
 // AuditLog port → the Log sheet: one atomic append per entry, every cell but the time as plain text; a submission's lines found by TextFinder.
+import { isSubmissionIdentity } from '../core/submission-identity';
 import type { AuditLog, LogEntry } from '../core/ports';
 import { SHEETS } from '../core/sheet-names';
 import { createAppender } from './sheet-append';
 import { requireSheet } from './spreadsheet';
 
-const LOG_FORMATS = ['yyyy-mm-dd hh:mm:ss', '@', '@', '@', '@', '@'];
+const LOG_FORMATS = ['yyyy-mm-dd hh:mm:ss', '@', '@', '@', '@', '@', '@'];
 /** A Log line is an audit note, not a dump: long details are cut so a row stays readable (and far under a cell's limit). */
 const MAX_DETAIL_CHARS = 2000;
 /** The event_id column of the Log in A1 (cells() writes it second): a whole column needs no getMaxRows. */
 const EVENT_ID_COLUMN = 'B:B';
+/** The submission column (cells() writes it seventh, after the columns of older versions). */
+const SUBMISSION_COLUMN = 'G:G';
 
 function cells(entry: LogEntry): unknown[] {
   const detail = entry.detail.length > MAX_DETAIL_CHARS ? `${entry.detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : entry.detail;
-  return [new Date(entry.at), entry.eventId, entry.from, entry.to, entry.by, detail];
+  return [new Date(entry.at), entry.eventId, entry.from, entry.to, entry.by, detail, entry.submission ?? ''];
 }
 
 /** Up to this many submissions are found by one TextFinder (a regular expression of their ids); more, and the Log is read once. */
@@ -24,21 +27,29 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/**
- * The Log lines of the given submissions, found inside Sheets by one TextFinder over the event_id column (a whole-cell
- * match of any of the ids), so the cost does not grow with the Log (docs/platform.md#batching-and-lookups); the lines
- * found are read in blocks of nearby rows.
- */
-function findLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, eventIds: readonly string[]): LogEntry[] {
-  const finder = sheet.getRange(EVENT_ID_COLUMN).createTextFinder(eventIds.length === 1 ? eventIds[0] : eventIds.map(escapeRegExp).join('|'));
-  if (eventIds.length > 1) finder.useRegularExpression(true);
-  const rows = finder
+/** The rows (header excluded) of one column whose whole cell is one of `values`: one TextFinder inside Sheets. */
+function rowsHolding(sheet: GoogleAppsScript.Spreadsheet.Sheet, column: string, values: readonly string[]): number[] {
+  if (values.length === 0) return [];
+  const finder = sheet.getRange(column).createTextFinder(values.length === 1 ? values[0] : values.map(escapeRegExp).join('|'));
+  if (values.length > 1) finder.useRegularExpression(true);
+  return finder
     .matchEntireCell(true)
     .matchCase(true)
     .findAll()
     .map((cell) => cell.getRow())
-    .filter((row) => row > 1)
-    .sort((x, y) => x - y);
+    .filter((row) => row > 1);
+}
+
+/**
+ * The Log lines of the given keys, found inside Sheets by a TextFinder over the event_id column for event ids and
+ * one over the submission column for identities (a whole-cell match of any of them), so the cost does not grow with
+ * the Log (docs/platform.md#batching-and-lookups); the lines found are read in blocks of nearby rows.
+ */
+function findLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, keys: readonly string[]): LogEntry[] {
+  const identities = keys.filter(isSubmissionIdentity);
+  const eventIds = keys.filter((key) => !isSubmissionIdentity(key));
+  const found = new Set([...rowsHolding(sheet, EVENT_ID_COLUMN, eventIds), ...rowsHolding(sheet, SUBMISSION_COLUMN, identities)]);
+  const rows = Array.from(found).sort((x, y) => x - y);
   const lines: LogEntry[] = [];
   for (let i = 0; i < rows.length; ) {
     let j = i;
@@ -59,7 +70,9 @@ function entryOf(values: readonly unknown[]): LogEntry {
   const at = values[0];
   const time = Object.prototype.toString.call(at) === '[object Date]' ? (at as Date).getTime() : Number(new Date(String(at)).getTime());
   const text = (i: number) => String(values[i] ?? '');
-  return { at: Number.isFinite(time) ? time : 0, eventId: text(1), from: text(2), to: text(3), by: text(4), detail: text(5) };
+  const entry: LogEntry = { at: Number.isFinite(time) ? time : 0, eventId: text(1), from: text(2), to: text(3), by: text(4), detail: text(5) };
+  if (text(6) !== '') entry.submission = text(6);
+  return entry;
 }
 
 /** No lock: each line is one atomic appendRow (sheet-append.ts), so writers running as anyone cannot overwrite one another. */
@@ -72,20 +85,25 @@ export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreads
     append(entries) {
       appendLines(entries.map(cells));
     },
-    historiesOf(eventIds) {
-      const wanted = new Set(eventIds.filter((id) => id !== ''));
-      const histories = new Map(Array.from(wanted, (id): [string, LogEntry[]] => [id, []]));
+    historiesOf(keys) {
+      const wanted = new Set(keys.filter((key) => key !== ''));
+      const histories = new Map(Array.from(wanted, (key): [string, LogEntry[]] => [key, []]));
       if (wanted.size === 0) return histories;
       const sheet = sheetOf();
+      // A line belongs to its event_id's history and to its submission's (one line may answer both keys).
+      const file = (entry: LogEntry) => {
+        histories.get(entry.eventId)?.push(entry);
+        if (entry.submission !== undefined && entry.submission !== entry.eventId) histories.get(entry.submission)?.push(entry);
+      };
       if (wanted.size <= FIND_AT_ONCE_MAX) {
-        for (const entry of findLines(sheet, Array.from(wanted))) histories.get(entry.eventId)?.push(entry);
+        for (const entry of findLines(sheet, Array.from(wanted))) file(entry);
         return histories;
       }
       // A block of rows (a sort): one read of the Log beats a lookup per row. The detail is read too: a claim or
       // send line's ledger facts are in it (send-ledger.ts).
       const lastRow = sheet.getLastRow();
       if (lastRow < 2) return histories;
-      for (const cells of sheet.getRange(2, 1, lastRow - 1, LOG_FORMATS.length).getValues()) histories.get(String(cells[1]))?.push(entryOf(cells));
+      for (const cells of sheet.getRange(2, 1, lastRow - 1, LOG_FORMATS.length).getValues()) file(entryOf(cells));
       return histories;
     },
   };

@@ -227,9 +227,10 @@ export class MemoryAudit implements AuditLog {
   get entries(): LogEntry[] {
     return this.batches.flat();
   }
-  historiesOf(eventIds: readonly string[]): Map<string, LogEntry[]> {
-    this.lookups.push([...eventIds]);
-    const found = new Map(eventIds.map((id): [string, LogEntry[]] => [id, this.entries.filter((entry) => entry.eventId === id)]));
+  historiesOf(keys: readonly string[]): Map<string, LogEntry[]> {
+    this.lookups.push([...keys]);
+    // As the Sheets Log: a key is an event_id or a submission identity, and a line answers either.
+    const found = new Map(keys.map((key): [string, LogEntry[]] => [key, this.entries.filter((entry) => entry.eventId === key || entry.submission === key)]));
     this.afterLookup?.(this);
     return found;
   }

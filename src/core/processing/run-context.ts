@@ -15,6 +15,7 @@ import type {
 } from '../ports';
 import type { IncidentCode } from '../codes';
 import type { QueueRow } from '../queue-row';
+import { logLineOf, submissionIdentity } from '../submission-identity';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
 import { isSystemMove } from './transitions';
@@ -130,7 +131,7 @@ export function moveRow(
   const moved: QueueRow = { ...row, ...patch, status: to, updatedAt: now };
   batch.rows.push(moved);
   batch.read.push(row);
-  batch.entries.push({ at: now, eventId: row.eventId, from: String(row.status), to, by: 'system', detail });
+  batch.entries.push(logLineOf(row, { at: now, from: String(row.status), to, by: 'system', detail }));
   return moved;
 }
 
@@ -143,7 +144,7 @@ export function noteRow(run: Run, batch: Batch, row: QueueRow, detail: string, p
   const noted: QueueRow = { ...row, ...patch, status: row.status, updatedAt: now };
   batch.rows.push(noted);
   batch.read.push(row);
-  batch.entries.push({ at: now, eventId: row.eventId, from: String(row.status), to: String(row.status), by: 'system', detail });
+  batch.entries.push(logLineOf(row, { at: now, from: String(row.status), to: String(row.status), by: 'system', detail }));
   return noted;
 }
 
@@ -240,24 +241,52 @@ export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): v
  * processQueue run writes one, and this run holds the script lock. A person's line can only settle a claim,
  * so a claim found here is read again before it is acted on (ledgerRecheck).
  */
-export function ledgerOf(run: Run, eventIds: readonly string[]): Map<string, LogEntry[]> {
-  const missing = Array.from(new Set(eventIds.filter((id) => id !== '' && !run.ledger.has(id))));
-  if (missing.length > 0) {
-    const found = run.deps.audit.historiesOf(missing);
-    for (const id of missing) run.ledger.set(id, found.get(id) ?? []);
-  }
-  return new Map(eventIds.map((id) => [id, run.ledger.get(id) ?? []]));
+export function ledgerOf(run: Run, rows: readonly QueueRow[]): void {
+  const missing = Array.from(new Set(rows.flatMap(ledgerKeys).filter((key) => !run.ledger.has(key))));
+  if (missing.length === 0) return;
+  const found = run.deps.audit.historiesOf(missing);
+  for (const key of missing) run.ledger.set(key, found.get(key) ?? []);
 }
 
-/** The Log lines of one submission as they are now (a claim the run's copy shows is checked against a person's later line). */
-export function ledgerRecheck(run: Run, eventId: string): LogEntry[] {
-  const fresh = run.deps.audit.historiesOf([eventId]).get(eventId) ?? [];
-  run.ledger.set(eventId, fresh);
-  return fresh;
+/**
+ * The send ledger of the row's submission: the lines of its event_id and of its identity (a row of the same response
+ * that came in under another event_id: a recovered response, a redelivery after the first row was removed), each line
+ * once. A submission claimed or mailed through any row is claimed or mailed for all of them.
+ */
+export function submissionLedger(run: Run, row: QueueRow): LogEntry[] {
+  ledgerOf(run, [row]);
+  return distinctLines(ledgerKeys(row).flatMap((key) => run.ledger.get(key) ?? []));
+}
+
+/** The row's send ledger as the Log holds it now (a claim the run's copy shows is checked against a person's later line). */
+export function ledgerRecheck(run: Run, row: QueueRow): LogEntry[] {
+  const keys = ledgerKeys(row);
+  const fresh = run.deps.audit.historiesOf(keys);
+  for (const key of keys) run.ledger.set(key, fresh.get(key) ?? []);
+  return distinctLines(keys.flatMap((key) => fresh.get(key) ?? []));
+}
+
+/** The keys a row's ledger is found by: its event_id, and its identity when it has one. */
+function ledgerKeys(row: QueueRow): string[] {
+  return [row.eventId, submissionIdentity(row)].filter((key) => key !== '');
+}
+
+/** A line found by both keys (or read by two lookups) counts once. */
+function distinctLines(lines: readonly LogEntry[]): LogEntry[] {
+  const seen = new Set<string>();
+  return lines.filter((line) => {
+    const key = JSON.stringify([line.at, line.eventId, line.from, line.to, line.by, line.detail]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function noteInLedger(run: Run, entries: readonly LogEntry[]): void {
-  for (const entry of entries) run.ledger.get(entry.eventId)?.push(entry);
+  for (const entry of entries) {
+    run.ledger.get(entry.eventId)?.push(entry);
+    if (entry.submission !== undefined) run.ledger.get(entry.submission)?.push(entry);
+  }
 }
 
 /** Replaces this run's copies of the given rows (matched by row number). */

@@ -9,7 +9,7 @@ import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
-import { countWhenWritten, isoTime, ledgerOf, ledgerRecheck, markGone, moveRow, newBatch, type Batch, type Run } from './run-context';
+import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, submissionLedger, type Batch, type Run } from './run-context';
 
 /**
  * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
@@ -120,8 +120,8 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
  * ledger is read once; a claim it shows is read again first, in case a person settled it since.
  */
 function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
-  if (standingSendClaim(ledgerOf(run, [row.eventId]).get(row.eventId) ?? []) === null) return false;
-  const standing = standingSendClaim(ledgerRecheck(run, row.eventId));
+  if (standingSendClaim(submissionLedger(run, row)) === null) return false;
+  const standing = standingSendClaim(ledgerRecheck(run, row));
   if (standing === null) return false;
   const error = errorSummary(
     'ALREADY_CLAIMED',

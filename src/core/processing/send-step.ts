@@ -52,7 +52,7 @@ function sendRows(run: Run, step: SendStep): void {
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   if (waiting.length === 0) return;
   // The send ledger of every row this run may still mail (READY or APPROVED now, PENDING to be generated): one lookup.
-  ledgerOf(run, run.rows.filter((row) => isMailable(row) || row.status === 'PENDING').map((row) => row.eventId));
+  ledgerOf(run, run.rows.filter((row) => isMailable(row) || row.status === 'PENDING'));
   let next = 0;
   while (next < waiting.length) {
     if (isOverBudget(run)) {

@@ -5,6 +5,7 @@ import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { withLedgerFacts } from '../send-ledger';
 import { isStatus, type Status } from '../statuses';
+import { logLineOf } from '../submission-identity';
 
 export interface StaffContext {
   /** The staff member's email; Sheets leaves it empty for people outside the owner's domain. */
@@ -62,6 +63,6 @@ export function decideStaffMove(row: QueueRow, from: string, to: string, context
     detail = withLedgerFacts(detail, { mailRef: row.mailRef || undefined, sentAt: next.sentAt });
   }
   // `from` is a status here: the table refuses every move from an empty or unknown one.
-  const log: LogEntry = { at: context.now, eventId: row.eventId, from, to: target, by, detail };
+  const log: LogEntry = logLineOf(row, { at: context.now, from, to: target, by, detail });
   return { ok: true, row: next, log };
 }

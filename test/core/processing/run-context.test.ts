@@ -17,6 +17,7 @@ import {
   noteWaitingRows,
   raiseIncident,
   releaseHeld,
+  submissionLedger,
 } from '../../../src/core/processing/run-context';
 import type { QueueRow } from '../../../src/core/queue-row';
 import { pendingRow, runOf, T0, world } from '../memory-ports';
@@ -25,7 +26,7 @@ const rowOf = (eventId: string, patch: Partial<QueueRow> = {}) => pendingRow({ e
 const line = (eventId: string, detail = 'x') => ({ at: T0, eventId, from: 'PENDING', to: 'GENERATING', by: 'system', detail });
 
 describe('moveRow and noteRow', () => {
-  it('moveRow copies the row to the new status, stamps updated_at and records the read row and the Log line', () => {
+  it('moveRow copies the row to the new status, stamps updated_at and records the read row and the Log line with the submission identity', () => {
     const w = world([rowOf('a1')]);
     const run = runOf(w);
     w.clock.time = T0 + 5;
@@ -34,7 +35,7 @@ describe('moveRow and noteRow', () => {
     expect(moved).toMatchObject({ eventId: 'a1', status: 'GENERATING', claimedAt: T0 + 5, updatedAt: T0 + 5 });
     expect(batch.rows).toEqual([moved]);
     expect(batch.read).toEqual([run.rows[0]]);
-    expect(batch.entries).toEqual([{ at: T0 + 5, eventId: 'a1', from: 'PENDING', to: 'GENERATING', by: 'system', detail: 'claimed' }]);
+    expect(batch.entries).toEqual([{ at: T0 + 5, eventId: 'a1', from: 'PENDING', to: 'GENERATING', by: 'system', detail: 'claimed', submission: 'tf:Wr1tE5sy:tok-a1' }]);
   });
 
   it('moveRow refuses a move the table does not give the system, with CODE_BUG, and records nothing', () => {
@@ -51,7 +52,7 @@ describe('moveRow and noteRow', () => {
     const batch = newBatch();
     const noted = noteRow(run, batch, run.rows[0], 'no copy in Sent yet', { error: 'MAIL_UNKNOWN: looked once' });
     expect(noted).toMatchObject({ status: 'NEEDS_REVIEW', error: 'MAIL_UNKNOWN: looked once', updatedAt: T0 });
-    expect(batch.entries).toEqual([{ at: T0, eventId: 'a1', from: 'NEEDS_REVIEW', to: 'NEEDS_REVIEW', by: 'system', detail: 'no copy in Sent yet' }]);
+    expect(batch.entries).toEqual([{ at: T0, eventId: 'a1', from: 'NEEDS_REVIEW', to: 'NEEDS_REVIEW', by: 'system', detail: 'no copy in Sent yet', submission: 'tf:Wr1tE5sy:tok-a1' }]);
   });
 });
 
@@ -214,46 +215,58 @@ describe('noteWaitingRows', () => {
 });
 
 describe('the run\'s copy of the send ledger', () => {
-  it('looks up the Log once for the ids not yet known (no empty id, no repeats) and answers each id asked', () => {
+  it('looks up the Log once for the event ids and identities not yet known (no empty key, no repeats) and answers each row asked', () => {
     const w = world([]);
     w.audit.append([line('a1', 'old')]);
     const run = runOf(w);
-    const first = ledgerOf(run, ['a1', 'b2', 'a1', '']);
-    expect(w.audit.lookups).toEqual([['a1', 'b2']]);
-    expect([...first.keys()]).toEqual(['a1', 'b2', '']);
-    expect(first.get('a1')).toEqual([line('a1', 'old')]);
-    expect(first.get('b2')).toEqual([]);
-    expect(first.get('')).toEqual([]);
-    ledgerOf(run, ['b2', 'a1']);
+    const a1 = rowOf('a1'), b2 = rowOf('b2');
+    ledgerOf(run, [a1, b2, a1, rowOf('', { responseToken: '' })]);
+    expect(w.audit.lookups).toEqual([['a1', 'tf:Wr1tE5sy:tok-a1', 'b2', 'tf:Wr1tE5sy:tok-b2']]);
+    expect(submissionLedger(run, a1)).toEqual([line('a1', 'old')]);
+    expect(submissionLedger(run, b2)).toEqual([]);
+    ledgerOf(run, [b2, a1]);
     expect(w.audit.lookups).toHaveLength(1);
   });
 
-  it('keeps the run\'s own Log lines for the ids it looked up, and only those', () => {
+  it('a row\'s ledger holds the lines of every row of its submission, whatever their event_id, each line once', () => {
+    const w = world([]);
+    const first = rowOf('a1');
+    const recovered = rowOf('reconciled:tok-a1', { responseToken: 'tok-a1' });
+    w.audit.append([{ ...line('a1', 'claimed'), submission: 'tf:Wr1tE5sy:tok-a1' }, line('other', 'not this submission')]);
+    const run = runOf(w);
+    expect(submissionLedger(run, recovered).map((entry) => entry.detail)).toEqual(['claimed']);
+    expect(submissionLedger(run, first).map((entry) => entry.detail)).toEqual(['claimed']);
+    expect(ledgerRecheck(run, first).map((entry) => entry.detail)).toEqual(['claimed']);
+  });
+
+  it('keeps the run\'s own Log lines for the keys it looked up, and only those', () => {
     const w = world([]);
     const run = runOf(w);
-    ledgerOf(run, ['a1']);
-    appendLog(run, [line('a1', 'ours'), line('z9', 'not looked up')]);
-    expect(w.audit.entries).toHaveLength(2);
-    expect(ledgerOf(run, ['a1']).get('a1')).toEqual([line('a1', 'ours')]);
+    const a1 = rowOf('a1');
+    ledgerOf(run, [a1]);
+    appendLog(run, [line('a1', 'ours'), line('z9', 'not looked up'), { ...line('x7', 'same submission, another event'), submission: 'tf:Wr1tE5sy:tok-a1' }]);
+    expect(w.audit.entries).toHaveLength(3);
+    expect(submissionLedger(run, a1).map((entry) => entry.detail)).toEqual(['ours', 'same submission, another event']);
     expect(run.ledger.has('z9')).toBe(false);
   });
 
-  it('an id the Log leaves out of its answer (the Sheets Log leaves out an empty id) has no lines', () => {
+  it('a key the Log leaves out of its answer (the Sheets Log leaves out an empty id) has no lines', () => {
     const w = world([]);
     w.audit.historiesOf = () => new Map();
     const run = runOf(w);
-    expect(ledgerOf(run, ['a1']).get('a1')).toEqual([]);
-    expect(ledgerRecheck(run, '')).toEqual([]);
+    expect(submissionLedger(run, rowOf('a1'))).toEqual([]);
+    expect(ledgerRecheck(run, rowOf('', { responseToken: '' }))).toEqual([]);
   });
 
   it('ledgerRecheck reads the Log again and replaces the copy', () => {
     const w = world([]);
     const run = runOf(w);
-    ledgerOf(run, ['a1']);
+    const a1 = rowOf('a1');
+    ledgerOf(run, [a1]);
     w.audit.append([line('a1', 'a person\'s line')]);
-    expect(ledgerRecheck(run, 'a1')).toEqual([line('a1', 'a person\'s line')]);
+    expect(ledgerRecheck(run, a1)).toEqual([line('a1', 'a person\'s line')]);
     expect(run.ledger.get('a1')).toEqual([line('a1', 'a person\'s line')]);
-    expect(ledgerRecheck(run, 'none')).toEqual([]);
+    expect(ledgerRecheck(run, rowOf('none'))).toEqual([]);
   });
 });
 

@@ -87,12 +87,12 @@ describe('the send step checks the Log before any claim', () => {
     expect(w.mailer.outbox).toHaveLength(1);
   });
 
-  it('the Log is looked up once per run for every row the run may mail, not once per send', () => {
+  it('the Log is looked up once per run for every row the run may mail (by event_id and identity), not once per send', () => {
     const rows = [1, 2, 3, 4, 5, 6, 7].map((n) => pendingRow({ eventId: `evt-${n}`, responseToken: `tok-${n}`, recipient: `r${n}@example.com`, status: n <= 3 ? 'READY' : 'PENDING', result: n <= 3 ? 'Dear Mina' : '' }));
     const w = world(rows);
     runProcessing(w.deps, { startedAt: T0 });
     expect(w.mailer.outbox).toHaveLength(7);
-    expect(w.audit.lookups).toEqual([rows.map((row) => row.eventId)]);
+    expect(w.audit.lookups).toEqual([rows.flatMap((row) => [row.eventId, `tf:${row.formId}:${row.responseToken}`])]);
   });
 
   it('a claim the run\'s copy of the Log shows is read again before the row is parked: a person settling it meanwhile wins', () => {
