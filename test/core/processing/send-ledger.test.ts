@@ -71,6 +71,28 @@ describe('the send step checks the Log before any claim', () => {
     expect(summary.needsReview).toBe(1);
   });
 
+  it.each<[string, string]>([
+    ['recovered from Typeform under a reconciled: event_id', 'reconciled:tok-ledger'],
+    ['delivered again under a new event_id after its first row was deleted', 'evt-second-delivery'],
+  ])('a submission mailed through one row is not mailed through another of the same response %s', (_how, eventId) => {
+    const again = { ...ready(), eventId, mailRef: '' };
+    const w = world([again]);
+    const identity = `tf:${again.formId}:tok-ledger`;
+    w.audit.batches.push([{ ...line(5, 'READY', 'SENDING'), submission: identity }, { ...line(4, 'SENDING', 'SENT'), submission: identity }]);
+    runProcessing(w.deps, { startedAt: T0 });
+    expect(w.mailer.outbox).toHaveLength(0);
+    expect(w.queue.row(2).status).toBe('NEEDS_REVIEW');
+    expect(w.queue.row(2).error).toMatch(/^ALREADY_CLAIMED: /);
+  });
+
+  it('another response of the same form is not held by that ledger', () => {
+    const other = { ...ready(), eventId: 'evt-other', responseToken: 'tok-other', mailRef: '' };
+    const w = world([other]);
+    w.audit.batches.push([{ ...line(5, 'READY', 'SENDING'), submission: `tf:${other.formId}:tok-ledger` }]);
+    runProcessing(w.deps, { startedAt: T0 });
+    expect(w.mailer.outbox).toHaveLength(1);
+  });
+
   it('after a person asks for a new reply, it is mailed once', () => {
     const w = world([ready()]);
     w.audit.batches.push([line(9, 'READY', 'SENDING'), line(8, 'SENDING', 'NEEDS_REVIEW'), line(3, 'NEEDS_REVIEW', 'PENDING', 'ana@example.org')]);
