@@ -52,6 +52,8 @@ export interface TickPorts {
   mailer: Mailer;
   /** The Sent folder for RECONCILE_SENT_MAIL; absent, the Sent check does nothing. */
   sentMail?: SentMailbox;
+  /** The account this execution runs as (ProcessingDeps.runningAccount). */
+  runningAccount?(): string;
   /** Deliveries waiting in Script Properties: counted and sized without decoding them. */
   spill: { size(): number; count(): number };
   /** Opens the spreadsheet and its sheets; throws CONFIG_MISSING (no spreadsheet) or a Sheets outage. */
@@ -124,6 +126,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         gemini: workspace.gemini,
         mailer: ports.mailer,
         sentMail: ports.sentMail,
+        runningAccount: ports.runningAccount,
         audit: workspace.audit,
         incidents: book,
         clock: ports.clock,

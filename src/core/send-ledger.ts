@@ -10,6 +10,8 @@ export interface LedgerFacts {
   mailRef?: string;
   sentAt?: number;
   claimedAt?: number;
+  /** The account the claiming execution ran as: MailApp sends from it, so its Sent folder is where a copy can be. */
+  sender?: string;
 }
 
 const FACTS_OPEN = ' [ledger:';
@@ -21,6 +23,8 @@ export function withLedgerFacts(detail: string, facts: LedgerFacts): string {
   if (facts.mailRef) parts.push(`mail_ref=${facts.mailRef}`);
   if (facts.sentAt !== undefined) parts.push(`sent_at=${new Date(facts.sentAt).toISOString()}`);
   if (facts.claimedAt !== undefined) parts.push(`claimed_at=${new Date(facts.claimedAt).toISOString()}`);
+  // An address has no blank and no ']', so it reads back whole; an unknown account ('') is left out.
+  if (facts.sender) parts.push(`sender=${facts.sender}`);
   return parts.length === 0 ? detail : `${detail}${FACTS_OPEN} ${parts.join(' ')}]`;
 }
 
@@ -36,6 +40,7 @@ export function factsOf(detail: string): LedgerFacts {
     if (key === 'mail_ref' && value !== '') facts.mailRef = value;
     else if (key === 'sent_at' && Number.isFinite(time)) facts.sentAt = time;
     else if (key === 'claimed_at' && Number.isFinite(time)) facts.claimedAt = time;
+    else if (key === 'sender' && value !== '') facts.sender = value;
   }
   return facts;
 }

@@ -51,6 +51,8 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         random: systemRandom,
         mailer: createMailer(),
         sentMail: createSentMailbox(),
+        // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs).
+        runningAccount: () => Session.getEffectiveUser().getEmail(),
         spill: spillFigures(),
         openWorkspace: (settings) => openWorkspace(settings, props, snapshot),
         dateKey: scriptDateKey,

@@ -80,6 +80,27 @@ describe('RECONCILE_SENT_MAIL in the local runtime', () => {
     await expectSentOnceForGood(id);
   });
 
+  it('a staff member\'s Process now that dies right after the send is never called "safe to resend" from the owner\'s Sent folder: the row names the staff member\'s mailbox, and nothing is mailed twice', async () => {
+    await start();
+    const body = delivery(9);
+    await rt.deliver(body);
+    const id = JSON.parse(body).event_id as string;
+    rt.host.faults.add({ target: 'mail', crashAfterSend: 1 });
+    const crashed = await rt.host.run('menuProcessNow', [], { kind: 'menu', user: STAFF });
+    expect(crashed.status).toBe('crash');
+    expect(row(id)).toMatchObject({ status: 'SENDING', sent_at: '' });
+    expect(rt.host.outbox.filter((mail: any) => mail.to === 'r9@example.com').map((mail: any) => mail.from)).toEqual([STAFF]);
+    // The trigger (the owner's) comes back after the claim went stale, and after the second look would be due.
+    for (const minutes of [8, 46, 46]) {
+      rt.host.advanceClock(minutes * MINUTE);
+      await tick();
+    }
+    expect(row(id).status).toBe('NEEDS_REVIEW');
+    expect(String(row(id).error)).toContain(`in ${STAFF}'s Sent folder`);
+    expect(String(row(id).error)).not.toContain('safe to resend');
+    expect(rt.host.outbox.filter((mail: any) => mail.to === 'r9@example.com')).toHaveLength(1);
+  });
+
   it('a crash before the send: no copy at either look ends "safe to resend" in NEEDS_REVIEW, and nothing is mailed', async () => {
     await start();
     const id = await crashAtSend(6, { crashBeforeSend: 1 });

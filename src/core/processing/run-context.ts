@@ -33,8 +33,13 @@ export interface ProcessingDeps {
   clock: Clock;
   random: Random;
   settings: Settings;
-  /** The Sent folder, when RECONCILE_SENT_MAIL is on (src/gas/sent-mailbox.ts). */
+  /** The Sent folder, when RECONCILE_SENT_MAIL is on (src/gas/sent-mailbox.ts): the running account's. */
   sentMail?: SentMailbox;
+  /**
+   * The account this execution runs as (the trigger's creator, or the staff member who chose Process now): MailApp
+   * sends from it and the Sent check searches its mailbox. '' when it cannot be told; absent, as ''.
+   */
+  runningAccount?(): string;
   /** Moves spilled deliveries into Queue (intake's drain); called first, before Queue is read. */
   drainSpill(): void;
   /** The row's full payload JSON when `payload` is a pointer into the Payloads sheet; default: the cell as is. */
@@ -86,6 +91,8 @@ export interface Run {
   ledger: Map<string, LogEntry[]>;
   /** A batch whose write waits for the run's next commit, which takes it along (holdBatch); null when none waits. */
   held: HeldBatch | null;
+  /** The running account, asked once when first needed (runningAccountOf). */
+  account?: string;
 }
 
 /** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */
@@ -108,6 +115,12 @@ export function newSummary(): ProcessingSummary {
     generationHaltedBy: null,
     sendingHaltedBy: null,
   };
+}
+
+/** The account this run sends from and whose Sent folder it searches ('' when unknown), asked once per run. */
+export function runningAccountOf(run: Run): string {
+  run.account ??= (run.deps.runningAccount?.() ?? '').trim().toLowerCase();
+  return run.account;
 }
 
 export function isOverBudget(run: Run): boolean {

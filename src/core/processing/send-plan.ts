@@ -9,7 +9,7 @@ import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
-import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, submissionLedger, type Batch, type Run } from './run-context';
+import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, type Batch, type Run } from './run-context';
 
 /**
  * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
@@ -108,7 +108,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     taken.add(mailRef);
     const claimedAt = claimTime(now);
     // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
-    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt }), { claimedAt, mailRef, error: '' });
+    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt, sender: runningAccountOf(run) }), { claimedAt, mailRef, error: '' });
     plan.claims.push({ claim, back: row.status as Status });
   }
   return plan;

@@ -7,7 +7,7 @@ import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { withLedgerFacts } from '../send-ledger';
 import { MINUTE_MS } from '../time';
-import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteRow, noteWaitingRows, raiseIncident, type Batch, type Run } from './run-context';
+import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteRow, noteWaitingRows, raiseIncident, runningAccountOf, type Batch, type Run } from './run-context';
 import {
   countsAsCopy,
   decideLook,
@@ -15,6 +15,7 @@ import {
   isSentCheckCandidate,
   isUnknownOutcome,
   lookDue,
+  otherMailboxReview,
   parkedLookAt,
   SECOND_LOOK_AFTER_MS,
   sentCheckState,
@@ -54,6 +55,11 @@ export function runSentCheck(run: Run): void {
     if (state === null) continue;
     const due = lookDue(state, now, run.settings);
     if (due.kind !== 'look') continue;
+    const elsewhere = otherMailboxReview(state, runningAccountOf(run), row.mailRef);
+    if (elsewhere !== null) {
+      settle(run, batch, notes, row, elsewhere);
+      continue;
+    }
     let copies;
     try {
       copies = mailbox.search(sentQuery(row.mailRef, state.claimedAt)).filter((copy) => countsAsCopy(copy, row.mailRef, row.recipient));

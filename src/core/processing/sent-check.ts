@@ -5,6 +5,7 @@ import type { Code } from '../codes';
 import { standingSendClaim, unrecordedSendClaim } from '../mail-guard';
 import type { LogEntry, SentCopy } from '../ports';
 import type { QueueRow } from '../queue-row';
+import { factsOf } from '../send-ledger';
 import type { Settings } from '../settings';
 import { MINUTE_MS } from '../time';
 
@@ -30,6 +31,8 @@ export interface SentCheckState {
   firstEmptyLookAt: number | null;
   /** Automatic resends this submission already had. */
   resends: number;
+  /** The account the claim was made as (its Log line's `sender`), '' when the line does not name one. */
+  sender: string;
 }
 
 /** A stale-able SENDING row with a reference to search. */
@@ -78,6 +81,25 @@ export function sentCheckState(row: Pick<QueueRow, 'status' | 'claimedAt' | 'err
     // A note from before this claim (or one a person edited into nonsense) counts as no look: one more look, never fewer.
     firstEmptyLookAt: Number.isFinite(firstAt) && firstAt >= claimedAt ? firstAt : null,
     resends: history.filter((entry) => entry.by === 'system' && entry.detail.includes(RESEND_AFTER_CHECK)).length,
+    sender: claim === null ? '' : (factsOf(claim.detail).sender ?? ''),
+  };
+}
+
+/**
+ * The one rule for whose Sent folder can settle a claim: MailApp sends from the account the claiming execution ran as
+ * (the trigger's creator, or the staff member who chose Process now), and the check can search only the mailbox of
+ * the account it runs as. A claim made as another account (or one the Log does not name) is never judged from this
+ * mailbox, where "no copy" would prove nothing: a person is told which Sent folder to look in.
+ */
+export function otherMailboxReview(state: Pick<SentCheckState, 'sender'>, searching: string, mailRef: string): SentCheckDecision | null {
+  if (state.sender.toLowerCase() === searching.toLowerCase()) return null;
+  const sender = state.sender === '' ? 'an account the Log does not name' : state.sender;
+  const here = searching === '' ? 'the account this run runs as' : searching;
+  return {
+    kind: 'review',
+    detail:
+      `the claim was made by a run as ${sender}, so the mail, if it went, is in ${sender}'s Sent folder; the check can search only ${here}'s. ` +
+      `Look for ${mailRef} there: set SENT if it is there, PENDING for a new reply if it is not`,
   };
 }
 

@@ -23,6 +23,13 @@ describe('ledger facts in a Log line', () => {
     expect(factsOf(detail)).toEqual({ mailRef: REF, sentAt: SENT_AT, claimedAt: CLAIMED_AT });
   });
 
+  it('a claim line records the account that claimed it, and an unknown account is left out', () => {
+    const detail = withLedgerFacts('claimed for sending', { mailRef: REF, claimedAt: CLAIMED_AT, sender: 'ana@school.example' });
+    expect(detail).toBe(`claimed for sending [ledger: mail_ref=${REF} claimed_at=${new Date(CLAIMED_AT).toISOString()} sender=ana@school.example]`);
+    expect(factsOf(detail)).toEqual({ mailRef: REF, claimedAt: CLAIMED_AT, sender: 'ana@school.example' });
+    expect(withLedgerFacts('claimed for sending', { mailRef: REF, sender: '' })).toBe(`claimed for sending [ledger: mail_ref=${REF}]`);
+  });
+
   it('a line without them (older lines, other moves) has none', () => {
     expect(factsOf('mailed to the respondent (FQ-7K2M9Q)')).toEqual({});
     expect(withLedgerFacts('retry', {})).toBe('retry');

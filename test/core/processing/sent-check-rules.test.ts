@@ -2,7 +2,7 @@
 // next look is due, and the edges of which copies count and when a resend is allowed.
 import { describe, expect, it } from 'vitest';
 import type { LogEntry, SentCopy } from '../../../src/core/ports';
-import { decideLook, isSentCheckCandidate, NO_COPY_YET, parkedLookAt, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS, sentCheckState, countsAsCopy } from '../../../src/core/processing/sent-check';
+import { decideLook, isSentCheckCandidate, NO_COPY_YET, otherMailboxReview, parkedLookAt, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS, sentCheckState, countsAsCopy } from '../../../src/core/processing/sent-check';
 import type { QueueRow } from '../../../src/core/queue-row';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -39,11 +39,11 @@ describe('what the row and the Log say about the claim', () => {
   const claim = (at: number, from = 'READY') => [line(at - 1000, 'GENERATING', from), line(at, from, 'SENDING', 'claimed for sending')];
 
   it('a SENDING row\'s claim time is its own cell, whatever older claim the Log shows', () => {
-    expect(sentCheckState({ status: 'SENDING', claimedAt: T0, error: '' }, claim(T0 - 5 * MIN, 'APPROVED'))).toEqual({ claimedAt: T0, claimedFrom: 'APPROVED', firstEmptyLookAt: null, resends: 0 });
+    expect(sentCheckState({ status: 'SENDING', claimedAt: T0, error: '' }, claim(T0 - 5 * MIN, 'APPROVED'))).toEqual({ claimedAt: T0, claimedFrom: 'APPROVED', firstEmptyLookAt: null, resends: 0, sender: '' });
   });
 
   it('a SENDING row whose claim line is missing from the Log would be resent from READY', () => {
-    expect(sentCheckState({ status: 'SENDING', claimedAt: T0, error: '' }, [])).toEqual({ claimedAt: T0, claimedFrom: 'READY', firstEmptyLookAt: null, resends: 0 });
+    expect(sentCheckState({ status: 'SENDING', claimedAt: T0, error: '' }, [])).toEqual({ claimedAt: T0, claimedFrom: 'READY', firstEmptyLookAt: null, resends: 0, sender: '' });
   });
 
   it('a parked row with no claim in the Log has nothing to check', () => {
@@ -90,7 +90,41 @@ describe('edges of which copies count and when a resend is allowed', () => {
   });
 
   it('a claim from any status but READY or APPROVED is never resent by itself', () => {
-    const state = { claimedAt: T0, claimedFrom: 'AWAITING_APPROVAL', firstEmptyLookAt: T0 + 15 * MIN, resends: 0 };
+    const state = { claimedAt: T0, claimedFrom: 'AWAITING_APPROVAL', firstEmptyLookAt: T0 + 15 * MIN, resends: 0, sender: '' };
     expect(decideLook({ look: 2, copies: [], state, resendAllowed: true, now: T0 + 61 * MIN, iso })).toEqual({ kind: 'review', detail: 'no copy in Sent: safe to resend — set PENDING' });
+  });
+});
+
+describe('whose Sent folder can settle a claim', () => {
+  it.each<[string, string, string, boolean]>([
+    ['the claim and the search run as the same account', 'owner@school.example', 'owner@school.example', false],
+    ['the same account written in another case', 'Owner@School.example', 'owner@school.example', false],
+    ['a staff member\'s Process now claimed it; the trigger searches the owner\'s mailbox', 'ana@school.example', 'owner@school.example', true],
+    ['the trigger claimed it; a staff member\'s Process now searches theirs', 'owner@school.example', 'ana@school.example', true],
+    ['a claim line that names no account, searched from a known one', '', 'owner@school.example', true],
+    ['neither side known (no account to tell apart)', '', '', false],
+  ])('%s → a person: %s', (_name, sender, searching, toPerson) => {
+    const decision = otherMailboxReview({ sender }, searching, 'FQ-AAAAAA');
+    expect(decision !== null).toBe(toPerson);
+    if (decision !== null) {
+      expect(decision.kind).toBe('review');
+      expect(decision.kind === 'review' && decision.detail).toContain('FQ-AAAAAA');
+      expect(decision.kind === 'review' && decision.detail).not.toContain('safe to resend');
+    }
+  });
+
+  it('names the account to look in', () => {
+    const decision = otherMailboxReview({ sender: 'ana@school.example' }, 'owner@school.example', 'FQ-AAAAAA');
+    expect(decision).toEqual({
+      kind: 'review',
+      detail:
+        "the claim was made by a run as ana@school.example, so the mail, if it went, is in ana@school.example's Sent folder; the check can search only owner@school.example's. " +
+        'Look for FQ-AAAAAA there: set SENT if it is there, PENDING for a new reply if it is not',
+    });
+  });
+
+  it('the claim line\'s sender is the account of the state', () => {
+    const history = [line(T0, 'READY', 'SENDING', 'claimed for sending [ledger: mail_ref=FQ-AAAAAA claimed_at=2026-01-05T09:00:00.000Z sender=ana@school.example]')];
+    expect(sentCheckState({ status: 'SENDING', claimedAt: T0, error: '' }, history)?.sender).toBe('ana@school.example');
   });
 });

@@ -32,6 +32,38 @@ const run = (w: World) => runProcessing(w.deps, { startedAt: w.clock.now() });
 const firstLookNote = `SENT_CHECK: ${NO_COPY_YET} ${new Date(T0).toISOString()}; looking again after ${new Date(T0 + SECOND_LOOK_AFTER_MS).toISOString()}`;
 
 describe('sent check on a SENDING row: what each look does to the row and to the run\'s counts', () => {
+  it('a claim made by a staff member\'s Process now is not judged from the trigger owner\'s Sent folder: a person is told where to look, and nothing is searched', () => {
+    const byStaff = claim();
+    byStaff[1] = { ...byStaff[1], detail: `claimed for sending [ledger: mail_ref=FQ-AAAAAA claimed_at=${new Date(CLAIMED_AT).toISOString()} sender=ana@school.example]` };
+    const w = setUp([sending()], ON, byStaff);
+    w.deps.runningAccount = () => 'owner@school.example';
+    const summary = run(w);
+    expect(w.sent.queries).toEqual([]);
+    expect(w.queue.row(2)).toMatchObject({ status: 'NEEDS_REVIEW', claimedAt: null });
+    expect(w.queue.row(2).error).toMatch(/^SENT_CHECK: the claim was made by a run as ana@school\.example, so the mail, if it went, is in ana@school\.example's Sent folder/);
+    expect(w.queue.row(2).error).not.toContain('safe to resend');
+    expect(summary).toMatchObject({ sent: 0, needsReview: 1 });
+    expect(w.mailer.outbox).toHaveLength(0);
+  });
+
+  it('a claim made as the account that searches is judged from its Sent folder', () => {
+    const own = claim();
+    own[1] = { ...own[1], detail: `claimed for sending [ledger: mail_ref=FQ-AAAAAA sender=owner@school.example]` };
+    const w = setUp([sending()], ON, own);
+    w.deps.runningAccount = () => 'Owner@School.example';
+    w.sent.copies = [copy('m1')];
+    run(w);
+    expect(w.queue.row(2)).toMatchObject({ status: 'SENT' });
+  });
+
+  it('a claim records the account the run sends from', () => {
+    const w = setUp([pendingRow({ eventId: 'evt-9', status: 'READY', result: 'Dear Mina' })], ON, []);
+    w.deps.runningAccount = () => 'ana@school.example';
+    run(w);
+    const claimLine = w.audit.entries.find((entry) => entry.to === 'SENDING');
+    expect(claimLine?.detail).toMatch(/ sender=ana@school\.example\]$/);
+  });
+
   it('exactly one copy → SENT with the message\'s time and no claim, counted as sent; nothing mailed again', () => {
     const w = setUp([sending()]);
     w.sent.copies = [copy('m1')];
