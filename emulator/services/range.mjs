@@ -180,16 +180,21 @@ export const rangeHandlers = {
     getProtectionType: (x, h) => prot(x, h).type,
     getRange: (x, h) => { const p = prot(x, h), sh = sheetOf(x, h.sid); return ref('Range', p.rect ? { sid: h.sid, ...p.rect } : { sid: h.sid, r: 1, c: 1, nr: sh.maxRows, nc: sh.maxCols }); },
     remove: (x, h) => { const sh = sheetOf(x, h.sid); sh.protections = sh.protections.filter((p) => p.pid !== h.pid); },
-    addEditor: (x, h, [u]) => { prot(x, h).editors.push(String(u)); },
-    addEditors: (x, h, [us]) => { prot(x, h).editors.push(...us.map(String)); },
-    removeEditor: (x, h, [u]) => { const p = prot(x, h); p.editors = p.editors.filter((e) => e !== String(u)); },
-    removeEditors: (x, h, [us]) => { const p = prot(x, h); p.editors = p.editors.filter((e) => !us.map(String).includes(e)); },
+    // Each takes an email address or a User ("addEditor(user)", https://developers.google.com/apps-script/reference/spreadsheet/protection#addeditoruser).
+    addEditor: (x, h, [u]) => { const p = prot(x, h), e = editorEmail(u); if (!p.editors.includes(e)) p.editors.push(e); },
+    addEditors: (x, h, [us]) => { const p = prot(x, h); for (const e of us.map(editorEmail)) if (!p.editors.includes(e)) p.editors.push(e); },
+    removeEditor: (x, h, [u]) => { const p = prot(x, h); p.editors = p.editors.filter((e) => e !== editorEmail(u)); },
+    removeEditors: (x, h, [us]) => { const p = prot(x, h); p.editors = p.editors.filter((e) => !us.map(editorEmail).includes(e)); },
     getEditors: (x, h) => prot(x, h).editors.map((email) => ref('User', { email })),
     canEdit: () => true,
     setDomainEdit: () => undefined,
     canDomainEdit: () => false,
   },
 };
+
+function editorEmail(u) {
+  return u && typeof u === 'object' && u.__ref === 'User' ? String(u.h.email) : String(u);
+}
 
 function prot(x, h) {
   const p = sheetOf(x, h.sid).protections.find((q) => q.pid === h.pid);

@@ -1,5 +1,6 @@
 // What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
 import type { IncidentCode } from './codes';
+import type { JournalEntry, JournalRecord } from './journal/journal-line';
 import type { QueueHeader, QueueRow } from './queue-row';
 
 /** Epoch milliseconds; core never reads the clock itself. */
@@ -105,6 +106,11 @@ export interface IntakeSheets {
    * (a retry after a failure in between writes the chunks again: readers count each part once). Values are text.
    */
   appendQueueRow(row: QueueRow, payloadChunks: readonly string[]): void;
+  /**
+   * The submission's line in the Journal, appended right after its Queue row, so that no staff edit of Queue can erase
+   * it; throws when the Journal cannot take it (the next processQueue run journals the row instead).
+   */
+  appendJournal(entry: JournalEntry): void;
   appendRejected(entry: RejectedDelivery): void;
   /** Commits pending writes: called before answering, so an answered delivery is persisted. */
   flush(): void;
@@ -147,7 +153,21 @@ export interface QueueStore {
   noteCells(notes: readonly CellNote[]): void;
   /** Event ids and response tokens already archived (dedupe must still see them). */
   archivedKeys(): Set<string>;
+  /** Appends rows at the bottom of Queue, each one atomic append whoever else writes (a submission put back from the Journal). */
+  appendRows(rows: readonly QueueRow[]): void;
   flush(): void;
+}
+
+/** The Journal sheet: one line per accepted submission, appended, never changed (src/core/journal). */
+export interface JournalStore {
+  /** The key and event_id of every line from row `from` to the last (one read), and the row after the last. */
+  linesFrom(from: number): { lines: { rowNumber: number; key: string; eventId: string }[]; next: number };
+  /** The full lines holding these keys (one search inside Sheets, then the lines found), in sheet order. */
+  recordsOf(keys: readonly string[]): JournalRecord[];
+  /** Every key the Journal holds (one column read): the Typeform check's list of what was ever accepted. */
+  allKeys(): Set<string>;
+  /** Each entry one atomic append. */
+  append(entries: readonly JournalEntry[]): void;
 }
 
 export interface ConfigStore {

@@ -4,7 +4,8 @@ import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
-import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
+import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
+import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
@@ -43,6 +44,8 @@ export interface Workspace {
   watchCapacity(incidents: IncidentSink, now: number): void;
   /** Rejections counted by doPost, folded into the day's totals by every full run. */
   tally: TallyStore;
+  /** The record of every accepted submission (src/core/journal). */
+  journal?: JournalStore;
 }
 
 export interface TickPorts {
@@ -90,7 +93,10 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // The gate's marks go with the incidents' changes, in one write.
   // So does intake's copy of Config's forms, when this run's read of Config makes a new one.
   const copy: Record<string, string> = outcome.formsCopy ? { [FORMS_MIRROR_PROPERTY]: outcome.formsCopy } : {};
-  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy });
+  // So does where the Journal check stopped.
+  const journal = outcome.summary?.journal ? journalStateProperties(outcome.summary.journal, snapshot) : { properties: {}, dropped: 0 };
+  if (journal.dropped > 0) ports.warn(`the Journal check watches too many open submissions: ${journal.dropped} of the oldest are no longer watched`);
+  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties });
   return { summary: outcome.summary, nextDueAt };
 }
 
@@ -134,10 +140,13 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         settings,
         drainSpill: () => workspace.drainSpill(),
         readPayload: (row) => workspace.readPayload(row),
+        journal: workspace.journal,
+        journalState: readJournalState(snapshot),
       },
       { startedAt },
     );
-    const sheetsConfigured = summary.stoppedBecause !== 'config-missing';
+    if (summary.journalMissing !== undefined) book.raise('CONFIG_MISSING', summary.journalMissing);
+    const sheetsConfigured = summary.stoppedBecause !== 'config-missing' && summary.journalMissing === undefined;
     if (summary.stoppedBecause === 'sheets-unavailable' || summary.stoppedBecause === 'code-bug' || !sheetsConfigured) {
       return { summary, health: unreadable(), nextDueAt: summary.nextDueAt, sheetsConfigured };
     }

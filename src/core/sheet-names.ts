@@ -9,6 +9,7 @@ export const SHEETS = {
   payloads: 'Payloads',
   archive: 'Archive',
   tally: 'Tally',
+  journal: 'Journal',
 } as const;
 
 /** `submission` (the identity, submission-identity.ts) came last so Logs of older versions keep their columns. */
@@ -18,5 +19,11 @@ export const REJECTED_HEADERS = ['at', 'reason', 'form_id', 'event_id', 'body'] 
 export const PAYLOADS_HEADERS = ['event_id', 'part', 'parts', 'text'] as const;
 /** One row per rejected delivery until processQueue folds it into the day's totals (src/core/intake/rejection-tally.ts). */
 export const TALLY_HEADERS = ['day', 'bytes', 'id'] as const;
+/**
+ * The Journal: one line per accepted submission, appended and never changed (src/core/journal). Every cell but the
+ * time starts with text Sheets cannot read as anything else (`tf:`, `event:`, `ev:`, `{`, `(`), so an append needs no
+ * formats set ahead.
+ */
+export const JOURNAL_HEADERS = ['received_at', 'submission', 'event_id', 'payload'] as const;
 /** Archive keeps Queue's columns, so an archived row reads with the same mapper. */
 export const ARCHIVE_HEADERS = QUEUE_HEADERS;

@@ -1,5 +1,4 @@
 // AuditLog port → the Log sheet: one atomic append per entry, every cell but the time as plain text; a submission's lines found by TextFinder.
-import { isSubmissionIdentity } from '../core/submission-identity';
 import type { AuditLog, LogEntry } from '../core/ports';
 import { SHEETS } from '../core/sheet-names';
 import { createAppender } from './sheet-append';
@@ -8,10 +7,14 @@ import { requireSheet } from './spreadsheet';
 const LOG_FORMATS = ['yyyy-mm-dd hh:mm:ss', '@', '@', '@', '@', '@', '@'];
 /** A Log line is an audit note, not a dump: long details are cut so a row stays readable (and far under a cell's limit). */
 const MAX_DETAIL_CHARS = 2000;
-/** The event_id column of the Log in A1 (cells() writes it second): a whole column needs no getMaxRows. */
-const EVENT_ID_COLUMN = 'B:B';
-/** The submission column (cells() writes it seventh, after the columns of older versions). */
-const SUBMISSION_COLUMN = 'G:G';
+/**
+ * The Log's columns from event_id (second) to submission (seventh, after the columns of older versions), in A1: a
+ * whole-column range needs no getMaxRows. One search covers both keys; a cell between them (from, to, by, detail)
+ * that happened to equal a key only adds a line, which is filed under its own event_id and submission.
+ */
+const KEY_COLUMNS = 'B:G';
+/** The event_id column alone, for a Log whose grid ends before the submission column. */
+const OLDER_KEY_COLUMN = 'B:B';
 
 function cells(entry: LogEntry): unknown[] {
   const detail = entry.detail.length > MAX_DETAIL_CHARS ? `${entry.detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : entry.detail;
@@ -41,15 +44,20 @@ function rowsHolding(sheet: GoogleAppsScript.Spreadsheet.Sheet, column: string, 
 }
 
 /**
- * The Log lines of the given keys, found inside Sheets by a TextFinder over the event_id column for event ids and
- * one over the submission column for identities (a whole-cell match of any of them), so the cost does not grow with
- * the Log (docs/platform.md#batching-and-lookups); the lines found are read in blocks of nearby rows.
+ * The Log lines of the given keys (event ids and submission identities), found inside Sheets by one TextFinder (a
+ * whole-cell match of any of them), so the cost does not grow with the Log (docs/platform.md#batching-and-lookups);
+ * the lines found are read in blocks of nearby rows.
  */
 function findLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, keys: readonly string[]): LogEntry[] {
-  const identities = keys.filter(isSubmissionIdentity);
-  const eventIds = keys.filter((key) => !isSubmissionIdentity(key));
-  const found = new Set([...rowsHolding(sheet, EVENT_ID_COLUMN, eventIds), ...rowsHolding(sheet, SUBMISSION_COLUMN, identities)]);
-  const rows = Array.from(found).sort((x, y) => x - y);
+  let found: number[];
+  try {
+    found = rowsHolding(sheet, KEY_COLUMNS, keys);
+  } catch {
+    // A Log of an older version, six columns wide until Set up or the next append widens it: no line there has a
+    // submission, so the event_id column holds every line to find.
+    found = rowsHolding(sheet, OLDER_KEY_COLUMN, keys);
+  }
+  const rows = Array.from(new Set(found)).sort((x, y) => x - y);
   const lines: LogEntry[] = [];
   for (let i = 0; i < rows.length; ) {
     let j = i;

@@ -10,6 +10,7 @@ import { readColumns } from './header-row';
 import { requireSheet } from './spreadsheet';
 import { appendRows, plainTextFormats } from './sheet-append';
 import { createTallyStore } from './tally-store';
+import { appendJournalLine } from './journal-store';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -110,6 +111,9 @@ export function createIntakeSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spr
         appendRows(payloads, parts, PAYLOAD_PART_FORMATS);
       }
       appendRows(queue, [rowToValues(index, row, width)], rowNumberFormats(index, width));
+    },
+    appendJournal(entry) {
+      appendJournalLine(requireSheet(spreadsheet, SHEETS.journal), entry);
     },
     appendRejected(entry) {
       const rejected = requireSheet(spreadsheet, SHEETS.rejected);

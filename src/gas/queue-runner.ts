@@ -20,6 +20,7 @@ import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
 import { spillFigures } from './spill-store';
 import { createTallyStore } from './tally-store';
+import { createJournalStore } from './journal-store';
 import { openSpreadsheet } from './spreadsheet';
 import { scriptDateKey, systemClock, systemRandom } from './system-clock';
 
@@ -81,6 +82,7 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     readPayload: (row) => readPayload(spreadsheet, row),
     intakeLock: intakeLock(),
     tally: createTallyStore(spreadsheet),
+    journal: createJournalStore(spreadsheet),
     spreadsheetUrl: () => spreadsheet.getUrl(),
     queueSheetId: () => spreadsheet.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
     watchCapacity: (incidents, now) => watchGrid(spreadsheet, props, incidents, snapshot, now),

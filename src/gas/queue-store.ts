@@ -194,6 +194,9 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       }
       return placed;
     },
+    appendRows(rows) {
+      appendRows(queue, rows.map((row) => rowToValues(index, row, width)), rowNumberFormats(index, width));
+    },
     archiveRows(rows) {
       if (rows.length === 0) return [];
       const moved = moveToArchive(archiveGrid(spreadsheet, queue, index), rows);

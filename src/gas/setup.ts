@@ -76,6 +76,10 @@ function applyProtections(sheet: Sheet, header: readonly string[], plan: SheetPl
     ...sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET),
   ];
   for (const protection of existing) if (protection.getDescription().startsWith(PROTECTION_PREFIX)) protection.remove();
+  if (plan.restrictSheet) {
+    restrictToMe(sheet.protect().setDescription(`${PROTECTION_PREFIX}the record of every submission: written by formqueue only, never edited`));
+    return;
+  }
   if (plan.protectSheet) {
     sheet.protect().setDescription(`${PROTECTION_PREFIX}written by formqueue only`).setWarningOnly(true);
     return;
@@ -87,6 +91,20 @@ function applyProtections(sheet: Sheet, header: readonly string[], plan: SheetPl
     const name = `${columnLetter(block.startColumn)}–${columnLetter(block.startColumn + block.width - 1)}`;
     sheet.getRange(2, block.startColumn, rows, block.width).protect().setDescription(`${PROTECTION_PREFIX}system columns ${name}`).setWarningOnly(true);
   }
+}
+
+/**
+ * A protection only the account running Set up (whose triggers write the sheet) and the spreadsheet's owner can pass:
+ * Google's own recipe, adding the current user before removing the others, since "if the user's edit permission comes
+ * from a group, the script throws an exception upon removing the group"
+ * (https://developers.google.com/apps-script/reference/spreadsheet/protection).
+ */
+function restrictToMe(protection: GoogleAppsScript.Spreadsheet.Protection): void {
+  const me = Session.getEffectiveUser();
+  protection.addEditor(me);
+  const others = protection.getEditors().filter((editor) => editor.getEmail() !== me.getEmail());
+  if (others.length > 0) protection.removeEditors(others);
+  if (protection.canDomainEdit()) protection.setDomainEdit(false);
 }
 
 /** The status dropdown and one row colour per status; colour rules of earlier runs are replaced, staff rules kept. */
@@ -170,7 +188,7 @@ export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string
     if (plan.name === SHEETS.queue) applyQueueLook(sheet, header);
     if (plan.name === SHEETS.config) ensureDefaultConfig(sheet, header, report);
   }
-  report.push('Sheets: all six in place, with frozen headers, plain-text columns, the status dropdown, colours and warning-only protections.');
+  report.push(`Sheets: all ${SHEET_PLANS.length} in place, with frozen headers, plain-text columns, the status dropdown, colours and protections (the Journal: editable by ${Session.getEffectiveUser().getEmail() || 'you'} and the owner only; the others: a warning).`);
   ensureTriggers(spreadsheet, props, report);
   const all = props.getAll();
   const properties = planProperties(all, spreadsheet.getId(), newRandomToken);

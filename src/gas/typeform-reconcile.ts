@@ -14,6 +14,8 @@ import { intakeDeps } from './intake-service';
 import { createScriptPropertyStore } from './script-properties';
 import { openSpreadsheet, requireSheet } from './spreadsheet';
 import { systemClock } from './system-clock';
+import { createJournalStore } from './journal-store';
+import { isSubmissionIdentity } from '../core/submission-identity';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -46,6 +48,16 @@ function tokensIn(spreadsheet: Spreadsheet, name: string, into: Set<string>): vo
   const column = indexColumns(header).response_token;
   if (column < 0) return;
   for (const [value] of sheet.getRange(2, column + 1, sheet.getLastRow() - 1, 1).getValues()) if (value !== '') into.add(String(value));
+}
+
+/**
+ * Every response the Journal holds was accepted once: one whose row staff deleted after it was answered is no missed
+ * submission, and queuing it again (under a new event_id) would answer it twice. A deployment from before the Journal
+ * has none to read.
+ */
+function journaledTokens(spreadsheet: Spreadsheet, into: Set<string>): void {
+  if (!spreadsheet.getSheetByName(SHEETS.journal)) return;
+  for (const key of createJournalStore(spreadsheet).allKeys()) if (isSubmissionIdentity(key)) into.add(key.slice(key.lastIndexOf(':') + 1));
 }
 
 function spilledTokens(into: Set<string>): void {
@@ -96,6 +108,7 @@ export function runTypeformCheck(): string[] {
       knownTokens: () => {
         tokensIn(spreadsheet, SHEETS.queue, known);
         tokensIn(spreadsheet, SHEETS.archive, known);
+        journaledTokens(spreadsheet, known);
         spilledTokens(known);
         return known;
       },

@@ -10,6 +10,7 @@ import type {
   GeminiOutcome,
   GeminiRequest,
   IncidentSink,
+  JournalStore,
   LogEntry,
   Mailer,
   OutgoingMail,
@@ -27,6 +28,7 @@ import type {
 import type { IncidentCode } from '../../src/core/codes';
 import { blankFormConfig } from '../../src/core/form-config';
 import { emptyRow, type QueueRow } from '../../src/core/queue-row';
+import type { JournalEntry, JournalRecord } from '../../src/core/journal/journal-line';
 import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
 import { readSettings, type Settings } from '../../src/core/settings';
 import { newSummary, type ProcessingDeps, type Run } from '../../src/core/processing/run-context';
@@ -134,7 +136,7 @@ export class MemoryQueue implements QueueStore {
     for (const row of landed) Object.assign(this.row(row.rowNumber), clone(row));
     return placed;
   }
-  appendRows(rows: QueueRow[]): void {
+  appendRows(rows: readonly QueueRow[]): void {
     for (const row of rows) this.rows.push({ ...row, rowNumber: this.rows.length + 2 });
   }
   archiveRows(rows: readonly QueueRow[]): QueueRow[] {
@@ -409,5 +411,38 @@ export class MemoryTally implements TallyStore {
     this.before('deleteFirst');
     if (this.failDelete) throw new Error('Exception: Service Spreadsheets timed out');
     this.rows.splice(0, count);
+  }
+}
+
+/** The Journal sheet: lines from row 2, appended only (unless a test edits `lines` as a person with access would). */
+export class MemoryJournal implements JournalStore {
+  lines: JournalEntry[] = [];
+  /** How many times each method was called: the Journal's cost. */
+  reads = { linesFrom: 0, recordsOf: 0, allKeys: 0 };
+  /** Thrown by every call (no Journal sheet yet: Set up makes it). */
+  missing: Error | null = null;
+  private check(): void {
+    if (this.missing) throw this.missing;
+  }
+  linesFrom(from: number): { lines: { rowNumber: number; key: string; eventId: string }[]; next: number } {
+    this.check();
+    this.reads.linesFrom++;
+    const last = this.lines.length + 1;
+    const lines = this.lines.slice(Math.max(0, from - 2)).map((line, i) => ({ rowNumber: Math.max(2, from) + i, key: line.key, eventId: line.eventId }));
+    return { lines, next: Math.max(from, last + 1) };
+  }
+  recordsOf(keys: readonly string[]): JournalRecord[] {
+    this.check();
+    this.reads.recordsOf++;
+    return this.lines.flatMap((line, i) => (keys.includes(line.key) ? [{ ...line, rowNumber: i + 2 }] : []));
+  }
+  allKeys(): Set<string> {
+    this.check();
+    this.reads.allKeys++;
+    return new Set(this.lines.map((line) => line.key));
+  }
+  append(entries: readonly JournalEntry[]): void {
+    this.check();
+    this.lines.push(...entries.map((entry) => ({ ...entry })));
   }
 }

@@ -39,9 +39,9 @@ describe('service calls per delivery and per run', () => {
 
     expect(await rt.deliver(submission(1, submittedAgo(60_000)))).toMatchObject({ ok: true, queued: true });
     const fresh = lastExecution(rt, 'doPost').calls;
-    expect(fresh['Spreadsheet.getSheetByName']).toBe(2); // Queue and Config (no run has copied Config yet), not Archive
+    expect(fresh['Spreadsheet.getSheetByName']).toBe(3); // Queue, Config (no run has copied Config yet) and the Journal, not Archive
     expect(fresh['TextFinder.findNext']).toBe(1); // Queue only
-    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(16);
+    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(18);
 
     // A run reads Config and leaves intake a copy of its forms in Script Properties (core/intake/forms-mirror.ts).
     await rt.run('processQueue');
@@ -52,18 +52,18 @@ describe('service calls per delivery and per run', () => {
       'Properties.getProperties': 1, // settings, and the copy of Config's forms
       'Cache.get': 1, // the seen mark of a recent redelivery
       'SpreadsheetApp.openById': 1,
-      'Spreadsheet.getSheetByName': 1, // Queue
+      'Spreadsheet.getSheetByName': 2, // Queue, and the Journal (its line after the row's)
       'Sheet.getSheetValues': 1, // the Queue header, in one call
       'Sheet.getRange': 2, // the find's columns, the landing rows
       'Lock.tryLock': 1, // released by the end of the execution, without a call
       'TextFinder.findNext': 1,
       'Sheet.getLastRow': 1, // where the append lands
       'Range.getNumberFormats': 1, // the landing rows are plain text
-      'Sheet.appendRow': 1,
+      'Sheet.appendRow': 2, // the row, and its Journal line (no landing-row check: every Journal cell is text Sheets keeps)
       'SpreadsheetApp.flush': 1,
       'Properties.setProperty': 1, // FQ_DIRTY for the next tick
     });
-    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(14);
+    expect(lastExecution(rt, 'doPost').serviceCalls).toBe(16);
 
     // A redelivery of the archived submission (Typeform's retry, or a response brought back later) is a duplicate.
     expect(await rt.deliver(submission(7, submittedAgo(2 * DAY)))).toMatchObject({ ok: true, duplicate: true });
@@ -137,8 +137,8 @@ describe('service calls per delivery and per run', () => {
     // each claim read back (a round's at once, a send's right before its mail); the last row is asked for only by
     // whole-sheet reads. The Queue header and Config take one getSheetValues each (gas/header-row.ts, config-store.ts).
     expect(calls['Range.getValues']).toBe(18);
-    expect(calls['Sheet.getSheetValues']).toBe(2);
-    expect(calls['Sheet.getLastRow']).toBe(5); // the Queue twice, the Log's appender, Archive, the Tally fold
+    expect(calls['Sheet.getSheetValues']).toBe(3); // and the Journal's lines since the last check
+    expect(calls['Sheet.getLastRow']).toBe(6); // the Queue twice, the Log's appender, Archive, the Tally fold, the Journal
     expect(calls['TextFinder.findAll']).toBe(1);
     // Script Properties: the gate's read and the end's spill figures (one read for both), the Tally fold's fresh read
     // of its one key under the lock; one write at the end (the incidents and the gate's marks together).
@@ -151,7 +151,7 @@ describe('service calls per delivery and per run', () => {
     // Range handles are kept per span: the whole Queue, each batch's rows (its claim, read-back, mails' reads and
     // outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
     expect(calls['Sheet.getRange']).toBe(6);
-    expect(run.serviceCalls).toBeLessThanOrEqual(120);
+    expect(run.serviceCalls).toBeLessThanOrEqual(124);
   });
 
   it('each mail is read for right before it goes, in one call: the batch\'s rows through their kept range, never a getRange of its own', async () => {

@@ -14,6 +14,7 @@ import type { IntakeForm } from './forms-mirror';
 import { recordRejection, rejectDelivery, secretsOf, shownReason } from './rejections';
 import { checkWebhookToken } from './token-check';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
+import { journalEntryOf } from '../journal/journal-line';
 
 /** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
 export interface IntakeAnswer {
@@ -196,6 +197,7 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   }
   const { row, payloadChunks } = buildQueueRow(delivery, receivedAt, config);
   sheets.appendQueueRow(row, payloadChunks);
+  journal(sheets, deps, row, receivedAt);
   sheets.flush();
   // No seen mark for a first delivery: a Cache.put costs ~90 ms on every delivery to speed up a rare redelivery,
   // which the TextFinder answers anyway (and which then leaves its mark, above, for any further redelivery).
@@ -203,6 +205,20 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   return row.status === 'TEST'
     ? { ok: true, queued: true, test: true, event_id: delivery.eventId }
     : { ok: true, queued: true, event_id: delivery.eventId };
+}
+
+/**
+ * The submission's line in the Journal, where no staff edit of Queue reaches it (a row deleted or pasted over within
+ * the minute before the next run is put back from it). The row is already in Queue, so a Journal that cannot take the
+ * line (its protection does not let this account write, a Sheets hiccup) costs nothing but a log line: the next
+ * processQueue run journals every unfinished row the Journal lacks.
+ */
+function journal(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, row: QueueRow, receivedAt: number): void {
+  try {
+    sheets.appendJournal(journalEntryOf(row, receivedAt));
+  } catch (error) {
+    deps.log(`delivery ${clip(row.eventId)} queued; its Journal line is left to the next run (${redact(messageOf(error), secretsOf(deps))})`);
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { isMailable } from '../mail-guard';
 import { MINUTE_MS } from '../time';
 import { findDuplicates } from './duplicates';
 import { runGenerationRound } from './generate-round';
+import { checkJournal } from './journal-step';
 import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
@@ -64,6 +65,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
     restoreFromLedger(run);
+    checkJournal(run);
     collapseDuplicates(run);
     runSentCheck(run);
     sweepStaleRows(run);

@@ -7,6 +7,7 @@ import type {
   FormConfig,
   GeminiClient,
   IncidentSink,
+  JournalStore,
   LogEntry,
   Mailer,
   QueueStore,
@@ -14,6 +15,7 @@ import type {
   SentMailbox,
 } from '../ports';
 import type { IncidentCode } from '../codes';
+import type { JournalState } from '../journal/journal-check';
 import type { QueueRow } from '../queue-row';
 import { logLineOf, submissionIdentity } from '../submission-identity';
 import type { Settings } from '../settings';
@@ -44,6 +46,10 @@ export interface ProcessingDeps {
   drainSpill(): void;
   /** The row's full payload JSON when `payload` is a pointer into the Payloads sheet; default: the cell as is. */
   readPayload?(row: QueueRow): string;
+  /** The Journal (src/core/journal); absent, the run makes no Journal check. */
+  journal?: JournalStore;
+  /** Where the last Journal check stopped (JOURNAL_STATE_PROPERTY). */
+  journalState?: JournalState;
 }
 
 export interface ProcessingOptions {
@@ -69,6 +75,10 @@ export interface ProcessingSummary {
   stoppedBecause: StopReason;
   generationHaltedBy: IncidentCode | null;
   sendingHaltedBy: IncidentCode | null;
+  /** Where this run's Journal check stopped, for the next one; absent when it made none. */
+  journal?: JournalState;
+  /** Why the Journal check could not run (no Journal sheet: Set up makes it), so the tick keeps CONFIG_MISSING open. */
+  journalMissing?: string;
 }
 
 export interface Run {

@@ -3,7 +3,7 @@ import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
 import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
-import { ARCHIVE_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, TALLY_HEADERS } from '../sheet-names';
+import { ARCHIVE_HEADERS, JOURNAL_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, TALLY_HEADERS } from '../sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
 
 const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
@@ -18,6 +18,11 @@ export interface SheetPlan {
   protectedHeaders: readonly string[];
   /** The whole sheet is protected with a warning: it is written by the system only. */
   protectSheet: boolean;
+  /**
+   * The whole sheet is protected for real: only the account that runs Set up (whose triggers write it) and the
+   * spreadsheet's owner can edit it, so no staff edit can erase what it holds.
+   */
+  restrictSheet?: boolean;
 }
 
 function allText(headers: readonly string[], overrides: Record<string, string> = {}): Record<string, string> {
@@ -55,6 +60,14 @@ export const SHEET_PLANS: readonly SheetPlan[] = [
   },
   { name: SHEETS.archive, headers: ARCHIVE_HEADERS, formats: QUEUE_NUMBER_FORMATS, protectedHeaders: [], protectSheet: true },
   { name: SHEETS.tally, headers: TALLY_HEADERS, formats: allText(TALLY_HEADERS, { bytes: '0' }), protectedHeaders: [], protectSheet: true },
+  {
+    name: SHEETS.journal,
+    headers: JOURNAL_HEADERS,
+    formats: allText(JOURNAL_HEADERS, { received_at: TIME_FORMAT }),
+    protectedHeaders: [],
+    protectSheet: true,
+    restrictSheet: true,
+  },
 ];
 
 /** Every protection setup makes starts with this, so a re-run can find and replace its own. */

@@ -209,6 +209,19 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     summaryShowsDetail: true,
     rowsAwaitApproval: true,
   },
+  ROWS_RESTORED: {
+    class: 'needs-person',
+    title: 'Removed submissions restored',
+    whatHappened:
+      'Rows of submissions that were not finished were removed from Queue by hand (deleted, or pasted over with another row); formqueue put each back from the Journal, the record of every accepted submission that staff edits cannot reach.',
+    nextStep:
+      'Open each linked row (NEEDS_REVIEW, reason RESTORED): set PENDING to have it answered, or SKIPPED to drop it on purpose. To drop a submission, set SKIPPED: deleting its row only brings it back.',
+    raisedBy: 'processQueue, by a full run that finds a journaled submission with no row in Queue or Archive whose Log does not show it finished (SENT, SKIPPED or a test). One mail per run that restores; no reminder, no recovery mail.',
+    mails: AT_ONCE,
+    followUps: 'none',
+    holdsRowsBack: false,
+    summaryShowsDetail: true,
+  },
   CONFIG_MISSING: {
     class: 'configuration',
     title: 'Setting missing',

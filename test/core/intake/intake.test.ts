@@ -22,6 +22,23 @@ describe('handleDelivery', () => {
     expect(m.props[DIRTY_PROPERTY]).toBeDefined();
   });
 
+  it('journals a queued delivery once, under its identity, with its payload, before answering; a duplicate adds no line', () => {
+    const m = memoryIntake();
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(m.journal).toEqual([
+      { receivedAt: m.queue[0].receivedAt, key: 'tf:Wr1tE5sy:k3h2j4g5f6d7s8a9q0w1e2r3t4y5u6i7', eventId: '01JQ8ZK4W6E2V1RZ5T3N8M0B7C', payload: m.queue[0].payload },
+    ]);
+  });
+
+  it('a Journal that refuses the line (its protection, a missing sheet) still queues the delivery and says so in the log', () => {
+    const m = memoryIntake();
+    m.journalFails.value = 'You are trying to edit a protected cell or object.';
+    expect(handleDelivery({ token: TOKEN, body: essay }, m.deps)).toMatchObject({ ok: true, queued: true });
+    expect(m.queue).toHaveLength(1);
+    expect(m.logs).toEqual(['delivery 01JQ8ZK4W6E2V1RZ5T3N8M0B7C queued; its Journal line is left to the next run (You are trying to edit a protected cell or object.)']);
+  });
+
   it('answers a redelivery of the same event_id as a duplicate and adds no row', () => {
     const m = memoryIntake();
     handleDelivery({ token: TOKEN, body: essay }, m.deps);

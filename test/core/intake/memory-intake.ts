@@ -1,4 +1,5 @@
 // In-memory ports for intake: a Queue, Archive and Rejected as arrays, a lock that can be held, a cache, props and a spill.
+import type { JournalEntry } from '../../../src/core/journal/journal-line';
 import { blankFormConfig } from '../../../src/core/form-config';
 import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
 import { REJECTED_TOTALS_PROPERTY } from '../../../src/core/intake/rejection-tally';
@@ -34,6 +35,10 @@ export interface MemoryIntake {
   searched: string[];
   /** How many times the Config sheet was read. */
   configReads: number;
+  /** The Journal sheet's lines. */
+  journal: JournalEntry[];
+  /** Set: the Journal refuses appends with this message (a protection, a missing sheet). */
+  journalFails: { value: string | null };
 }
 
 export function memoryIntake(options: { props?: Record<string, string>; now?: number } = {}): MemoryIntake {
@@ -52,6 +57,8 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
     sheetsDown: { value: false },
     flushes: 0,
     configReads: 0,
+    journal: [],
+    journalFails: { value: null },
     deps: undefined as unknown as IntakeDeps,
   };
   const cache = new MemoryCache();
@@ -88,6 +95,10 @@ export function memoryIntake(options: { props?: Record<string, string>; now?: nu
       row.rowNumber = state.queue.length + 2;
       state.queue.push({ ...row });
       return row.rowNumber;
+    },
+    appendJournal(entry) {
+      if (state.journalFails.value !== null) throw new Error(state.journalFails.value);
+      state.journal.push({ ...entry });
     },
     appendRejected: (entry) => {
       fits(Object.values(entry));

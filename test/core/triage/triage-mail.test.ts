@@ -298,6 +298,7 @@ describe('classification', () => {
     CONFIG_INVALID: 'configuration',
     TEMPLATE_INVALID: 'configuration',
     REJECTED_DELIVERIES: 'configuration',
+    ROWS_RESTORED: 'needs-person',
     SENT_CHECK_FAILED: 'configuration',
     ROWS_NEED_A_PERSON: 'needs-person',
     WEBHOOK_DISABLED: 'configuration',

@@ -1,0 +1,134 @@
+// The run's Journal check: every submission the Journal holds has a row in Queue or Archive, or a Log that shows it finished; one that has none is put back for a person.
+import { codeOf, messageOf } from '../errors';
+import { configFor } from '../form-config';
+import { buildQueueRow } from '../intake/intake';
+import { parseTypeformBody } from '../intake/typeform-payload';
+import { isFinishedInLog, planJournalCheck, type JournalState } from '../journal/journal-check';
+import { journalEntryOf, type JournalRecord } from '../journal/journal-line';
+import type { LogEntry, JournalStore } from '../ports';
+import { emptyRow, type QueueRow } from '../queue-row';
+import { errorSummary } from '../redact';
+import { ledgerStateOf } from '../send-ledger';
+import { isSubmissionIdentity, logLineOf } from '../submission-identity';
+import { appendLog, isoTime, markGone, raiseIncident, type Run } from './run-context';
+
+/** A journaled submission whose row is gone, with what the Log says of it. */
+interface Missing {
+  key: string;
+  record: JournalRecord | undefined;
+  history: LogEntry[];
+}
+
+/**
+ * Reads the Journal lines added since the last check, and looks at them and at the submissions still open then: a
+ * submission with no row of its own in Queue that is not archived and whose Log does not show it finished was removed
+ * by hand (a deleted row, a row pasted over) and is put back in NEEDS_REVIEW, with one incident. Unfinished rows the
+ * Journal lacks are journaled. The new state is left in the summary for the tick's closing property write.
+ */
+export function checkJournal(run: Run): void {
+  const journal = run.deps.journal;
+  if (!journal) return;
+  const state: JournalState = run.deps.journalState ?? { next: 2, open: [] };
+  let read;
+  try {
+    read = journal.linesFrom(state.next);
+  } catch (error) {
+    // A deployment from before the Journal gets it from Set up; until then replies still go out, and staff are told.
+    if (codeOf(error) !== 'CONFIG_MISSING') throw error;
+    run.summary.journalMissing = messageOf(error);
+    return;
+  }
+  const { lines, next } = read;
+  const plan = planJournalCheck([...state.open, ...lines.map((line) => line.key)], run.rows);
+  const now = run.deps.clock.now();
+  journal.append(plan.unjournaled.map((row) => journalEntryOf(row, row.receivedAt ?? now)));
+  const restored = plan.missing.length === 0 ? [] : restoreMissing(run, journal, plan.missing);
+  run.summary.journal = { next, open: [...plan.open, ...restored] };
+  if (restored.length === 0) markGone(run, ['ROWS_RESTORED']);
+}
+
+/** The archived keys hold bare event ids and response tokens (QueueStore.archivedKeys). */
+function isArchived(key: string, archived: ReadonlySet<string>): boolean {
+  const bare = isSubmissionIdentity(key) ? key.slice(key.lastIndexOf(':') + 1) : key.slice(key.indexOf(':') + 1);
+  return archived.has(bare);
+}
+
+/** Puts back every missing submission the Archive and the Log do not account for; returns the keys put back. */
+function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]): string[] {
+  const archived = run.deps.queue.archivedKeys();
+  const gone = keys.filter((key) => !isArchived(key, archived));
+  if (gone.length === 0) return [];
+  const records = journal.recordsOf(gone);
+  const eventIds = Array.from(new Set(records.map((record) => record.eventId).filter((id) => id !== '')));
+  const histories = run.deps.audit.historiesOf([...gone.filter(isSubmissionIdentity), ...eventIds]);
+  const missing: Missing[] = gone.map((key) => {
+    const own = records.filter((record) => record.key === key);
+    const lines = [...(histories.get(key) ?? []), ...own.flatMap((record) => histories.get(record.eventId) ?? [])];
+    return { key, record: own[0], history: distinct(lines) };
+  });
+  const toRestore = missing.filter((item) => item.record !== undefined && !isFinishedInLog(item.history));
+  const lost = missing.filter((item) => item.record === undefined);
+  if (toRestore.length === 0 && lost.length === 0) return [];
+  const now = run.deps.clock.now();
+  const rows = toRestore.map((item) => restoredRow(run, item.record as JournalRecord, item.history, now));
+  run.deps.queue.appendRows(rows);
+  appendLog(
+    run,
+    rows.map((row) => logLineOf(row, { at: now, from: '', to: 'NEEDS_REVIEW', by: 'system', detail: `put back from the Journal line of ${isoTime(row.receivedAt ?? now)}: the row was removed from Queue by hand before the submission finished` })),
+  );
+  run.rows = run.deps.queue.readAll();
+  const restoredKeys = new Set(toRestore.map((item) => item.key));
+  const rowNumbers = run.rows.filter((row) => row.error.startsWith('RESTORED: ') && restoredKeys.has(keyOfRow(row))).map((row) => row.rowNumber);
+  raiseIncident(run, 'ROWS_RESTORED', restoredDetail(toRestore.length, lost.map((item) => item.key)), rowNumbers);
+  return toRestore.map((item) => item.key);
+}
+
+function keyOfRow(row: QueueRow): string {
+  return journalEntryOf(row, 0).key;
+}
+
+function restoredDetail(restored: number, lost: readonly string[]): string {
+  const parts = [];
+  if (restored > 0) parts.push(`${restored} submission(s) were removed from Queue by hand and restored from the Journal, in NEEDS_REVIEW (reason RESTORED)`);
+  if (lost.length > 0) parts.push(`${lost.length} removed submission(s) have no readable Journal line to restore them from (${lost.slice(0, 5).join(', ')}${lost.length > 5 ? ', …' : ''}): find them in Typeform's responses`);
+  return parts.join('; ');
+}
+
+/**
+ * The row as intake made it from the journaled payload, in NEEDS_REVIEW with the reason: a person decides whether it
+ * is answered (PENDING) or dropped (SKIPPED). A send claim the Log shows for it is named, with its mail_ref, so the
+ * person looks in Sent first.
+ */
+function restoredRow(run: Run, record: JournalRecord, history: readonly LogEntry[], now: number): QueueRow {
+  const row = rebuiltRow(run, record);
+  const claim = ledgerStateOf(history);
+  const claimed = claim !== null && claim.facts.mailRef ? `; the Log shows a send claimed at ${isoTime(claim.line.at)} (${claim.facts.mailRef}) that may have gone: look in Sent before you set PENDING` : '';
+  const error = errorSummary(
+    'RESTORED',
+    `its row was removed from Queue by hand (noticed ${isoTime(now)}) and put back from the Journal; set PENDING to answer it, SKIPPED to drop it${claimed}`,
+    run.secrets,
+    600,
+  );
+  return { ...row, status: 'NEEDS_REVIEW', mailRef: claim?.facts.mailRef ?? '', error, updatedAt: now };
+}
+
+function rebuiltRow(run: Run, record: JournalRecord): QueueRow {
+  const bare: QueueRow = { ...emptyRow(), eventId: record.eventId, payload: record.payload, receivedAt: record.receivedAt };
+  const json = run.deps.readPayload ? run.deps.readPayload(bare) : record.payload;
+  const parsed = parseTypeformBody(json);
+  if (!parsed.ok) {
+    const [formId, token] = isSubmissionIdentity(record.key) ? record.key.slice(3).split(':') : ['', ''];
+    return { ...bare, formId, responseToken: token ?? '', submission: '(the answers are in the payload, which could not be read back)' };
+  }
+  const config = configFor(parsed.delivery.formId, run.forms) ?? { formId: parsed.delivery.formId, enabled: true, recipientField: '' };
+  const { row } = buildQueueRow(parsed.delivery, record.receivedAt, config);
+  return { ...row, payload: record.payload };
+}
+
+function distinct(lines: readonly LogEntry[]): LogEntry[] {
+  const seen = new Set<string>();
+  return lines.filter((line) => {
+    const key = JSON.stringify([line.at, line.eventId, line.from, line.to, line.by, line.detail]);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
