@@ -1,6 +1,5 @@
 // What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
 import type { IncidentCode } from './codes';
-import type { JournalEntry, JournalRecord } from './journal/journal-line';
 import type { QueueHeader, QueueRow } from './queue-row';
 
 /** Epoch milliseconds; core never reads the clock itself. */
@@ -156,6 +155,21 @@ export interface QueueStore {
   /** Appends rows at the bottom of Queue, each one atomic append whoever else writes (a submission put back from the Journal). */
   appendRows(rows: readonly QueueRow[]): void;
   flush(): void;
+}
+
+/** What the Journal keeps of one accepted submission: enough to put its Queue row back (src/core/journal). */
+export interface JournalEntry {
+  receivedAt: number;
+  /** journalKeyOf the row: its identity, or `event:<event_id>` for a row without a response token. */
+  key: string;
+  eventId: string;
+  /** The compact payload JSON, or the row's pointer into the Payloads sheet for a payload too long for a cell. */
+  payload: string;
+}
+
+/** A line as the Journal holds it, with the sheet row it is at. */
+export interface JournalRecord extends JournalEntry {
+  rowNumber: number;
 }
 
 /** The Journal sheet: one line per accepted submission, appended, never changed (src/core/journal). */

@@ -52,7 +52,7 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         random: systemRandom,
         mailer: createMailer(),
         sentMail: createSentMailbox(),
-        // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs).
+        // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs-what).
         runningAccount: () => Session.getEffectiveUser().getEmail(),
         spill: spillFigures(),
         openWorkspace: (settings) => openWorkspace(settings, props, snapshot),

@@ -1,21 +1,9 @@
 // A Journal line: how one accepted submission is written to the Journal sheet and read back, and the key it is known by.
+import type { JournalEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { submissionIdentity } from '../submission-identity';
 
-/** What the Journal keeps of one accepted submission: enough to put its Queue row back. */
-export interface JournalEntry {
-  receivedAt: number;
-  /** journalKeyOf the row: its identity, or `event:<event_id>` for a row without a response token. */
-  key: string;
-  eventId: string;
-  /** The compact payload JSON, or the row's pointer into the Payloads sheet for a payload too long for a cell. */
-  payload: string;
-}
-
-/** A line as the Journal holds it, with the sheet row it is at. */
-export interface JournalRecord extends JournalEntry {
-  rowNumber: number;
-}
+export type { JournalEntry, JournalRecord } from '../ports';
 
 const EVENT_KEY_PREFIX = 'event:';
 /** The event_id cell carries this before the id: an id of digits and one E would otherwise be read as a number. */

@@ -175,9 +175,9 @@ describe('recovery', () => {
   });
 });
 
-describe('incidents without follow-ups (REJECTED_DELIVERIES)', () => {
+describe('incidents without follow-ups (REJECTED_DELIVERIES, ROWS_RESTORED)', () => {
   it('the catalog says which codes get no reminder and no recovery mail', () => {
-    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES']);
+    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES', 'ROWS_RESTORED']);
   });
 
   it('raised every hour for a day: one first mail, no reminder, and when it clears no "Resolved" mail — the daily summary keeps it', () => {
