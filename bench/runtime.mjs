@@ -13,11 +13,14 @@ const FIXTURE = new URL('../test/fixtures/typeform/essay-submission.json', impor
 const WEBAPP = 'http://127.0.0.1:8787/exec';
 
 /** GasHost options every runtime here starts with: `--latency` of `npm run bench` / `npm run chaos` (see setRuntimeDefaults). */
-const runtimeDefaults = { latency: 'off', latencySeed: 1 };
+const runtimeDefaults = { latency: 'off', latencySeed: 1, worlds: {} };
 
-/** Sets the latency (`off`, `google`, `google:0.1`) and its seed for every runtime started after this call. */
-export function setRuntimeDefaults({ latency = 'off', latencySeed = 1 } = {}) {
-  Object.assign(runtimeDefaults, { latency, latencySeed });
+/**
+ * Sets the latency (`off`, `google`, `google:0.1`), its seed and the worlds (`{ paste: 'value-only' }`: readings of
+ * what Google does not document, emulator/worlds.mjs) for every runtime started after this call.
+ */
+export function setRuntimeDefaults({ latency = 'off', latencySeed = 1, worlds = {} } = {}) {
+  Object.assign(runtimeDefaults, { latency, latencySeed, worlds });
 }
 
 let fixtureText = null;
@@ -54,9 +57,10 @@ export function submission(n, patch = () => undefined) {
 
 /**
  * The harness bench, chaos and the e2e tests share: the built bundle in a GasHost with the offline Gemini,
- * after Set up. `props` go on top of the Script Properties every runtime starts with; `host` are GasHost options.
+ * after Set up. `props` go on top of the Script Properties every runtime starts with; `host` are GasHost options;
+ * `worlds` the readings of what Google does not document (emulator/worlds.mjs), e.g. { paste: 'value-only' }.
  */
-export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey = GEMINI_KEY, props = {}, host: hostOptions = {}, gemini = null } = {}) {
+export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey = GEMINI_KEY, props = {}, host: hostOptions = {}, gemini = null, worlds = /** @type {Record<string, string> | undefined} */ (undefined) } = {}) {
   const offline = gemini ?? (await startOfflineGemini({ port: 0 }));
   const host = new GasHost({
     bundleDir,
@@ -72,6 +76,7 @@ export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey
     },
     spreadsheetId: 'local-spreadsheet',
     ...hostOptions,
+    ...(worlds ? { worlds } : {}),
   });
   await host.load();
   const setup = await host.run('setup', [], { kind: 'menu' });
@@ -85,8 +90,8 @@ export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey
  * delivery is recorded, refused or not, as Typeform stores every submission.
  * Returns helpers around the host; `close()` disposes of everything it started.
  */
-export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null, typeform = false } = {}) {
-  const { host, gemini } = await startHost({ props, host: { mailDailyQuota: 100000, ...runtimeDefaults, ...hostOptions }, gemini: sharedGemini });
+export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null, typeform = false, worlds = /** @type {Record<string, string> | undefined} */ (undefined) } = {}) {
+  const { host, gemini } = await startHost({ props, host: { mailDailyQuota: 100000, ...runtimeDefaults, ...hostOptions }, gemini: sharedGemini, worlds });
   const server = typeform ? await startServer({ host, port: 0 }) : null;
   if (server) {
     host.properties.set('TYPEFORM_TOKEN', LOCAL_TYPEFORM_TOKEN);

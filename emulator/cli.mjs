@@ -10,6 +10,7 @@ import { startOfflineGemini } from './offline-gemini.mjs';
 import { attachEmlWriter } from './eml.mjs';
 import { runDemo } from './demo.mjs';
 import { parseLatencySpec } from './latency.mjs';
+import { describeWorlds, parseWorldPairs, resolveWorlds, worldsUsage } from './worlds.mjs';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OFFLINE_KEY = 'offline-stand-in';
@@ -28,6 +29,9 @@ export const USAGE = `Usage: npm start -- [options]
   --latency off|google[:SCALE] delay every service call, execution start, flush, fetch and mail as Google would
                              (emulator/latency-model.json); google:0.1 sleeps a tenth of it (default off)
   --seed N                   seed of the latency draws (default 1; the same seed draws the same delays)
+  --world KEY=VALUE          pick a reading of a platform answer Google does not document (repeatable; each
+                             reading's source is in docs/runtime.md#worlds), e.g. --world paste=value-only:
+${worldsUsage()}
   --demo                     replay the sample Typeform deliveries, process the queue, print the result, exit
   --help                     show this help
 
@@ -38,7 +42,8 @@ export class CliError extends Error {}
 
 /**
  * @typedef {{ port: number, portGiven: boolean, dataDir: string|null, props: Record<string, string>, owner: string,
- *   triggerIntervalSeconds: number, intervalGiven: boolean, demo: boolean, help: boolean, latency: string, seed: number }} CliOptions
+ *   triggerIntervalSeconds: number, intervalGiven: boolean, demo: boolean, help: boolean, latency: string, seed: number,
+ *   worlds: Record<string, string> }} CliOptions  worlds: only the switches given (the host fills in the defaults)
  */
 
 /** @param {string[]} argv arguments after `node cli.mjs` @returns {CliOptions} */
@@ -48,7 +53,7 @@ export function parseCliArgs(argv) {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
       port: { type: 'string' }, data: { type: 'string' }, prop: { type: 'string', multiple: true },
       'trigger-interval': { type: 'string' }, owner: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      latency: { type: 'string' }, seed: { type: 'string' },
+      latency: { type: 'string' }, seed: { type: 'string' }, world: { type: 'string', multiple: true },
     } }));
   } catch (err) {
     throw new CliError(/** @type {Error} */ (err).message);
@@ -76,8 +81,10 @@ export function parseCliArgs(argv) {
     if (!key) throw new CliError(`--prop expects KEY=VALUE (for example --prop GEMINI_MODEL=gemini-2.5-flash), got "${pair}"`);
     props[key] = pair.slice(eq + 1);
   }
+  let worlds;
+  try { worlds = parseWorldPairs(values.world ?? []); } catch (err) { throw new CliError(/** @type {Error} */ (err).message); }
   return { port, portGiven: values.port !== undefined, dataDir: values.data ?? null, props, owner, triggerIntervalSeconds: interval,
-    intervalGiven: values['trigger-interval'] !== undefined, demo: Boolean(values.demo), help: Boolean(values.help), latency, seed };
+    intervalGiven: values['trigger-interval'] !== undefined, demo: Boolean(values.demo), help: Boolean(values.help), latency, seed, worlds };
 }
 
 /**
@@ -108,7 +115,7 @@ export async function startRuntime(opts, deps = {}) {
   const host = new GasHost({
     bundleDir, dataDir, scriptProperties: opts.props, ownerEmail: opts.owner ?? DEFAULT_USER, timeZone: manifestTimeZone(bundleDir),
     spreadsheetId: opts.props.SPREADSHEET_ID, webAppUrl: port ? `http://127.0.0.1:${port}/exec` : undefined,
-    latency: opts.latency, latencySeed: opts.seed,
+    latency: opts.latency, latencySeed: opts.seed, worlds: opts.worlds,
   });
   await host.load();
   // --prop wins over what the data dir remembers; the token is generated once and then remembered there.
@@ -188,7 +195,8 @@ export async function main(argv, deps = {}) {
     }
   }
 
-  printBanner({ url: rt.server.url, token: rt.token, healthToken: rt.healthToken, dataDir: rt.dataDir, gemini: rt.gemini, intervalSeconds: rt.intervalSeconds, latency: opts.latency ?? 'off', seed: opts.seed ?? 1 });
+  printBanner({ url: rt.server.url, token: rt.token, healthToken: rt.healthToken, dataDir: rt.dataDir, gemini: rt.gemini, intervalSeconds: rt.intervalSeconds,
+    latency: opts.latency ?? 'off', seed: opts.seed ?? 1, worlds: resolveWorlds(opts.worlds ?? {}) });
   let stopping = false;
   const onSignal = () => {
     if (stopping) process.exit(1); // a second Ctrl-C gives up waiting
@@ -248,8 +256,11 @@ function printExecution(exec) {
   console.log(`[${time}] ${exec.functionName} (${exec.kind}) ${exec.status} in ${Math.round(exec.durationMs)} ms${modeled}${extra}`);
 }
 
-/** @param {{ url: string, token: string, healthToken: string, dataDir: string, gemini: { label: string }, intervalSeconds: number, latency: string, seed: number }} info */
-function printBanner({ url, token, healthToken, dataDir, gemini, intervalSeconds, latency, seed }) {
+/**
+ * @param {{ url: string, token: string, healthToken: string, dataDir: string, gemini: { label: string }, intervalSeconds: number, latency: string,
+ *   seed: number, worlds: Record<string, string> }} info
+ */
+function printBanner({ url, token, healthToken, dataDir, gemini, intervalSeconds, latency, seed, worlds }) {
   console.log(`
 formqueue: dist/Code.js is running as a local Apps Script web app.
 
@@ -262,6 +273,7 @@ formqueue: dist/Code.js is running as a local Apps Script web app.
   gemini    ${gemini.label}
   clock     ${intervalSeconds > 0 ? `installed clock triggers fire every ${intervalSeconds} s` : 'off (--trigger-interval 0)'}
   latency   ${latency === 'off' ? 'off (calls answer at local speed; --latency google models Google\'s)' : `${latency}, seed ${seed}: modeled times in /api/executions (modeledMs beside durationMs)`}
+  worlds    ${describeWorlds(worlds)} (--world KEY=VALUE picks another reading of what Google does not document)
   data      ${dataDir} (kept across restarts; mails also as .eml in outbox/)
 
 Press Ctrl-C to stop (state is saved).`);

@@ -23,6 +23,7 @@ import { statSync } from 'node:fs';
 import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
 import { advancedServices, deniedCalls, grantedScopes } from './scopes.mjs';
+import { resolveWorlds } from './worlds.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -43,6 +44,9 @@ const DEFAULTS = {
   // traceCalls: each execution record also lists its service calls in order (`trace`: { call, sheet, args }), for the
   // bench's breakdown of a run by step and for tests of call order. Observation only: no call behaves differently.
   traceCalls: false,
+  // worlds: the reading of each platform answer Google does not document, e.g. { paste: 'value-only' } (worlds.mjs,
+  // docs/runtime.md#worlds); a switch not named keeps its default reading.
+  worlds: {},
 };
 
 export class GasHost extends EventEmitter {
@@ -79,6 +83,7 @@ export class GasHost extends EventEmitter {
     this.refusals = 0; // executions refused by the simultaneous-executions limit
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
+    this.worlds = resolveWorlds(this.opts.worlds); // throws on a switch or reading worlds.mjs does not list
   }
 
   get spreadsheetId() { return this.ss.id; }
@@ -327,12 +332,13 @@ export class GasHost extends EventEmitter {
    * paste, clear, sort, insertRows or deleteRows. The change lands at once, between any two service calls of a
    * running execution; then every installed trigger Google fires for it runs as its own execution: ON_EDIT
    * (e.range, and e.value/e.oldValue for one typed or cleared cell) and ON_CHANGE (e.changeType), each with
-   * authMode, triggerUid, user and source [GAS-TRIG]. Resolves with the executions, on-edit ones first.
+   * authMode, triggerUid, user and source [GAS-TRIG]; what a paste and a sort fire is this host's `worlds` reading.
+   * Resolves with the executions, on-edit ones first.
    */
   async edit({ sheet, user, ...req }) {
     const sh = this.ss.byName(sheet);
     if (!sh) throw new Error(`no sheet named ${sheet}`);
-    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now() });
+    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now(), worlds: this.worlds });
     this.markDirty();
     const person = user ?? this.owner;
     const common = (t) => ({
@@ -349,7 +355,7 @@ export class GasHost extends EventEmitter {
         runs.push(this.run(t.handler, [ev], { kind: 'edit', user: person, triggerUid: t.id, activeRange }));
       }
     }
-    for (const t of this.triggers.filter((u) => u.type === 'ON_CHANGE')) {
+    for (const t of changeType === null ? [] : this.triggers.filter((u) => u.type === 'ON_CHANGE')) {
       runs.push(this.run(t.handler, [{ ...common(t), changeType }], { kind: 'edit', user: person, triggerUid: t.id }));
     }
     return Promise.all(runs);

@@ -4,8 +4,10 @@
 // Which triggers fire, and with what:
 // - on-edit fires when a person changes values: typing, pasting, clearing; e.range is the edited block; e.value and
 //   e.oldValue exist "only if the edited range is a single cell" (developers.google.com/apps-script/guides/triggers/
-//   events#edit). A pasted cell arrives with neither, and a cleared cell with oldValue but no value (tanaikech/
-//   GetEditType, GetEditType.js: PUT_VALUE vs OTHER vs REMOVE_VALUE, from the event objects Sheets sends).
+//   events#edit). A cleared cell arrives with oldValue but no value (tanaikech/GetEditType, GetEditType.js:
+//   REMOVE_VALUE). What one pasted cell arrives with Google does not say, and GetEditType lists two shapes: neither
+//   value nor oldValue ("OTHER") or a value and no oldValue ("PUT_VALUE"); the `paste` world switch picks one
+//   (worlds.mjs). A pasted block arrives with neither, in every world (value/oldValue are for a single cell only).
 // - on-change fires for every change with e.changeType one of EDIT, INSERT_ROW, INSERT_COLUMN, REMOVE_ROW,
 //   REMOVE_COLUMN, INSERT_GRID, REMOVE_GRID, FORMAT, OTHER, and has no range (same page, #change). Editing a value fires
 //   both on-edit and on-change; inserting or deleting rows fires on-change only (theappsscriptlab.com "onEdit vs
@@ -13,9 +15,11 @@
 // - A sort moves rows with their data, which fires both on-edit and on-change (theappsscriptlab.com's table: "Move a
 //   column or row with data" ✔ ✔): on-edit with the sorted range and no value, like a paste of the block. UNVERIFIED
 //   with Google: no Google page covers sorting; the changeType is taken as OTHER (what changes that are not a value
-//   edit, a format or a row/column/grid insert or removal report).
+//   edit, a format or a row/column/grid insert or removal report). That is the `sort` world switch's default reading;
+//   its others fire on-change only, or nothing (worlds.mjs).
 import { a1Of, interpretInput, parseA1, storeEntered } from './spreadsheet-model.mjs';
 import { deleteRowsAt, insertRowsAt, sortRowsAt } from './sheet-rows.mjs';
+import { resolveWorlds } from './worlds.mjs';
 
 
 /** A staff action Sheets itself would refuse (an out-of-range row, a value outside a dropdown): the caller's mistake. */
@@ -47,15 +51,17 @@ function rangeOf(sh, a1) {
 
 /**
  * Applies one staff action to the sheet. Returns what the triggers are told: `edit` (the on-edit event's range
- * and, for one cell, value/oldValue) or null when on-edit does not fire, and the on-change `changeType`.
- * @param {any} sh the SheetModel @param {Record<string, any>} req {op, …} @param {{ tz: string, now: number }} ctx
+ * and, for one cell, value/oldValue) or null when on-edit does not fire, and the on-change `changeType` or null
+ * when on-change does not fire. `worlds` are the readings of the undocumented answers (worlds.mjs; defaults when absent).
+ * @param {any} sh the SheetModel @param {Record<string, any>} req {op, …}
+ * @param {{ tz: string, now: number, worlds?: Record<string, string> }} ctx
  */
-export function applyStaffEdit(sh, req, { tz, now }) {
+export function applyStaffEdit(sh, req, { tz, now, worlds = resolveWorlds() }) {
   const op = req.op ?? 'set';
   const apply = OPS[op];
   if (!Object.hasOwn(OPS, op)) throw new EditRefused(`unknown op ${JSON.stringify(op)}; one of ${STAFF_OPS.join(', ')}`);
   const enter = (r, c, input) => storeEntered(sh, r, c, interpretInput(input, sh.format(r, c), tz, now));
-  return apply(sh, req, enter);
+  return apply(sh, req, enter, worlds);
 }
 
 const OPS = {
@@ -71,7 +77,7 @@ const OPS = {
     if (req.value !== '' && req.value !== null) edit.value = asText(sh.value(h.r, h.c));
     return { edit, changeType: 'EDIT' };
   },
-  paste(sh, req, enter) {
+  paste(sh, req, enter, worlds) {
     const values = req.values ?? (req.value !== undefined ? [[req.value]] : undefined);
     if (!isBlock(values)) throw new EditRefused('"paste" needs "values": a non-empty rectangular array of rows, e.g. [["READY"]]');
     const top = rangeOf(sh, req.a1);
@@ -79,7 +85,13 @@ const OPS = {
     sh.grow(h.r + h.nr - 1, h.c + h.nc - 1); // a paste past the last row or column adds them, as Sheets does
     values.forEach((row, i) => row.forEach((v, j) => checkAllowed(sh, h.r + i, h.c + j, v)));
     values.forEach((row, i) => row.forEach((v, j) => enter(h.r + i, h.c + j, v)));
-    return { edit: { range: h }, changeType: 'EDIT' };
+    /** @type {{ range: any, value?: string }} */
+    const edit = { range: h };
+    // paste=value-only: one pasted cell tells what it now holds and never what it held (GetEditType's PUT_VALUE), as
+    // a value typed into an empty cell does. An empty paste has no value to tell (GetEditType's REMOVE_VALUE).
+    const pasted = h.nr === 1 && h.nc === 1 ? sh.value(h.r, h.c) : '';
+    if (worlds.paste === 'value-only' && pasted !== '' && pasted !== null && pasted !== undefined) edit.value = asText(pasted);
+    return { edit, changeType: 'EDIT' };
   },
   clear(sh, req) {
     const h = rangeOf(sh, req.a1);
@@ -88,16 +100,18 @@ const OPS = {
     for (let r = h.r; r < h.r + h.nr; r++) for (let c = h.c; c < h.c + h.nc; c++) { sh.put('v', r, c, undefined); sh.put('f', r, c, undefined); }
     return { edit: { range: { sid: sh.id, r: h.r, c: h.c, nr: h.nr, nc: h.nc }, oldValue: old !== '' ? asText(old) : undefined }, changeType: 'EDIT' };
   },
-  sort(sh, req) {
+  sort(sh, req, _enter, worlds) {
     // "Sort sheet" sorts every row below the frozen ones; formqueue's sheets freeze their header row.
     const header = Math.max(sh.frozenRows, 1);
     const names = Array.from({ length: sh.lastColumn() }, (_, j) => String(sh.value(1, j + 1)));
     const column = names.indexOf(String(req.column)) + 1;
     if (column === 0) throw new EditRefused(`no column headed ${JSON.stringify(req.column)}; headers: ${names.filter(Boolean).join(', ')}`);
     const r1 = header + 1, r2 = sh.lastRow();
-    if (r2 < r1) return { edit: null, changeType: 'OTHER' };
+    const changeType = worlds.sort === 'none' ? null : 'OTHER';
+    if (r2 < r1) return { edit: null, changeType };
     sortRowsAt(sh, { r1, r2, c1: 1, c2: sh.maxCols, keys: [{ column, ascending: req.ascending !== false }] });
-    return { edit: { range: { sid: sh.id, r: r1, c: 1, nr: r2 - r1 + 1, nc: Math.max(sh.lastColumn(), 1) } }, changeType: 'OTHER' };
+    if (worlds.sort !== 'edit-other') return { edit: null, changeType };
+    return { edit: { range: { sid: sh.id, r: r1, c: 1, nr: r2 - r1 + 1, nc: Math.max(sh.lastColumn(), 1) } }, changeType };
   },
   insertRows(sh, req) {
     const before = Number(req.before), count = Number(req.count ?? 1);

@@ -2,7 +2,7 @@
 import type { LogEntry } from '../core/ports';
 import { indexColumns, rowFromValues, rowToValues, type QueueHeader } from '../core/queue-row';
 import { SHEETS } from '../core/sheet-names';
-import { isIntactRow, readSingleCellEdit } from '../core/staff/edit-event';
+import { cellBeforeEdit, isIntactRow, readSingleCellEdit } from '../core/staff/edit-event';
 import {
   decideResultEdit,
   decideStatusEdit,
@@ -66,7 +66,10 @@ function guardSystemEdit(scope: EditScope, touched: readonly QueueHeader[], sing
   return { allowed: block.allowed + rest.allowed, refused: block.refused + rest.refused, notes: [...block.notes, ...rest.notes] };
 }
 
-/** One status or result cell: judged from e.oldValue, or from the Log's last status when it was pasted. */
+/**
+ * One status or result cell: judged from e.oldValue, or, when Sheets did not tell it (a paste, or a value typed into
+ * what may have been an empty cell), from the Log's last status (cellBeforeEdit); unchecked when nothing records it.
+ */
 function guardSingleCell(scope: EditScope): GuardOutcome {
   const { e, deps, sheet, index, top, width, before, statusTouched, context } = scope;
   const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
@@ -84,11 +87,11 @@ function guardSingleCell(scope: EditScope): GuardOutcome {
     outcome.notes.push(SUPERSEDED);
     return outcome;
   }
-  const pasted = read === 'pasted';
-  const logged = pasted && statusTouched ? loggedStatusOf(deps, row.eventId) : null;
-  // A pasted result, or a paste over a row the Log knows nothing of, has no previous value to judge from.
-  if (pasted && (!statusTouched || logged === null)) return guardUnchecked(scope);
-  const from = logged ?? cellText(e.oldValue);
+  const told = read === 'old-known' ? cellText(e.oldValue) : null;
+  // The Log is read only when Sheets did not tell the old value and there is a submission to look up.
+  const history = told === null && statusTouched && row.eventId !== '' ? historyOf(deps, row.eventId) : [];
+  const from = cellBeforeEdit(statusTouched ? 'status' : 'result', told, row, history);
+  if (from === null) return guardUnchecked(scope);
   const decision: EditDecision = statusTouched
     ? decideStatusEdit({ from, to, row, ...context })
     : decideResultEdit({ from, to, row, ...context });
@@ -184,7 +187,7 @@ function guardUnchecked(scope: EditScope): GuardOutcome {
   return finish(scope, after, log, outcome);
 }
 
-/** The last status the Log recorded for one submission; null when it has no Log line. */
-function loggedStatusOf(deps: EditGuardDeps, eventId: string): string | null {
-  return lastLoggedStatus(deps.audit.historiesOf([eventId]).get(eventId) ?? []);
+/** The Log lines of one submission; none when the Log has no line for it. */
+function historyOf(deps: EditGuardDeps, eventId: string): readonly LogEntry[] {
+  return deps.audit.historiesOf([eventId]).get(eventId) ?? [];
 }

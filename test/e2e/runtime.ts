@@ -38,8 +38,14 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function startRuntime(options: { props?: Record<string, string>; host?: Record<string, unknown> } = {}): Promise<Runtime> {
-  const started: { host: any; gemini: Runtime['gemini'] } = await startHost({ bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: { HEALTH_TOKEN, ...options.props }, host: options.host });
+/**
+ * `props` go on top of the harness's Script Properties, `host` are GasHost options, and `worlds` pick the readings of
+ * what Google does not document (emulator/worlds.mjs, e.g. { paste: 'value-only' }; a switch not named keeps its default).
+ */
+export async function startRuntime(options: { props?: Record<string, string>; host?: Record<string, unknown>; worlds?: Record<string, string> } = {}): Promise<Runtime> {
+  const started: { host: any; gemini: Runtime['gemini'] } = await startHost({
+    bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: { HEALTH_TOKEN, ...options.props }, host: options.host, worlds: options.worlds,
+  });
   const { host, gemini } = started;
   const server = await startServer({ host, port: 0 });
   const runtime: Runtime = {

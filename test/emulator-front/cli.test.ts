@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeHost, echoHandlers, load } from './support';
 
 interface CliOptions { port: number; portGiven: boolean; dataDir: string | null; props: Record<string, string>; owner: string;
-  triggerIntervalSeconds: number; intervalGiven: boolean; demo: boolean; help: boolean; latency: string; seed: number }
+  triggerIntervalSeconds: number; intervalGiven: boolean; demo: boolean; help: boolean; latency: string; seed: number; worlds: Record<string, string> }
 interface Runtime { host: CliFakeHost; server: { url: string }; dataDir: string; token: string; intervalSeconds: number;
   gemini: { offline: { baseUrl: string } | null; label: string }; shutdown(): Promise<void> }
 interface CliModule {
@@ -44,7 +44,24 @@ const opts = (argv: string[]) => cli.parseCliArgs(['--data', dataDir, '--port', 
 describe('command-line arguments', () => {
   it('defaults: port 8787, .formqueue data, a 60 s clock, no demo', () => {
     expect(cli.parseCliArgs([])).toEqual({ port: 8787, portGiven: false, dataDir: null, props: {}, owner: 'owner@example.com', triggerIntervalSeconds: 60,
-      intervalGiven: false, demo: false, help: false, latency: 'off', seed: 1 });
+      intervalGiven: false, demo: false, help: false, latency: 'off', seed: 1, worlds: {} });
+  });
+
+  // The world switches (emulator/worlds.mjs): readings of platform answers Google does not document.
+  it('reads --world KEY=VALUE (repeatable) and hands the worlds to the host', async () => {
+    expect(cli.parseCliArgs(['--world', 'paste=value-only', '--world', 'sort=none'])).toMatchObject({ worlds: { paste: 'value-only', sort: 'none' } });
+    const rt = await cli.startRuntime(opts(['--world', 'sort=change-only', '--trigger-interval', '0']), { bundleDir: HELLO, GasHost: CliFakeHost, quiet: true });
+    try {
+      expect(rt.host.options).toMatchObject({ worlds: { sort: 'change-only' } });
+    } finally { await rt.shutdown(); }
+  });
+
+  it('--help lists every world switch, its readings and the default of each', async () => {
+    expect(await cli.main(['--help'])).toBe(0);
+    const usage = String(vi.mocked(console.log).mock.calls[0][0]);
+    for (const line of ['--world KEY=VALUE', 'paste=none (default)', 'paste=value-only:', 'sort=edit-other (default)', 'sort=change-only:', 'sort=none:']) {
+      expect(usage).toContain(line);
+    }
   });
 
   it('reads --latency google[:SCALE] and --seed, and hands them to the host', async () => {
@@ -73,6 +90,9 @@ describe('command-line arguments', () => {
     [['--latency', 'fast'], /--latency expects off, google or google:SCALE/],
     [['--latency', 'google:0'], /--latency expects/],
     [['--seed', 'abc'], /--seed expects a whole number, got "abc"/],
+    [['--world', 'paste'], /--world expects KEY=VALUE \(for example --world paste=value-only\), got "paste"/],
+    [['--world', 'pasta=none'], /no world switch "pasta"; switches: paste, sort/],
+    [['--world', 'sort=sometimes'], /world switch sort has no reading "sometimes"; readings: edit-other, change-only, none/],
     [['extra'], /Unexpected argument 'extra'/],
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => cli.parseCliArgs(argv)).toThrow(message);

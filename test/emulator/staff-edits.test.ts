@@ -32,7 +32,8 @@ describe('staff edits and the triggers they fire', () => {
   });
 
   // A single-cell paste arrives with neither e.value nor e.oldValue (tanaikech/GetEditType: a directly pasted cell is
-  // "OTHER": value and oldValue both null); a pasted block likewise, with e.range the whole block.
+  // "OTHER": value and oldValue both null); a pasted block likewise, with e.range the whole block. That is the default
+  // reading of the `paste` world switch; worlds.test.ts covers the other (value-only).
   it('a paste (one cell or a block) fires on-edit with its range and no value or oldValue', async () => {
     expect(await events({ op: 'paste', a1: 'A2', values: [['READY']] })).toEqual([{ ...EDIT, a1: 'A2', hasValue: false, hasOld: false }, CHANGE('EDIT')]);
     expect(host.sheetJson('Q').rows[0][0]).toBe('READY');
@@ -88,8 +89,9 @@ describe('staff edits and the triggers they fire', () => {
   });
 
   // "Sort sheet" sorts the rows below the frozen header (support.google.com/docs/answer/3540681); cell properties move
-  // with their rows, conditional-format and protected ranges stay. What a sort fires is undocumented: this runtime fires
-  // on-edit with the sorted range (like a paste of the block) and on-change OTHER (unverified, see staff-edits.mjs).
+  // with their rows, conditional-format and protected ranges stay. What a sort fires is undocumented: by default this
+  // runtime fires on-edit with the sorted range (like a paste of the block) and on-change OTHER (unverified, see
+  // staff-edits.mjs); the `sort` world switch's other readings are in worlds.test.ts.
   it('sort by a header name sorts the rows under the frozen header with their decorations, and fires on-edit and on-change OTHER', async () => {
     expect(await events({ op: 'sort', column: 'status', ascending: true })).toEqual([{ ...EDIT, a1: 'A2:D5', hasValue: false, hasOld: false }, CHANGE('OTHER')]);
     const after = await layout();

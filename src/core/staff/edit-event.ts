@@ -1,19 +1,47 @@
-// How the on-edit guard reads one edit: a typed, pasted or superseded cell, a row a sort only moved, and the toast for its notes.
+// How the on-edit guard reads one edit: whether Sheets told the old value, what the cell held, a row a sort only moved, and the toast.
 import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
-import { isCopyLine, latestStatusOf } from './edit-guard';
+import { isCopyLine, lastLoggedStatus, latestStatusOf } from './edit-guard';
 
 /**
  * One status or result cell changed. `value` and `oldValue` are the trigger's e.value and e.oldValue as text
  * (undefined when Sheets gave none); `now` is the cell as read after the edit.
- * - `pasted`: neither value given and the cell is not empty: Sheets gives no old value for a paste.
- * - `superseded`: the trigger runs after the edit; the cell no longer holds what staff typed, so processing (or
- *   another person) moved the row since, and judging that newer value as a staff edit would put back a stale one.
- * - `typed`: the cell holds what staff typed (a clear included).
+ * - `superseded`: the trigger runs after the edit; the cell no longer holds what the event says staff left in it, so
+ *   processing (or another person) moved the row since, and judging that newer value as a staff edit would put back
+ *   a stale one.
+ * - `old-known`: Sheets told the old value (e.oldValue): a value typed over another, or a clear.
+ * - `old-unknown`: no e.oldValue. Google documents that a value typed into an empty cell comes without it
+ *   (developers.google.com/apps-script/guides/triggers/events#edit), but says nothing of pastes, and a pasted cell is
+ *   reported both with neither value and with a value and no oldValue, over a cell that held one
+ *   (github.com/tanaikech/GetEditType: OTHER and PUT_VALUE). So the old value may have been anything: it must come
+ *   from another record (the Log), never be taken as empty.
  */
-export function readSingleCellEdit(edit: { value?: string; oldValue?: string; now: string }): 'typed' | 'pasted' | 'superseded' {
-  if (edit.value === undefined && edit.oldValue === undefined && edit.now !== '') return 'pasted';
-  return edit.now === (edit.value ?? '') ? 'typed' : 'superseded';
+export function readSingleCellEdit(edit: { value?: string; oldValue?: string; now: string }): 'old-known' | 'old-unknown' | 'superseded' {
+  if (edit.value !== undefined && edit.now !== edit.value) return 'superseded';
+  if (edit.oldValue === undefined) return 'old-unknown';
+  return edit.now === (edit.value ?? '') ? 'old-known' : 'superseded';
+}
+
+/**
+ * The old value of one system-column cell (event_id, sent_at, mail_ref, claimed_at) when Sheets told it (e.oldValue:
+ * typed over, or cleared); null when it did not, which is no sign the cell was empty (readSingleCellEdit's
+ * `old-unknown`). Then the row's payload and the Log's ledger decide what the cell held (decideSystemBlockRow): a
+ * guess of '' would put back an empty cell and erase the record that a reply went out.
+ */
+export function toldOldValue(edit: { oldValue?: string }): string | null {
+  return edit.oldValue === undefined ? null : edit.oldValue;
+}
+
+/**
+ * What a status or result cell held before a single-cell edit: what Sheets told (`told`, e.oldValue), else, for a
+ * status, the last status the Log recorded for the row's submission (`history`); null when no record knows, and the
+ * edit must be judged as unchecked. A row of no submission (no event_id) has nothing to keep: '' (a status typed or
+ * pasted there is refused, and put back empty, as one typed into an empty cell always was).
+ */
+export function cellBeforeEdit(column: 'status' | 'result', told: string | null, row: QueueRow, history: readonly LogEntry[]): string | null {
+  if (told !== null) return told;
+  if (row.eventId === '') return '';
+  return column === 'status' ? lastLoggedStatus(history) : null;
 }
 
 /**

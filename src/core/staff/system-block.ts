@@ -1,4 +1,4 @@
-// A paste or clear over several rows of the system columns: each row's event_id from its payload, the rest from the Log's ledger.
+// A paste or clear of system cells with no old value told: each row's event_id from its payload, the rest from the Log's ledger.
 import type { LogEntry } from '../ports';
 import type { QueueHeader, QueueRow } from '../queue-row';
 import { describeRepair, ledgerRepairOf, vouchedColumns, type LedgerColumn, type LedgerRepair } from '../send-ledger';
@@ -27,7 +27,8 @@ export type BlockRowDecision =
   | { kind: 'changed'; row: QueueRow; columns: QueueHeader[]; note: string; log: LogEntry };
 
 /**
- * One row of a multi-cell edit that touched system columns. Sheets gives no old values for it, but two records
+ * One row of a multi-cell edit that touched system columns, or one cell whose old value Sheets did not tell (a
+ * paste: edit-event.ts, toldOldValue). Sheets gives no old values for it, but two records
  * independent of the cells do: the payload names the event_id, and the Log's ledger line (found by that event_id)
  * the mail_ref, sent_at and claimed_at of a row in the status the line left it in (send-ledger.ts). What they
  * vouch for and differs is put back; a touched column neither vouches for is judged as a paste
@@ -40,6 +41,8 @@ export function decideSystemBlockRow(input: {
   /** The Log lines of the row's event_id as put back (eventIdOfPayload), or as it stands. */
   history: readonly LogEntry[];
   wholeRows: boolean;
+  /** One cell whose old value Sheets did not tell (a paste): judged the same way, and named so in the note. */
+  singleCell?: boolean;
   context: StaffContext;
 }): BlockRowDecision {
   const { touched, history, wholeRows, context } = input;
@@ -75,7 +78,8 @@ export function decideSystemBlockRow(input: {
   }
   if (details.length === 0) return { kind: 'intact' };
   const by = staffName(context.user);
-  const detail = `multi-cell edit of ${touched.join(', ')}: ${details.join('; ')}`;
+  const edit = input.singleCell ? `edit of ${touched.join(', ')} with no previous value given` : `multi-cell edit of ${touched.join(', ')}`;
+  const detail = `${edit}: ${details.join('; ')}`;
   return {
     kind: 'changed',
     row: { ...row, updatedAt: context.now },

@@ -1,20 +1,52 @@
-// How the on-edit guard reads an edit event: typed, pasted or superseded; a row a sort only moved; the one toast.
+// How the on-edit guard reads an edit event: the old value told or unknown, what the cell held; a row a sort only moved; the one toast.
 import { describe, expect, it } from 'vitest';
-import { editToast, isIntactRow, readSingleCellEdit } from '../../../src/core/staff/edit-event';
+import { cellBeforeEdit, editToast, isIntactRow, readSingleCellEdit, toldOldValue } from '../../../src/core/staff/edit-event';
 import type { LogEntry } from '../../../src/core/ports';
 import { queueRow } from '../fakes/rows';
 
 describe('one status or result cell, as the trigger hands it over', () => {
-  it.each<[string, { value?: string; oldValue?: string; now: string }, 'typed' | 'pasted' | 'superseded']>([
-    ['typed and still there', { value: 'APPROVED', oldValue: 'AWAITING_APPROVAL', now: 'APPROVED' }, 'typed'],
-    ['typed into an empty cell', { value: 'APPROVED', now: 'APPROVED' }, 'typed'],
-    ['cleared (no e.value, the old value given)', { oldValue: 'READY', now: '' }, 'typed'],
-    ['pasted: neither value given, the cell not empty', { now: 'APPROVED' }, 'pasted'],
-    ['neither value given and the cell empty: a clear, not a paste', { now: '' }, 'typed'],
+  // Google documents e.oldValue for a typed single-cell edit (absent when the cell was empty) and nothing for a paste;
+  // tanaikech/GetEditType lists a pasted cell both with neither value (OTHER) and with a value and no oldValue
+  // (PUT_VALUE). Without e.oldValue the old value is unknown, never taken as empty.
+  it.each<[string, { value?: string; oldValue?: string; now: string }, 'old-known' | 'old-unknown' | 'superseded']>([
+    ['typed and still there', { value: 'APPROVED', oldValue: 'AWAITING_APPROVAL', now: 'APPROVED' }, 'old-known'],
+    ['cleared (no e.value, the old value given)', { oldValue: 'READY', now: '' }, 'old-known'],
+    ['a value and no oldValue: typed into an empty cell, or pasted over any (GetEditType PUT_VALUE)', { value: 'APPROVED', now: 'APPROVED' }, 'old-unknown'],
+    ['pasted: neither value given, the cell not empty (GetEditType OTHER)', { now: 'APPROVED' }, 'old-unknown'],
+    ['neither value given and the cell empty: an empty paste may have emptied a status (GetEditType REMOVE_VALUE)', { now: '' }, 'old-unknown'],
     ['typed, then processing moved the row', { value: 'APPROVED', oldValue: 'READY', now: 'SENDING' }, 'superseded'],
+    ['a value and no oldValue, then processing moved the row', { value: 'APPROVED', now: 'SENDING' }, 'superseded'],
     ['cleared, then processing wrote the cell', { oldValue: 'READY', now: 'SENDING' }, 'superseded'],
   ])('%s', (_, edit, expected) => {
     expect(readSingleCellEdit(edit)).toBe(expected);
+  });
+});
+
+describe('the old value of one system cell: told by Sheets, or unknown', () => {
+  it.each<[string, { value?: string; oldValue?: string }, string | null]>([
+    ['typed over a value', { value: 'FQ-X', oldValue: 'FQ-7K2M9Q' }, 'FQ-7K2M9Q'],
+    ['cleared', { oldValue: 'FQ-7K2M9Q' }, 'FQ-7K2M9Q'],
+    ['a value and no oldValue (a paste in the value-only shape, or typed into an empty cell)', { value: 'FQ-X' }, null],
+    ['neither (a paste in the none shape)', {}, null],
+  ])('%s', (_, edit, expected) => {
+    expect(toldOldValue(edit)).toBe(expected);
+  });
+});
+
+describe('what a status or result cell held before an edit Sheets told no old value of', () => {
+  const log = (at: number, from: string, to: string): LogEntry => ({ at, eventId: 'ev-2', from, to, by: 'system', detail: '' });
+  const sent = [log(1, 'READY', 'SENDING'), log(2, 'SENDING', 'SENT')];
+  it.each<[string, 'status' | 'result', string | null, string, LogEntry[], string | null]>([
+    ['told by Sheets: that value, whatever the Log says', 'status', 'READY', 'ev-2', sent, 'READY'],
+    ['told empty by Sheets (a clear): empty', 'status', '', 'ev-2', sent, ''],
+    ['not told: the status the Log last recorded', 'status', null, 'ev-2', sent, 'SENT'],
+    ['not told, and the Log knows nothing of the submission: unknown (judged unchecked)', 'status', null, 'ev-2', [], null],
+    ['not told, and the Log tells of a DUPLICATE copy too: unknown', 'status', null, 'ev-2', [...sent, log(3, 'PENDING', 'DUPLICATE')], null],
+    ['not told, in a row of no submission: empty (a status there is refused)', 'status', null, '', sent, ''],
+    ['a result not told: the Log keeps no result text, unknown', 'result', null, 'ev-2', sent, null],
+    ['a result not told, in a row of no submission: empty', 'result', null, '', [], ''],
+  ])('%s', (_, column, told, eventId, history, expected) => {
+    expect(cellBeforeEdit(column, told, queueRow('SENT', { eventId }), history)).toBe(expected);
   });
 });
 
