@@ -338,9 +338,9 @@ export class GasHost extends EventEmitter {
   async edit({ sheet, user, ...req }) {
     const sh = this.ss.byName(sheet);
     if (!sh) throw new Error(`no sheet named ${sheet}`);
-    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now(), worlds: this.worlds });
-    this.markDirty();
     const person = user ?? this.owner;
+    const { edit, changeType } = applyStaffEdit(sh, req, { tz: this.ss.timeZone, now: this.now(), worlds: this.worlds, person, owner: this.owner });
+    this.markDirty();
     const common = (t) => ({
       authMode: 'FULL', triggerUid: t.id, user: { __ref: 'User', h: { email: visibleActiveUser(person, t.owner ?? this.owner) } },
       source: { __ref: 'Spreadsheet', h: { id: this.ss.id } },

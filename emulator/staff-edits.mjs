@@ -45,6 +45,25 @@ function checkAllowed(sh, r, c, value) {
   }
 }
 
+/**
+ * A protection that is not warning-only lets through only its editors and the spreadsheet's owner ("the owner of the
+ * spreadsheet … can always edit", https://developers.google.com/apps-script/reference/spreadsheet/protection); Sheets
+ * refuses anyone else's edit with this message. A warning-only one asks first and lets every editor through.
+ */
+const PROTECTED_MESSAGE = 'You are trying to edit a protected cell or object. Please contact the spreadsheet owner to remove protection if you need to edit.';
+
+function refuseProtected(sh, req, person, owner) {
+  const who = String(person).toLowerCase();
+  if (who === String(owner ?? '').toLowerCase()) return;
+  const target = req.a1 !== undefined && (req.op ?? 'set') !== 'sort' ? rangeOf(sh, req.a1) : null;
+  const rows = req.values?.length ?? target?.nr ?? 0, cols = req.values?.[0]?.length ?? target?.nc ?? 0;
+  const touches = (rect) => !rect || !target || (target.r < rect.r + rect.nr && rect.r < target.r + rows && target.c < rect.c + rect.nc && rect.c < target.c + cols);
+  for (const p of sh.protections) {
+    if (p.warningOnly || p.editors.some((e) => String(e).toLowerCase() === who)) continue;
+    if (touches(p.rect)) throw new EditRefused(PROTECTED_MESSAGE);
+  }
+}
+
 function rangeOf(sh, a1) {
   try { return parseA1(String(a1 ?? ''), sh); } catch { throw new EditRefused(`"a1" must be a cell or range like "A2" or "A2:C4", got ${JSON.stringify(a1)}`); }
 }
@@ -56,10 +75,11 @@ function rangeOf(sh, a1) {
  * @param {any} sh the SheetModel @param {Record<string, any>} req {op, …}
  * @param {{ tz: string, now: number, worlds?: Record<string, string> }} ctx
  */
-export function applyStaffEdit(sh, req, { tz, now, worlds = resolveWorlds() }) {
+export function applyStaffEdit(sh, req, { tz, now, worlds = resolveWorlds(), person, owner }) {
   const op = req.op ?? 'set';
   const apply = OPS[op];
   if (!Object.hasOwn(OPS, op)) throw new EditRefused(`unknown op ${JSON.stringify(op)}; one of ${STAFF_OPS.join(', ')}`);
+  if (person !== undefined) refuseProtected(sh, req, person, owner);
   const enter = (r, c, input) => storeEntered(sh, r, c, interpretInput(input, sh.format(r, c), tz, now));
   return apply(sh, req, enter, worlds);
 }

@@ -88,8 +88,9 @@ function setValidation(sh, h, rule) {
   sh.validations.push({ rect: { r: h.r, c: h.c, nr: h.nr, nc: h.nc }, rule: rule ? rule.h : null });
 }
 
-export function protect(sh, type, rect) {
-  const p = { pid: `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, type, rect, description: '', warningOnly: false, editors: [] };
+/** A new protection lets its creator edit, besides the owner (Sheets' "Only you"). */
+export function protect(sh, type, rect, creator) {
+  const p = { pid: `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, type, rect, description: '', warningOnly: false, editors: creator ? [String(creator)] : [] };
   sh.protections.push(p);
   return ref('Protection', { sid: sh.id, pid: p.pid });
 }
@@ -150,7 +151,7 @@ export const rangeHandlers = {
     getDataValidation: (x, h) => { const rule = validationAt(sheetOf(x, h.sid), h.r, h.c); return rule ? ref('DataValidation', rule) : null; },
     getDataValidations: (x, h) => grid(x, h, (sh, r, c) => { const rule = validationAt(sh, r, c); return rule ? ref('DataValidation', rule) : null; }),
     isBlank: (x, h) => { const sh = sheetOf(x, h.sid); let blank = true; each(h, (r, c) => { if (sh.value(r, c) !== '' || sh.formula(r, c)) blank = false; }); return blank; },
-    protect: (x, h) => protect(sheetOf(x, h.sid), 'RANGE', { r: h.r, c: h.c, nr: h.nr, nc: h.nc, ...(h.open ? { open: h.open } : {}) }),
+    protect: (x, h) => protect(sheetOf(x, h.sid), 'RANGE', { r: h.r, c: h.c, nr: h.nr, nc: h.nc, ...(h.open ? { open: h.open } : {}) }, x.st.userEmail),
     activate: (x, h) => { x.st.activeRange = h; },
     sort: (x, h, [spec]) => sortRange(x, h, spec),
     ...Object.fromEntries(STYLE_METHODS.map((m) => [m, () => undefined])),

@@ -146,7 +146,7 @@ export const spreadsheetHandlers = {
     getFrozenRows: (x, h) => sheetOf(x, h.sid).frozenRows,
     setFrozenColumns: (x, h, [n]) => { sheetOf(x, h.sid).frozenCols = n; },
     getFrozenColumns: (x, h) => sheetOf(x, h.sid).frozenCols,
-    protect: (x, h) => protect(sheetOf(x, h.sid), 'SHEET', null),
+    protect: (x, h) => protect(sheetOf(x, h.sid), 'SHEET', null, x.st.userEmail),
     getProtections: (x, h, [type]) => protectionsOf([sheetOf(x, h.sid)], type),
     setConditionalFormatRules: (x, h, [rules]) => { sheetOf(x, h.sid).cfRules = rules.map((r) => r.h); },
     getConditionalFormatRules: (x, h) => sheetOf(x, h.sid).cfRules.map((r) => ref('ConditionalFormatRule', r)),

@@ -142,5 +142,9 @@ describe('a submission is one identity with one record staff edits cannot erase'
     const protection = rt.host.ss.byName('Journal').protections.find((p: any) => p.type === 'SHEET');
     expect(protection).toMatchObject({ warningOnly: false });
     expect(protection.editors).toEqual([rt.host.owner]);
+    // A staff member cannot delete or change its lines; the Log (warning-only) stays editable after the warning.
+    await expect(rt.host.edit({ sheet: 'Journal', op: 'deleteRows', row: 2, count: 1, user: ANA })).rejects.toThrow('You are trying to edit a protected cell or object.');
+    await expect(rt.host.edit({ sheet: 'Journal', a1: 'B2', value: 'x', user: ANA })).rejects.toThrow('protected');
+    expect(rt.sheet('Journal').rows).toHaveLength(1);
   });
 });
