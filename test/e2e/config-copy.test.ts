@@ -23,7 +23,7 @@ describe('intake reads Config from the copy a run left in Script Properties', ()
     const fresh = submission(2, (b) => void (b.form_response.submitted_at = new Date(Date.now() - 60_000).toISOString()));
     expect(await rt.deliver(fresh)).toMatchObject({ ok: true, queued: true });
     expect(lastDoPost(rt).calls['Sheet.getSheetValues']).toBe(1); // the Queue header only
-    expect(lastDoPost(rt).calls['Spreadsheet.getSheetByName']).toBe(1); // Queue, neither Config nor Archive
+    expect(lastDoPost(rt).calls['Spreadsheet.getSheetByName']).toBe(2); // Queue and the Journal, neither Config nor Archive
   });
 
   it('refuses the very next delivery after a person disables the form in Config (the edit ends the copy)', async () => {
