@@ -2,6 +2,7 @@
 import { codeOf, messageOf } from './errors';
 import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
+import { finishedSubmissionsRefused, rejectedIncidentDetail } from './intake/rejection-kinds';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
@@ -19,8 +20,6 @@ import { knownSecretsOf, nextTriageMailAt, planTriageMails } from './triage/tria
 import { redact } from './redact';
 import { DAY_MS } from './time';
 
-/** Rejections in one calendar day that make an incident (a token rotation gone wrong looks like this). */
-export const REJECTED_INCIDENT_THRESHOLD = 10;
 /** How long archiving waits for the intake lock before leaving the rows for the next run. */
 const ARCHIVE_LOCK_WAIT_MS = 10000;
 
@@ -226,8 +225,10 @@ function watchSideConditions(book: IncidentBook, ports: TickPorts, outcome: RunO
   // One incident per calendar day, like its count: yesterday's ends (silently, it has no follow-ups) before today's opens.
   const open = book.get('REJECTED_DELIVERIES');
   if (open && ports.dateKey(open.firstSeen) !== today) book.clear('REJECTED_DELIVERIES');
-  if (rejected.count >= REJECTED_INCIDENT_THRESHOLD) {
-    book.raise('REJECTED_DELIVERIES', `${rejected.count} deliveries were rejected today (${rejected.dropped} without their body); see the Rejected sheet`);
+  // When the day's rejections make an incident is decided in one place (rejection-kinds.ts), which also words it.
+  const detail = rejectedIncidentDetail(rejected);
+  if (detail !== null) {
+    book.raise('REJECTED_DELIVERIES', detail);
   } else {
     book.clear('REJECTED_DELIVERIES');
   }
@@ -274,7 +275,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     return;
   }
   const now = ports.clock.now();
-  const plan = planTriageMails(book.all(), health, now, settings, { remainingMailQuota: quota });
+  const plan = planTriageMails(book.all(), health, now, settings, { remainingMailQuota: quota, finishedSubmissionsRefused: finishedSubmissionsRefused(rejected.kinds) });
   for (const planned of plan.mails) {
     try {
       ports.mailer.send(planned.mail);
