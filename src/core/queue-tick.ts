@@ -7,7 +7,7 @@ import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } fr
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
-import { readCheckRecord, recoveredDetail } from './reconcile/check-record';
+import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
 import { rowsToArchive } from './staff/archive';
@@ -251,7 +251,7 @@ function needsPersonSummary(health: QueueHealth): string {
   return `${health.needsPersonCount} row(s) need a person: ${listed}${among}`;
 }
 
-/** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, and submissions it recovered. */
+/** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, submissions it recovered, and those only in Rejected. */
 function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>, now: number): void {
   const check = readCheckRecord(snapshot);
   if (check !== null && check.disabled.length > 0) {
@@ -263,6 +263,12 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
     book.raise('SUBMISSIONS_RECOVERED', recoveredDetail(check));
   } else {
     book.clear('SUBMISSIONS_RECOVERED');
+  }
+  // What the check left for staff to accept in Rejected: told, since nothing else would tell it.
+  if (check !== null && check.inRejected > 0 && now - check.at < DAY_MS) {
+    book.raise('SUBMISSIONS_IN_REJECTED', inRejectedDetail(check));
+  } else {
+    book.clear('SUBMISSIONS_IN_REJECTED');
   }
 }
 

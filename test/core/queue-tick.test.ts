@@ -358,6 +358,37 @@ describe('the tick, rule by rule', () => {
     expect(incident(w, 'WEBHOOK_DISABLED')).toBeUndefined();
   });
 
+  it.each<[string, Record<string, unknown>, number, string | undefined]>([
+    ['two found only in Rejected', { inRejected: 2, inRejectedTokens: ['r1', 'r2'] }, 0, '2 responses of 2026-11-19 06:00–2026-11-20 06:00 UTC are in Rejected only: accept them there (response tokens r1, r2)'],
+    ['a check just under a day old', { inRejected: 1, inRejectedTokens: ['r1'] }, 24 * HOUR_MS - 1, '1 response of 2026-11-19 06:00–2026-11-20 06:00 UTC is in Rejected only: accept it there (response tokens r1)'],
+    ['a check a day old', { inRejected: 1, inRejectedTokens: ['r1'] }, 24 * HOUR_MS, undefined],
+    ['none in Rejected', { inRejected: 0 }, 0, undefined],
+    ['a record from before the count was kept', {}, 0, undefined],
+  ])('SUBMISSIONS_IN_REJECTED, %s', (_what, patch, age, detail) => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ ...patch, at: T0 - age }) });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_IN_REJECTED')?.detail).toBe(detail);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')).toBeUndefined();
+  });
+
+  it('the Typeform check\'s responses in Rejected reach staff: one mail saying those respondents wait, and no second mail while the next check still finds them', () => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ inRejected: 2, inRejectedTokens: ['r1', 'r2'] }) }, []);
+    tick(w);
+    const mails = () => w.mailer.outbox.filter((mail) => mail.subject.includes('Submissions waiting in Rejected'));
+    expect(mails().map((mail) => mail.subject)).toEqual(['[formqueue] Submissions waiting in Rejected — 0 waiting']);
+    expect(mails()[0].body).toContain('Respondents affected: Yes. Respondents whose finished submission is only in Rejected get no reply until staff accept it there');
+    expect(mails()[0].body).toContain('(2 responses of 2026-11-19 06:00–2026-11-20 06:00 UTC are in Rejected only: accept them there (response tokens r1, r2))');
+    w.clock.advance(23 * HOUR_MS);
+    w.props.values[CHECK] = check({ at: w.clock.now(), inRejected: 1, inRejectedTokens: ['r2'] });
+    tick(w);
+    expect(mails()).toHaveLength(1);
+    w.clock.advance(HOUR_MS);
+    w.props.values[CHECK] = check({ at: w.clock.now(), inRejected: 0 });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_IN_REJECTED')).toBeUndefined();
+    expect(w.mailer.outbox.filter((mail) => /Resolved/.test(mail.subject))).toEqual([]);
+  });
+
   it('more rows need a person than are listed: the detail says among how many', () => {
     const rows = Array.from({ length: 22 }, (_, i) => pendingRow({ eventId: `f${i}`, responseToken: `t${i}`, status: 'FAILED' }));
     const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, rows);

@@ -218,6 +218,20 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     summaryShowsDetail: true,
     rowsAwaitApproval: true,
   },
+  SUBMISSIONS_IN_REJECTED: {
+    class: 'needs-person',
+    title: 'Submissions waiting in Rejected',
+    whatHappened:
+      'The Typeform check found finished submissions that formqueue holds only in the Rejected sheet (refused when they arrived: a form Config did not enable, a field too long, an error of ours): they get no reply until staff accept them there.',
+    nextStep:
+      'Open the Rejected sheet and find each row by a response token named below (Edit → Find); do what its reason says (e.g. enable the form in Config), then put the cursor on the row and choose formqueue → Accept rejected delivery.',
+    raisedBy:
+      "processQueue, for 24 hours after a Typeform check (daily trigger or menu) that found at least one finished response of its window only in Rejected: a Rejected body that is a delivery of that response (the same `form_response.token`, parsed, not a partial: a partial can never be accepted, so a finished response whose partial alone is in Rejected is recovered instead). The check queues none of them (staff accept them there). With no reminder and no recovery mail: cleared when a check finds none, or 24 hours after the check.",
+    mails: AT_ONCE,
+    followUps: 'none',
+    holdsRowsBack: false,
+    summaryShowsDetail: true,
+  },
   CONFIG_MISSING: {
     class: 'configuration',
     title: 'Setting missing',

@@ -145,6 +145,10 @@ function impactFor(incident: Incident, health: QueueHealth, now: number, facts: 
     };
   }
   if (INCIDENTS[incident.code].rowsAwaitApproval) return assessApprovalImpact(health, now);
+  if (incident.code === 'SUBMISSIONS_IN_REJECTED') {
+    // Their respondents wait for staff in Rejected, where the queue's figures do not look.
+    return { affected: true, statement: 'Respondents whose finished submission is only in Rejected get no reply until staff accept it there (the detail counts them and names their response tokens).' };
+  }
   return assessUserImpact(health, now, isGoogleError(incident.code));
 }
 
