@@ -26,7 +26,7 @@ export function realmSpreadsheet(rt) {
   rt.defineClass('Sheet', {
     remote: ['getName', 'getIndex', 'getParent', 'getRange', 'getLastRow', 'getLastColumn', 'getMaxRows', 'getMaxColumns', 'getDataRange', 'getSheetValues',
       'deleteRow', 'deleteRows', 'deleteColumn', 'deleteColumns', 'getFrozenRows', 'getFrozenColumns', 'protect', 'getProtections', 'getConditionalFormatRules'],
-    chain: ['setName', 'appendRow', 'insertRowsAfter', 'insertRowAfter', 'insertRowsBefore', 'insertRowBefore', 'setFrozenRows', 'setFrozenColumns',
+    chain: ['setName', 'appendRow', 'insertColumnsAfter', 'insertRowsAfter', 'insertRowAfter', 'insertRowsBefore', 'insertRowBefore', 'setFrozenRows', 'setFrozenColumns',
       'setConditionalFormatRules', 'clear', 'clearContents', 'activate', 'setColumnWidth', 'setColumnWidths', 'autoResizeColumns', 'autoResizeColumn',
       'setTabColor', 'hideColumns', 'showColumns', 'setRowHeight', 'setRowHeights', 'hideSheet', 'showSheet'],
     local: {

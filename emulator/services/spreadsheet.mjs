@@ -59,6 +59,18 @@ function deleteColumns(sh, start, n) {
   sh.spliceColumns(start - 1, n);
 }
 
+/**
+ * Sheet.insertColumnsAfter(afterPosition, howMany) (https://developers.google.com/apps-script/reference/spreadsheet/sheet#insertColumnsAfter(Integer,Integer)):
+ * new empty grid columns. Only past the last grid column is modelled (what Set up does to a sheet it trimmed, before a
+ * new header); columns inserted inside the grid would move cells, formats and ranges, and are refused here rather than
+ * modelled wrong.
+ */
+function insertColumnsAfter(sh, after, n) {
+  if (!Number.isInteger(after) || !Number.isInteger(n) || after < 1 || after > sh.maxCols || n < 1) throw new GasError('Those columns are out of bounds.');
+  if (after !== sh.maxCols) throw new GasError('insertColumnsAfter inside the grid is not modelled by the local runtime (only after the last column).');
+  sh.grow(sh.maxRows, sh.maxCols + n);
+}
+
 function insertRows(sh, before, n) {
   if (before < 1 || before > sh.maxRows + 1) throw new GasError('Those rows are out of bounds.');
   insertRowsAt(sh, before, n);
@@ -138,6 +150,7 @@ export const spreadsheetHandlers = {
     deleteRows: (x, h, [r, n]) => deleteRows(x, sheetOf(x, h.sid), r, n),
     deleteColumns: (x, h, [c, n]) => deleteColumns(sheetOf(x, h.sid), Number(c), Number(n)),
     deleteColumn: (x, h, [c]) => deleteColumns(sheetOf(x, h.sid), Number(c), 1),
+    insertColumnsAfter: (x, h, [after, n]) => insertColumnsAfter(sheetOf(x, h.sid), Number(after), Number(n)),
     insertRowsAfter: (x, h, [after, n]) => insertRows(sheetOf(x, h.sid), after + 1, n),
     insertRowAfter: (x, h, [after]) => insertRows(sheetOf(x, h.sid), after + 1, 1),
     insertRowsBefore: (x, h, [before, n]) => insertRows(sheetOf(x, h.sid), before, n),

@@ -1,6 +1,7 @@
 // What core needs from outside, each a few methods wide; src/gas adapts Apps Script to these, tests plug in memory.
 import type { IncidentCode } from './codes';
 import type { QueueHeader, QueueRow } from './queue-row';
+import type { RejectionKind } from './intake/rejection-kinds';
 
 /** Epoch milliseconds; core never reads the clock itself. */
 export interface Clock {
@@ -71,12 +72,15 @@ export interface RejectedDelivery {
 
 /**
  * One row of the Tally sheet. bytes > 0: a rejection that claims room for what it keeps in Rejected; 0: a rejection
- * counted without keeping anything; < 0: a claim given back (not a rejection of its own).
+ * counted without keeping anything, or (a delivery kind) kept whatever the room; < 0: a claim given back (not a
+ * rejection of its own).
  */
 export interface TallyEntry {
   /** The calendar day in the script's time zone, "2026-12-01". */
   day: string;
   bytes: number;
+  /** Why it was rejected; absent on a claim given back (and on rows counted before kinds were kept). */
+  kind?: RejectionKind;
 }
 
 export interface TallyRow extends TallyEntry {

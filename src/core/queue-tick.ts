@@ -2,12 +2,13 @@
 import { codeOf, messageOf } from './errors';
 import { failureIncident } from './failure';
 import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
+import { finishedSubmissionsRefused, rejectedIncidentDetail } from './intake/rejection-kinds';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
 import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
-import { readCheckRecord, recoveredDetail } from './reconcile/check-record';
+import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
 import { rowsToArchive } from './staff/archive';
@@ -20,8 +21,6 @@ import { knownSecretsOf, nextTriageMailAt, planTriageMails } from './triage/tria
 import { redact } from './redact';
 import { DAY_MS } from './time';
 
-/** Rejections in one calendar day that make an incident (a token rotation gone wrong looks like this). */
-export const REJECTED_INCIDENT_THRESHOLD = 10;
 /** How long archiving waits for the intake lock before leaving the rows for the next run. */
 const ARCHIVE_LOCK_WAIT_MS = 10000;
 
@@ -238,8 +237,10 @@ function watchSideConditions(book: IncidentBook, ports: TickPorts, outcome: RunO
   // One incident per calendar day, like its count: yesterday's ends (silently, it has no follow-ups) before today's opens.
   const open = book.get('REJECTED_DELIVERIES');
   if (open && ports.dateKey(open.firstSeen) !== today) book.clear('REJECTED_DELIVERIES');
-  if (rejected.count >= REJECTED_INCIDENT_THRESHOLD) {
-    book.raise('REJECTED_DELIVERIES', `${rejected.count} deliveries were rejected today (${rejected.dropped} without their body); see the Rejected sheet`);
+  // When the day's rejections make an incident is decided in one place (rejection-kinds.ts), which also words it.
+  const detail = rejectedIncidentDetail(rejected);
+  if (detail !== null) {
+    book.raise('REJECTED_DELIVERIES', detail);
   } else {
     book.clear('REJECTED_DELIVERIES');
   }
@@ -262,7 +263,7 @@ function needsPersonSummary(health: QueueHealth): string {
   return `${health.needsPersonCount} row(s) need a person: ${listed}${among}`;
 }
 
-/** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, and submissions it recovered. */
+/** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, submissions it recovered, and those only in Rejected. */
 function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>, now: number): void {
   const check = readCheckRecord(snapshot);
   if (check !== null && check.disabled.length > 0) {
@@ -275,6 +276,12 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
   } else {
     book.clear('SUBMISSIONS_RECOVERED');
   }
+  // What the check left for staff to accept in Rejected: told, since nothing else would tell it.
+  if (check !== null && check.inRejected > 0 && now - check.at < DAY_MS) {
+    book.raise('SUBMISSIONS_IN_REJECTED', inRejectedDetail(check));
+  } else {
+    book.clear('SUBMISSIONS_IN_REJECTED');
+  }
 }
 
 function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, rejected: RejectedTotals): void {
@@ -286,7 +293,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     return;
   }
   const now = ports.clock.now();
-  const plan = planTriageMails(book.all(), health, now, settings, { remainingMailQuota: quota });
+  const plan = planTriageMails(book.all(), health, now, settings, { remainingMailQuota: quota, finishedSubmissionsRefused: finishedSubmissionsRefused(rejected.kinds) });
   for (const planned of plan.mails) {
     try {
       ports.mailer.send(planned.mail);

@@ -17,8 +17,11 @@ export const LOG_HEADERS = ['at', 'event_id', 'from', 'to', 'by', 'detail', 'sub
 export const REJECTED_HEADERS = ['at', 'reason', 'form_id', 'event_id', 'body'] as const;
 /** A payload too long for one cell, in parts: event_id, part (1-based), parts, text. */
 export const PAYLOADS_HEADERS = ['event_id', 'part', 'parts', 'text'] as const;
-/** One row per rejected delivery until processQueue folds it into the day's totals (src/core/intake/rejection-tally.ts). */
-export const TALLY_HEADERS = ['day', 'bytes', 'id'] as const;
+/**
+ * One row per rejected delivery until processQueue folds it into the day's totals (src/core/intake/rejection-tally.ts);
+ * `kind` is why (src/core/intake/rejection-kinds.ts), added last so a Tally made before it keeps its columns.
+ */
+export const TALLY_HEADERS = ['day', 'bytes', 'id', 'kind'] as const;
 /**
  * The Journal: one line per accepted submission, appended and never changed (src/core/journal). Every cell but the
  * time starts with text Sheets cannot read as anything else (`tf:`, `event:`, `ev:`, `{`, `(`), so an append needs no

@@ -1,6 +1,6 @@
 // Intake wired to Apps Script: the deps doPost, the spill drain and "Accept rejected delivery" share.
 import { messageOf } from '../core/errors';
-import { checkBodyShape, clip, MAX_BODY_CHARS } from '../core/intake/delivery-limits';
+import { checkBodyShape, MAX_BODY_CHARS } from '../core/intake/delivery-limits';
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/redact';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/intake/intake';
@@ -9,6 +9,7 @@ import { REJECTED_TOTALS_PROPERTY } from '../core/intake/rejection-tally';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
 import type { Lock, PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
+import { acceptAlert, type AcceptAlert } from '../core/staff/accept-rejected';
 import { createIntakeSheets } from './intake-sheets';
 import { intakeLockFlushedByCaller, intakeLockReleasedAtExit } from './locks';
 import { createScriptCache } from './script-cache';
@@ -49,21 +50,18 @@ export function webhookDeps(): IntakeDeps {
  * Staff accept a body from the Rejected sheet (e.g. after a token rotation went wrong): it goes through
  * the same rules as a delivery, except the token check, so it is still deduped and checked against Config.
  */
-export function acceptRejectedDelivery(body: string): { ok: boolean; message: string } {
+export function acceptRejectedDelivery(body: string): AcceptAlert {
   const shape = checkBodyShape(body);
-  if (shape) return { ok: false, message: `This body cannot be queued: ${shape.reason}.` };
+  if (shape) return acceptAlert({ kind: 'unreadable', reason: shape.reason });
   const parsed = parseTypeformBody(body);
-  if (!parsed.ok) return { ok: false, message: `This body cannot be queued: ${parsed.reason}.` };
+  if (!parsed.ok) return acceptAlert({ kind: 'unreadable', reason: parsed.reason });
   const deps = intakeDeps();
-  if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return { ok: false, message: 'The queue is busy; try again in a minute.' };
+  if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return acceptAlert({ kind: 'busy' });
   try {
     const answer = storeDelivery(parsed.delivery, deps.clock.now(), deps.openSheets(), deps);
-    if (answer.duplicate) return { ok: true, message: `Event ${parsed.delivery.eventId} is already in the queue; nothing added.` };
-    if (answer.error === 'unknown_form') return { ok: false, message: `Not queued: unknown_form (check the Config sheet enables form "${clip(parsed.delivery.formId)}").` };
-    if (!answer.ok) return { ok: false, message: `Not queued: ${answer.error}; the Rejected sheet has a new row with the reason.` };
-    return { ok: true, message: `Event ${parsed.delivery.eventId} was added to Queue as ${answer.test ? 'TEST' : 'PENDING'}.` };
+    return acceptAlert({ kind: 'answered', answer, eventId: parsed.delivery.eventId, formId: parsed.delivery.formId });
   } catch (error) {
-    return { ok: false, message: `Not queued: ${messageOf(error)}` };
+    return acceptAlert({ kind: 'failed', message: messageOf(error) });
   } finally {
     deps.lock.release();
   }

@@ -40,6 +40,11 @@ function ensureSheet(spreadsheet: Spreadsheet, plan: SheetPlan, report: string[]
   const header = sheet.getRange(1, 1, 1, width).getValues()[0].map((cell) => String(cell).trim());
   const repair = repairHeader(header, plan.headers);
   if (repair.kind === 'write') {
+    // An earlier Set up trimmed the grid to the header: a column added since needs grid columns before its header
+    // (a range past the grid is refused, "The coordinates of the range are outside the dimensions of the sheet.").
+    const lastNeeded = repair.startColumn + repair.headers.length - 1;
+    const maxColumns = sheet.getMaxColumns();
+    if (lastNeeded > maxColumns) sheet.insertColumnsAfter(maxColumns, lastNeeded - maxColumns);
     sheet.getRange(1, repair.startColumn, 1, repair.headers.length).setValues([repair.headers]);
     if (repair.startColumn > 1) report.push(`${plan.name}: added missing columns ${repair.headers.join(', ')} at the right.`);
     header.length = repair.startColumn - 1;

@@ -2,15 +2,18 @@
 import { formConfigsFromValues, ANY_FORM } from '../core/form-config';
 import { messageOf } from '../core/errors';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery } from '../core/intake/intake';
+import { isRejectedBodyKey, joinPayloadParts } from '../core/intake/cell-chunks';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
 import { indexColumns } from '../core/queue-row';
 import { reconcileTypeform, reportLines, type ReconcileReport, type StoreAnswer, type TypeformHttp } from '../core/reconcile/typeform-reconcile';
 import { TYPEFORM_CHECK_PROPERTY, checkRecordOf } from '../core/reconcile/check-record';
+import { rejectedBodyHolds } from '../core/reconcile/rejected-match';
 import { readSettings, type Settings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { MINUTE_MS } from '../core/time';
 import { intakeDeps } from './intake-service';
+import { readPayloadParts } from './payloads';
 import { createScriptPropertyStore } from './script-properties';
 import { openSpreadsheet, requireSheet } from './spreadsheet';
 import { systemClock } from './system-clock';
@@ -67,13 +70,41 @@ function spilledTokens(into: Set<string>): void {
   }
 }
 
-function inRejected(spreadsheet: Spreadsheet, token: string): boolean {
-  // Payloads holds Rejected bodies too long for a cell (and long Queue payloads, whose tokens are already known).
-  for (const name of [SHEETS.rejected, SHEETS.payloads]) {
-    const sheet = spreadsheet.getSheetByName(name);
-    if (sheet && sheet.getLastRow() > 1 && sheet.createTextFinder(token).matchCase(true).findNext()) return true;
+/** Rows a TextFinder may return for one token before the rest are left unread: a token is in one or two real bodies. */
+const MAX_CANDIDATES = 20;
+
+/**
+ * Rejected bodies that mention the token anywhere: cells of Rejected holding it, and Rejected bodies kept in Payloads
+ * whose parts hold it (Queue payloads there are skipped: their tokens are known from Queue). Only candidates: a
+ * mention is not a delivery of that response (rejected-match.ts decides, on the parsed body). A token is near the
+ * start of a body (form_response.token comes before the answers), so it is never split between two parts.
+ */
+function rejectedBodiesMentioning(spreadsheet: Spreadsheet, token: string): string[] {
+  const bodies: string[] = [];
+  const rejected = spreadsheet.getSheetByName(SHEETS.rejected);
+  if (rejected && rejected.getLastRow() > 1) {
+    for (const cell of rejected.createTextFinder(token).matchCase(true).findAll().slice(0, MAX_CANDIDATES)) bodies.push(String(cell.getValue()));
   }
-  return false;
+  const payloads = spreadsheet.getSheetByName(SHEETS.payloads);
+  if (payloads && payloads.getLastRow() > 1) {
+    const keys = new Set<string>();
+    for (const cell of payloads.createTextFinder(token).matchCase(true).findAll().slice(0, MAX_CANDIDATES)) {
+      const key = String(payloads.getRange(cell.getRow(), 1).getValue());
+      if (isRejectedBodyKey(key)) keys.add(key);
+    }
+    for (const key of keys) {
+      const body = joinPayloadParts(readPayloadParts(spreadsheet, key), () => true);
+      if (body !== null) bodies.push(body);
+    }
+  }
+  return bodies;
+}
+
+/** Whether Rejected holds a delivery of this response that staff can accept; the tokens it said yes to are kept in `found`. */
+function inRejected(spreadsheet: Spreadsheet, token: string, found: string[]): boolean {
+  const holds = rejectedBodiesMentioning(spreadsheet, token).some((body) => rejectedBodyHolds(body, token));
+  if (holds) found.push(token);
+  return holds;
 }
 
 function storeRecovered(body: string): StoreAnswer {
@@ -98,6 +129,7 @@ export function runTypeformCheck(): string[] {
     .filter((form) => form.enabled && form.formId !== ANY_FORM)
     .map((form) => form.formId);
   const known = new Set<string>();
+  const foundInRejected: string[] = [];
   const now = systemClock.now();
   const report: ReconcileReport = reconcileTypeform({
     clock: systemClock,
@@ -112,16 +144,16 @@ export function runTypeformCheck(): string[] {
         spilledTokens(known);
         return known;
       },
-      inRejected: (token) => inRejected(spreadsheet, token),
+      inRejected: (token) => inRejected(spreadsheet, token, foundInRejected),
     },
     store: storeRecovered,
     webAppUrl: ScriptApp.getService().getUrl() ?? '',
     deadline: now + RUN_BUDGET_MS,
   });
-  const record = checkRecordOf(report);
+  const record = checkRecordOf(report, foundInRejected);
   props.set(TYPEFORM_CHECK_PROPERTY, JSON.stringify(record));
   // The next processQueue tick runs (not skipped as idle) and tells staff what the check found.
-  if (record.recovered > 0 || record.disabled.length > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
+  if (record.recovered > 0 || record.inRejected > 0 || record.disabled.length > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
   const lines = reportLines(report);
   console.log(lines.join('\n'));
   return lines;

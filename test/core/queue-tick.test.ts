@@ -1,9 +1,11 @@
 // Core's processQueue tick with in-memory ports: settings, failures, side conditions and triage, decided in one place.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codedError } from '../../src/core/errors';
 import { REJECTED_TOTALS_PROPERTY } from '../../src/core/intake/rejection-tally';
 import type { Lock } from '../../src/core/ports';
-import { runQueueTick, REJECTED_INCIDENT_THRESHOLD, type TickPorts, type Workspace } from '../../src/core/queue-tick';
+import { REJECTED_INCIDENT_THRESHOLD } from '../../src/core/intake/rejection-kinds';
+import { runQueueTick, type TickPorts, type Workspace } from '../../src/core/queue-tick';
 import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../../src/core/tick-gate';
 import { incidentKey } from '../../src/core/triage/incidents';
 import { NEEDS_PERSON_GUIDE } from '../../src/core/triage/needs-person';
@@ -13,10 +15,14 @@ import { HOUR_MS, MINUTE_MS } from '../../src/core/time';
 import { handleDelivery } from '../../src/core/intake/intake';
 import { readSettings } from '../../src/core/settings';
 import { FORMS_MIRROR_PROPERTY, mirroredForms } from '../../src/core/intake/forms-mirror';
-import { memoryIntake } from './intake/memory-intake';
+import { form, memoryIntake } from './intake/memory-intake';
 import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from './memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/typeform/${name}`, import.meta.url), 'utf8');
+const ESSAY = fixture('essay-submission.json');
+const PARTIAL = fixture('partial-response.json');
 
 const freeLock = (): Lock => ({ tryLock: () => true, release: () => undefined });
 
@@ -162,12 +168,68 @@ describe('the processQueue tick', () => {
       tick(w);
       w.clock.advance(15 * MINUTE_MS);
     }
-    expect(subjects()).toEqual(['[formqueue] Deliveries rejected — 0 waiting, no user impact']);
+    expect(subjects()).toEqual(['[formqueue] Deliveries rejected — 0 waiting, a respondent may be affected']);
     // The next day starts a new count: the old incident ends without mail, the new one is mailed once it has 10.
     for (let n = 0; n < 10; n++) handleDelivery({ token: 'no-token', body: '{"junk":true}' }, intake.deps);
     tick(w);
     expect(subjects()).toHaveLength(2);
     expect(w.mailer.outbox.filter((mail) => /Resolved/.test(mail.subject))).toEqual([]);
+  });
+
+  /** doPost (memory intake) and processQueue sharing Script Properties, the Tally and the clock, on one UTC day. */
+  function intakeAndTick(settings: Record<string, string> = SETTINGS) {
+    const intake = memoryIntake({ props: settings });
+    const w = tickWorld(settings, []);
+    w.props.values = intake.props;
+    w.tally = intake.tally;
+    w.clock.time = Date.UTC(2026, 10, 21, 9, 0, 0);
+    intake.deps.clock = w.clock;
+    const utcDay = (now: number) => new Date(now).toISOString().slice(0, 10);
+    intake.deps.dateKey = utcDay;
+    w.ports.dateKey = utcDay;
+    return { intake, w, mails: () => w.mailer.outbox.filter((mail) => /Deliveries rejected/.test(mail.subject)) };
+  }
+
+  it('one delivery of a form Config does not enable (our token) opens REJECTED_DELIVERIES at once, and its mail says that respondent waits in Rejected', () => {
+    const { intake, w, mails } = intakeAndTick();
+    intake.forms = [form('OtherForm')];
+    expect(handleDelivery({ token: intake.deps.settings.webhookToken, body: ESSAY }, intake.deps).error).toBe('unknown_form');
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe('1 delivery was rejected today (0 without their body): unknown form 1; see the Rejected sheet');
+    expect(mails().map((mail) => mail.subject)).toEqual(['[formqueue] Deliveries rejected — 0 waiting']);
+    expect(mails()[0].body).toContain(
+      'Respondents affected: Yes. 1 finished submission came with the webhook token and was refused today (the detail says why): those respondents get no reply until staff accept them from the Rejected sheet',
+    );
+  });
+
+  it('partial responses alone open nothing, however many, and are named once something else opens it', () => {
+    const { intake, w } = intakeAndTick();
+    for (let n = 0; n < 12; n++) handleDelivery({ token: intake.deps.settings.webhookToken, body: PARTIAL.replace('PARTIAL0000000000X', `PARTIAL000000000${String(n).padStart(2, '0')}`) }, intake.deps);
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')).toBeUndefined();
+    for (let n = 0; n < 10; n++) handleDelivery({ token: 'no-token', body: '{"junk":true}' }, intake.deps);
+    w.clock.advance(MINUTE_MS);
+    tick(w);
+    expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe(
+      '22 deliveries were rejected today (0 without their body): missing or wrong token 10, partial response 12; see the Rejected sheet',
+    );
+  });
+
+  it('a junk flood with nothing waiting is never called "no user impact": the mail says a respondent may be affected and what to check', () => {
+    for (const [typeformToken, check] of [
+      ['', 'with Script Property TYPEFORM_TOKEN set, a daily Typeform check would find them'],
+      ['tfp_local-typeform-token-0123456789', 'formqueue → Check Typeform for missed submissions runs it now'],
+    ]) {
+      const { intake, w, mails } = intakeAndTick({ ...SETTINGS, TYPEFORM_TOKEN: typeformToken });
+      for (let n = 0; n < 10; n++) handleDelivery({ token: 'no-token', body: '{"junk":true}' }, intake.deps);
+      tick(w);
+      const [mail] = mails();
+      expect(mail.subject).toBe('[formqueue] Deliveries rejected — 0 waiting, a respondent may be affected');
+      expect(mail.body).not.toContain('no user impact');
+      expect(mail.body).toContain('Respondents affected: Possibly. A respondent may be affected even so: past 30 simultaneous executions Google refuses the rest before formqueue runs');
+      expect(mail.body).toContain("Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries)");
+      expect(mail.body).toContain(check);
+    }
   });
 
   it('ROWS_NEED_A_PERSON names every NEEDS_REVIEW row in the Queue, even one a staff edit parked while paused', () => {
@@ -294,6 +356,37 @@ describe('the tick, rule by rule', () => {
     tick(w);
     expect(incident(w, 'SUBMISSIONS_RECOVERED')?.detail).toBe(detail);
     expect(incident(w, 'WEBHOOK_DISABLED')).toBeUndefined();
+  });
+
+  it.each<[string, Record<string, unknown>, number, string | undefined]>([
+    ['two found only in Rejected', { inRejected: 2, inRejectedTokens: ['r1', 'r2'] }, 0, '2 responses of 2026-11-19 06:00–2026-11-20 06:00 UTC are in Rejected only: accept them there (response tokens r1, r2)'],
+    ['a check just under a day old', { inRejected: 1, inRejectedTokens: ['r1'] }, 24 * HOUR_MS - 1, '1 response of 2026-11-19 06:00–2026-11-20 06:00 UTC is in Rejected only: accept it there (response tokens r1)'],
+    ['a check a day old', { inRejected: 1, inRejectedTokens: ['r1'] }, 24 * HOUR_MS, undefined],
+    ['none in Rejected', { inRejected: 0 }, 0, undefined],
+    ['a record from before the count was kept', {}, 0, undefined],
+  ])('SUBMISSIONS_IN_REJECTED, %s', (_what, patch, age, detail) => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ ...patch, at: T0 - age }) });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_IN_REJECTED')?.detail).toBe(detail);
+    expect(incident(w, 'SUBMISSIONS_RECOVERED')).toBeUndefined();
+  });
+
+  it('the Typeform check\'s responses in Rejected reach staff: one mail saying those respondents wait, and no second mail while the next check still finds them', () => {
+    const w = tickWorld({ ...SETTINGS, [CHECK]: check({ inRejected: 2, inRejectedTokens: ['r1', 'r2'] }) }, []);
+    tick(w);
+    const mails = () => w.mailer.outbox.filter((mail) => mail.subject.includes('Submissions waiting in Rejected'));
+    expect(mails().map((mail) => mail.subject)).toEqual(['[formqueue] Submissions waiting in Rejected — 0 waiting']);
+    expect(mails()[0].body).toContain('Respondents affected: Yes. Respondents whose finished submission is only in Rejected get no reply until staff accept it there');
+    expect(mails()[0].body).toContain('(2 responses of 2026-11-19 06:00–2026-11-20 06:00 UTC are in Rejected only: accept them there (response tokens r1, r2))');
+    w.clock.advance(23 * HOUR_MS);
+    w.props.values[CHECK] = check({ at: w.clock.now(), inRejected: 1, inRejectedTokens: ['r2'] });
+    tick(w);
+    expect(mails()).toHaveLength(1);
+    w.clock.advance(HOUR_MS);
+    w.props.values[CHECK] = check({ at: w.clock.now(), inRejected: 0 });
+    tick(w);
+    expect(incident(w, 'SUBMISSIONS_IN_REJECTED')).toBeUndefined();
+    expect(w.mailer.outbox.filter((mail) => /Resolved/.test(mail.subject))).toEqual([]);
   });
 
   it('more rows need a person than are listed: the detail says among how many', () => {

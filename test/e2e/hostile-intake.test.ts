@@ -30,6 +30,23 @@ describe('hostile deliveries in the runtime', () => {
     expect(rt.queue().map((row) => row.status)).toEqual(['SENT']);
   });
 
+  it('a Tally made before the kind column still counts every rejection, without kinds, until Set up / repair adds the column', async () => {
+    // What a deployment set up by an earlier release has: Set up trimmed the grid to day, bytes, id.
+    rt.host.ss.byName('Tally').spliceColumns(3, 1);
+    expect(rt.sheet('Tally').header).toEqual(['day', 'bytes', 'id']);
+    expect(await rt.deliver('{"junk":1}', null)).toEqual({ ok: false, error: 'unauthorized' });
+    expect(rt.sheet('Tally').rows).toEqual([[expect.any(String), expect.any(Number), expect.any(String)]]);
+    expect(reasons(rt)).toEqual(['unauthorized: missing token in the webhook URL']);
+    await rt.deliver(submission(1)); // wakes processQueue, as any delivery does
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    expect(JSON.parse(rt.host.properties.get('FQ_REJECTED_DAY'))).toMatchObject({ count: 1, dropped: 0, kinds: {} });
+    const setup = await rt.host.run('setup', [], { kind: 'editor' });
+    expect(String(setup.value)).toContain('Tally: added missing columns kind at the right.');
+    expect(rt.sheet('Tally').header).toEqual(['day', 'bytes', 'id', 'kind']);
+    await rt.deliver('{"junk":2}', null);
+    expect(rt.sheet('Tally').rows.map((row) => row[3])).toEqual(['unauthorized']);
+  });
+
   it('drains a spilled entry no cell can hold into Rejected and queues the one spilled after it', async () => {
     rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
     await rt.deliver(submission(3));

@@ -56,7 +56,7 @@ describe('outsiders cannot burn the mail quota (local runtime)', () => {
     const subjects = triageMails(rt).map((mail) => mail.subject);
     expect(subjects.filter((subject) => subject.includes('Deliveries rejected'))).toHaveLength(1);
     expect(subjects.filter((subject) => subject.includes('Resolved'))).toEqual([]);
-    expect(subjects).toEqual(['[formqueue] Deliveries rejected — 0 waiting, no user impact']);
+    expect(subjects).toEqual(['[formqueue] Deliveries rejected — 0 waiting, a respondent may be affected']);
     // Every one of the 240 was counted (the last run, at 23:30, folded the Tally into the day's totals).
     expect(JSON.parse(rt.host.properties.get('FQ_REJECTED_DAY'))).toMatchObject({ count: 240 });
   });
@@ -88,7 +88,7 @@ describe('outsiders cannot burn the mail quota (local runtime)', () => {
     await tick(rt);
     expect(JSON.parse(rt.host.properties.get('FQ_REJECTED_DAY'))).toMatchObject({ count: rejected, dropped: rejected - sheet.rows.length });
     expect(JSON.parse(rt.host.properties.get('FQ_INCIDENT_REJECTED_DELIVERIES')).detail).toBe(
-      `${rejected} deliveries were rejected today (${rejected - sheet.rows.length} without their body); see the Rejected sheet`,
+      `${rejected} deliveries were rejected today (${rejected - sheet.rows.length} without their body): missing or wrong token ${rejected}; see the Rejected sheet`,
     );
   });
 

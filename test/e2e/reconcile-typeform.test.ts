@@ -98,6 +98,54 @@ describe('reconcileTypeform', () => {
     expect(rt.queue()).toHaveLength(1);
   });
 
+  it('a finished response whose partial alone sits in Rejected is recovered: a partial never counts as holding the response', async () => {
+    await runtimeWithTypeform();
+    const partial = JSON.parse(submittedNow(7));
+    partial.event_type = 'form_response_partial';
+    expect(await rt.deliver(JSON.stringify(partial))).toMatchObject({ ok: true, partial: true });
+    expect(rt.sheet('Rejected').rows).toHaveLength(1);
+    // The finished response: stored in Typeform, its webhook never came (Google refused it).
+    const finished = JSON.parse(submittedNow(7)).form_response;
+    await api('/api/typeform/responses', { form_id: FORM, token: finished.token, submitted_at: finished.submitted_at, answers: finished.answers, fields: finished.definition.fields, hidden: finished.hidden });
+    await api('/api/clock', { advanceMs: 13 * HOUR_MS });
+    const run = await api('/api/run/reconcileTypeform', {});
+    expect(String(run.value)).toContain(`${FORM}: 1 in Typeform, 0 already here, 1 recovered, waiting for approval in Queue.`);
+    expect(rt.queue().map((row) => row.event_id)).toEqual([`reconciled:${tokenOf(7)}`]);
+    expect(JSON.parse(rt.host.properties.get('FQ_TYPEFORM_CHECK'))).toMatchObject({ recovered: 1, inRejected: 0 });
+  });
+
+  it('only a Rejected body that is a delivery of the response counts as holding it (never a mention of its token), and staff are mailed what waits there', async () => {
+    await runtimeWithTypeform();
+    // 1: refused as an unknown form while Config named another form; 2: refused for a missing token. Both are
+    // deliveries of their responses that staff can accept from Rejected.
+    await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'SomeOtherForm', user: 'owner@example.com' });
+    expect(await rt.deliver(submittedNow(1))).toMatchObject({ error: 'unknown_form' });
+    await rt.host.edit({ sheet: 'Config', a1: 'A2', value: FORM, user: 'owner@example.com' });
+    expect(await rt.deliver(submittedNow(2), null)).toMatchObject({ error: 'unauthorized' });
+    // 3: only quoted by junk (and inside a longer token), its own webhook never came.
+    expect(await rt.deliver(JSON.stringify({ note: `see x${tokenOf(3)}x and ${tokenOf(3)}` }), null)).toMatchObject({ error: 'unauthorized' });
+    const third = JSON.parse(submittedNow(3)).form_response;
+    await api('/api/typeform/responses', { form_id: FORM, token: third.token, submitted_at: third.submitted_at, answers: third.answers, fields: third.definition.fields, hidden: third.hidden });
+
+    await api('/api/clock', { advanceMs: 13 * HOUR_MS });
+    const run = await api('/api/run/reconcileTypeform', {});
+    expect(String(run.value)).toContain(`${FORM}: 3 in Typeform, 0 already here, 2 in Rejected (accept them there), 1 recovered, waiting for approval in Queue.`);
+    expect(rt.queue().map((row) => row.event_id)).toEqual([`reconciled:${tokenOf(3)}`]);
+    const record = JSON.parse(rt.host.properties.get('FQ_TYPEFORM_CHECK'));
+    expect(record).toMatchObject({ inRejected: 2 });
+    expect([...record.inRejectedTokens].sort()).toEqual([tokenOf(1), tokenOf(2)].sort());
+
+    // The next processQueue tells staff, once.
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    await rt.run('processQueue');
+    const mails = rt.host.outbox.filter((mail: any) => String(mail.subject).includes('Submissions waiting in Rejected'));
+    expect(mails).toHaveLength(1);
+    const body = String(mails[0].body);
+    expect(body).toContain('are in Rejected only: accept them there (response tokens ');
+    for (const n of [1, 2]) expect(body).toContain(tokenOf(n));
+    expect(body).toContain('formqueue → Accept rejected delivery');
+  });
+
   it('a disabled Typeform webhook is one WEBHOOK_DISABLED incident, mailed once', async () => {
     await runtimeWithTypeform();
     await rt.deliver(submittedNow(1));

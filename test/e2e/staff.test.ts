@@ -211,8 +211,28 @@ describe('staff console in the runtime', () => {
     expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/^Row 2 of Rejected: Event .* was added to Queue as PENDING/);
     expect(host.sheetJson('Queue')!.rows.map((row) => row[0])).toEqual(['PENDING']);
     await accept();
-    expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/already in the queue/);
+    expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/^Row 2 of Rejected: Nothing added: event .* is already in Queue or Archive/);
     expect(host.sheetJson('Queue')!.rows).toHaveLength(1);
+  });
+
+  it('Accept rejected delivery on a partial response says it was rejected again as a partial, and adds nothing to Queue', async () => {
+    const body = readFileSync(new URL('../fixtures/typeform/partial-response.json', import.meta.url), 'utf8');
+    host.loadSheet('Rejected', ['at', 'reason', 'form_id', 'event_id', 'body'], [[new Date(T), 'partial_response: event_type form_response_partial', '', '', body]]);
+    const accept = await host.run('menuAcceptRejected', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Rejected', a1: 'B2' } });
+    expect(accept.status).toBe('ok');
+    const said = host.ui.dialogs.at(-1)!.prompt!;
+    expect(said).toMatch(/^Row 2 of Rejected: Not queued — rejected again: event \S+ is a partial response \(form_response_partial\)/);
+    expect(said).not.toContain('added to Queue');
+    expect(host.sheetJson('Queue')!.rows).toEqual([]);
+    expect(host.sheetJson('Rejected')!.rows).toHaveLength(2);
+  });
+
+  it('Accept rejected delivery of a form Config does not enable says so and names the form', async () => {
+    await host.edit({ sheet: 'Config', a1: 'A2', value: 'OnlyThisForm', user: 'owner@example.org' });
+    host.loadSheet('Rejected', ['at', 'reason', 'form_id', 'event_id', 'body'], [[new Date(T), 'unknown form', '', '', submission(1)]]);
+    await host.run('menuAcceptRejected', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Rejected', a1: 'B2' } });
+    expect(host.ui.dialogs.at(-1)!.prompt).toMatch(/^Row 2 of Rejected: Not queued — rejected again: unknown form: the Config sheet does not enable form "Wr1tE5sy"/);
+    expect(host.sheetJson('Queue')!.rows).toEqual([]);
   });
 
   it('Set a Script Property… stores a checked KEY=VALUE, hides secrets in its answer, and refuses unknown keys', async () => {

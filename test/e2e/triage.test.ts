@@ -2,6 +2,7 @@
 // Time: host.advanceClock moves Date.now() inside executions too (the newer tests use it); the older ones make "a
 // minute pass" with letTimePass(), which moves every time formqueue stored in Script Properties one minute back.
 import { afterEach, describe, expect, it } from 'vitest';
+import { DIRTY_PROPERTY } from '../../src/core/tick-gate';
 import { GEMINI_KEY, getHealth, letTimePass, startRuntime, submission, TOKEN, type Runtime } from './runtime';
 
 const MINUTE = 60_000;
@@ -282,6 +283,45 @@ describe('triage mail in the local runtime', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe('[formqueue] Sheets unavailable — 0 waiting, no user impact');
     expect(incident(rt, 'SHEETS_UNAVAILABLE')).toMatchObject({ count: 6, mailsSent: 1 });
+  });
+
+  it('a junk flood Google partly refuses, with nothing waiting: the mail never says "no user impact"; it says a respondent may be affected and what to check', { timeout: 240_000 }, async () => {
+    rt = await startRuntime({ host: { latency: 'google', latencySeed: 11 } });
+    // Past 30 at once Google refuses the rest before formqueue runs: one of them could have been Typeform's.
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => rt!.deliver(`{"junk":${n}}`, null)));
+    const refused = answers.filter((answer) => answer.unparsed !== undefined).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(((await (await fetch(`${rt.url}/api/health`)).json()) as { refusedExecutions: number }).refusedExecutions).toBe(refused);
+    rt.host.latency = null;
+    await tick(rt);
+    const [mail] = triageMails(rt);
+    expect(mail.subject).toBe('[formqueue] Deliveries rejected — 0 waiting, a respondent may be affected');
+    expect(mail.subject + mail.body).not.toContain('no user impact');
+    const affected = firstLines(mail).find((line) => line.startsWith('Respondents affected:'));
+    expect(affected).toMatch(/^Respondents affected: Possibly\. A respondent may be affected even so: past 30 simultaneous executions Google refuses the rest before formqueue runs/);
+    expect(affected).toContain("Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries)");
+    expect(affected).toContain('with Script Property TYPEFORM_TOKEN set, a daily Typeform check would find them');
+  });
+
+  it('one delivery with our token for a form Config does not enable is counted: one "Deliveries rejected" mail saying that respondent waits in Rejected', async () => {
+    rt = await startRuntime();
+    await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'OnlyThisForm', user: 'owner@example.com' });
+    expect(await rt.deliver(submission(1))).toMatchObject({ ok: false, error: 'unknown_form' });
+    await tick(rt);
+    expect(JSON.parse(rt.host.properties.get('FQ_REJECTED_DAY'))).toMatchObject({ count: 1, dropped: 0, kinds: { unknown_form: 1 } });
+    expect(incident(rt, 'REJECTED_DELIVERIES')).toMatchObject({ detail: '1 delivery was rejected today (0 without their body): unknown form 1; see the Rejected sheet', mailsSent: 1 });
+    const [mail] = triageMails(rt);
+    expect(mail.subject).toBe('[formqueue] Deliveries rejected — 0 waiting');
+    expect(firstLines(mail)).toContain(
+      'Respondents affected: Yes. 1 finished submission came with the webhook token and was refused today (the detail says why): those respondents get no reply until staff accept them from the Rejected sheet (formqueue → Accept rejected delivery). ' +
+        "A respondent may be affected even so: past 30 simultaneous executions Google refuses the rest before formqueue runs, and Typeform counts that answer as delivered, so during a burst of rejected requests a real delivery may have been refused without a trace here. Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries) for answers that are not formqueue's JSON; with Script Property TYPEFORM_TOKEN set, a daily Typeform check would find them and queue them for approval (docs/reconciliation.md).",
+    );
+    // A second one the same day is counted by the next full run (here woken as a delivery wakes it), and mails nothing more.
+    expect(await rt.deliver(submission(2))).toMatchObject({ error: 'unknown_form' });
+    rt.host.properties.set(DIRTY_PROPERTY, String(rt.host.now()));
+    await tick(rt);
+    expect(incident(rt, 'REJECTED_DELIVERIES')).toMatchObject({ detail: expect.stringMatching(/^2 deliveries were rejected today/), mailsSent: 1 });
+    expect(triageMails(rt)).toHaveLength(1);
   });
 
   it('doGet answers the health JSON with the token and {"ok":false,"error":"unauthorized"} without it', async () => {

@@ -91,6 +91,23 @@ describe('Spreadsheet semantics', () => {
     });
   });
 
+  // Sheet.insertColumnsAfter: a range past the grid is refused until columns are inserted after the last one; inside
+  // the grid (cells would move) the runtime refuses rather than model it wrong.
+  it('insertColumnsAfter the last column widens the grid so a range there can be written', async () => {
+    host = makeHost('sheets');
+    expect(await ok('widenColumns', ['W'])).toEqual({
+      before: 26,
+      after: 28,
+      row: ['a', 'b'],
+      added: 'new',
+      errors: [
+        'The coordinates of the range are outside the dimensions of the sheet.',
+        'Those columns are out of bounds.',
+        'insertColumnsAfter inside the grid is not modelled by the local runtime (only after the last column).',
+      ],
+    });
+  });
+
   it('an unsupported method throws "not emulated: Class.method"', async () => {
     host = makeHost('sheets');
     expect(await ok('notEmulated')).toBe('not emulated: Range.copyTo');

@@ -38,6 +38,11 @@ export function parseRejectedBodyPointer(cell: string): string | null {
   return match ? match[1] : null;
 }
 
+/** Whether a Payloads key (column A) is a Rejected body's, not a Queue payload's (those are keyed by event id). */
+export function isRejectedBodyKey(key: string): boolean {
+  return parseRejectedBodyPointer(rejectedBodyPointer(key, 1)) === key;
+}
+
 /** FNV-1a, 32 bits, in hex: tells two bodies rejected in the same millisecond apart (a name, not a secret). */
 export function textDigest(text: string): string {
   let hash = 0x811c9dc5;

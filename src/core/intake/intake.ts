@@ -11,7 +11,7 @@ import { findRecipient, renderSubmission } from './answers';
 import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
 import type { IntakeForm } from './forms-mirror';
-import { recordRejection, rejectDelivery, secretsOf, shownReason } from './rejections';
+import { keepRejectedDelivery, recordRejection, rejectDelivery, secretsOf, shownReason } from './rejections';
 import { checkWebhookToken } from './token-check';
 import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
 import { journalEntryOf } from '../journal/journal-line';
@@ -86,33 +86,34 @@ export function handleDelivery(request: IntakeRequest, deps: IntakeDeps): Intake
   if (verdict === 'weak') {
     const why = tokenProblem(deps.settings.webhookToken) ?? 'is too weak';
     const reason = `not configured: Script Property WEBHOOK_TOKEN ${why}, so no delivery is accepted; clear it and run formqueue → Set up / repair to generate one, then update the Typeform webhook URL`;
-    rejectDelivery(deps, { at: now, reason, body: request.body });
+    rejectDelivery(deps, { at: now, kind: 'not_configured', reason, body: request.body });
     return { ok: false, error: 'not_configured' };
   }
   if (verdict === 'not_configured') {
-    rejectDelivery(deps, { at: now, reason: 'not configured: Script Property WEBHOOK_TOKEN is not set, so no delivery can be authenticated', body: request.body });
+    rejectDelivery(deps, { at: now, kind: 'not_configured', reason: 'not configured: Script Property WEBHOOK_TOKEN is not set, so no delivery can be authenticated', body: request.body });
     return { ok: false, error: 'not_configured' };
   }
   if (verdict === 'missing' || verdict === 'wrong') {
-    rejectDelivery(deps, { at: now, reason: `unauthorized: ${verdict} token in the webhook URL`, body: request.body });
+    rejectDelivery(deps, { at: now, kind: 'unauthorized', reason: `unauthorized: ${verdict} token in the webhook URL`, body: request.body });
     return { ok: false, error: 'unauthorized' };
   }
   // Size and depth before parsing: a hostile body must cost a linear scan, never a deep recursion.
   const shape = checkBodyShape(request.body);
   if (shape) {
-    rejectDelivery(deps, { at: now, reason: `${shape.error}: ${shape.reason}`, body: request.body });
+    rejectDelivery(deps, { at: now, kind: 'malformed', reason: `${shape.error}: ${shape.reason}`, body: request.body });
     return { ok: false, error: shape.error };
   }
   const parsed = parseTypeformBody(request.body);
   if (!parsed.ok) {
-    rejectDelivery(deps, { at: now, reason: `${parsed.error}: ${parsed.reason}`, body: request.body });
+    rejectDelivery(deps, { at: now, kind: 'malformed', reason: `${parsed.error}: ${parsed.reason}`, body: request.body });
     return { ok: false, error: parsed.error };
   }
   const delivery = parsed.delivery;
   // Checked before anything is spilled: a field no cell can hold would fail again at every drain.
   const tooLarge = checkFieldSizes(storedFields(delivery));
   if (tooLarge) {
-    rejectDelivery(deps, { at: now, reason: `${tooLarge.error}: ${tooLarge.reason}`, body: request.body, formId: delivery.formId, eventId: delivery.eventId });
+    // It came with our token: kept whatever the day's room, like every delivery refused once read (rejections.ts).
+    keepRejectedDelivery(deps, { at: now, kind: 'field_too_large', reason: `${tooLarge.error}: ${tooLarge.reason}`, body: request.body, formId: delivery.formId, eventId: delivery.eventId });
     return { ok: false, error: tooLarge.error };
   }
   // A redelivery seen in the last hours answers at once, without the lock or the sheet.
@@ -162,7 +163,7 @@ function keepUnqueued(deps: IntakeDeps, now: number, body: string, delivery: Typ
   const reason = `internal_error: queuing failed (${codeOf(error) ?? 'CODE_BUG'}): ${messageOf(error)}`;
   try {
     const sheets = deps.openSheets();
-    recordRejection(sheets, deps, { at: now, reason, body, formId: delivery.formId, eventId: delivery.eventId });
+    recordRejection(sheets, deps, { at: now, kind: 'internal_error', reason, body, formId: delivery.formId, eventId: delivery.eventId });
     sheets.flush();
     deps.log(`delivery ${clip(delivery.eventId)} kept in Rejected: ${shownReason(reason, deps)}`);
     return { ok: false, error: 'internal_error', event_id: delivery.eventId };
@@ -178,10 +179,10 @@ function keepUnqueued(deps: IntakeDeps, now: number, body: string, delivery: Typ
  */
 export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sheets: IntakeSheetsWithConfig, deps: IntakeDeps): IntakeAnswer {
   const idsTooLarge = checkFieldSizes(storedFields(delivery));
-  if (idsTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, idsTooLarge.error, idsTooLarge.reason);
+  if (idsTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, 'field_too_large', idsTooLarge.reason);
   if (delivery.partial) {
-    // Answered 2xx so Typeform does not retry; not counted as a rejection: it is Typeform working as configured.
-    recordRejection(sheets, deps, { at: receivedAt, reason: PARTIAL_REASON, body: delivery.compactJson, formId: delivery.formId, eventId: delivery.eventId });
+    // Answered 2xx so Typeform does not retry; counted as a partial, which alone never makes an incident (rejection-kinds.ts).
+    recordRejection(sheets, deps, { at: receivedAt, kind: 'partial', reason: PARTIAL_REASON, body: delivery.compactJson, formId: delivery.formId, eventId: delivery.eventId });
     sheets.flush();
     rememberSeen(deps, delivery);
     return { ok: true, partial: true, event_id: delivery.eventId };
@@ -189,7 +190,7 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   const config = formFor(delivery.formId, sheets, deps);
   if (!config) return rejectStored(sheets, deps, receivedAt, delivery, 'unknown_form', `"${clip(delivery.formId)}" is not enabled in the Config sheet`);
   const recipientTooLarge = checkFieldSizes({ recipient: findRecipient(delivery, config.recipientField) });
-  if (recipientTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, recipientTooLarge.error, recipientTooLarge.reason);
+  if (recipientTooLarge) return rejectStored(sheets, deps, receivedAt, delivery, 'field_too_large', recipientTooLarge.reason);
   const hit = sheets.findDuplicate(delivery.eventId, delivery.responseToken, { archive: archiveMayHold(delivery.submittedAt, deps.clock.now()) });
   if (hit) {
     rememberSeen(deps, delivery);
@@ -231,9 +232,9 @@ function formFor(formId: string, sheets: IntakeSheetsWithConfig, deps: IntakeDep
 }
 
 /** A parsed delivery refused with the intake lock held: kept in Rejected (its payload as the body), answered with `error`. */
-function rejectStored(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, at: number, delivery: TypeformDelivery, error: string, reason: string): IntakeAnswer {
+function rejectStored(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, at: number, delivery: TypeformDelivery, error: 'unknown_form' | 'field_too_large', reason: string): IntakeAnswer {
   const label = error === 'unknown_form' ? 'unknown form' : error;
-  recordRejection(sheets, deps, { at, reason: `${label}: ${reason}`, body: delivery.compactJson, formId: delivery.formId, eventId: delivery.eventId });
+  recordRejection(sheets, deps, { at, kind: error, reason: `${label}: ${reason}`, body: delivery.compactJson, formId: delivery.formId, eventId: delivery.eventId });
   sheets.flush();
   return { ok: false, error, event_id: delivery.eventId };
 }

@@ -1,5 +1,6 @@
 // The day's count of rejected deliveries and the room their bodies take: exact under concurrency, whoever runs.
 import type { PropertyStore, TallyRow, TallyStore } from '../ports';
+import { claimsRoom, isRejectionKind, type DeliveryKind, type KindCounts, type UnreadKind } from './rejection-kinds';
 
 /**
  * What rejections may keep per calendar day, in UTF-8 bytes: every body, reason and id written to Rejected and
@@ -17,21 +18,33 @@ export interface RejectedTotals {
   count: number;
   /** Of them, recorded without keeping anything (past the day's room). */
   dropped: number;
+  /** The count by kind (rows counted before kinds were kept are in `count` only). */
+  kinds: KindCounts;
   /** Room claimed, net of claims given back: at least what the day's kept rejections take. */
   bytes: number;
   /** The id of the last Tally row folded in: rows up to it are already counted (a fold stopped before its delete). */
   through: string;
   /** The last earlier day that had rejections, as it ended: for the daily summary (the incident has no reminder). */
-  previous?: { day: string; count: number; dropped: number };
+  previous?: { day: string; count: number; dropped: number; kinds: KindCounts };
 }
 
 /** What a day that is over leaves for the summary: itself if it had rejections, else what it carried. */
 function ended(totals: RejectedTotals): RejectedTotals['previous'] {
-  return totals.count > 0 ? { day: totals.day, count: totals.count, dropped: totals.dropped } : totals.previous;
+  return totals.count > 0 ? { day: totals.day, count: totals.count, dropped: totals.dropped, kinds: totals.kinds } : totals.previous;
 }
 
 function emptyTotals(day: string): RejectedTotals {
-  return { day, count: 0, dropped: 0, bytes: 0, through: '' };
+  return { day, count: 0, dropped: 0, kinds: {}, bytes: 0, through: '' };
+}
+
+/** Stored kinds as counts of known kinds only (a garbled or renamed one is dropped, never a crash). */
+function parseKinds(raw: unknown): KindCounts {
+  const kinds: KindCounts = {};
+  if (!raw || typeof raw !== 'object') return kinds;
+  for (const [kind, count] of Object.entries(raw as Record<string, unknown>)) {
+    if (isRejectionKind(kind) && Number.isFinite(count) && (count as number) > 0) kinds[kind] = count as number;
+  }
+  return kinds;
 }
 
 /** The stored totals as they are (any day), or none when absent or garbled. */
@@ -41,8 +54,12 @@ function parseTotals(json: string | undefined): RejectedTotals | null {
     const raw = JSON.parse(json) as Partial<RejectedTotals> | null;
     if (!raw || typeof raw.day !== 'string') return null;
     const number = (value: unknown) => (Number.isFinite(value) ? (value as number) : 0);
-    const previous = raw.previous && typeof raw.previous.day === 'string' ? { day: raw.previous.day, count: number(raw.previous.count), dropped: number(raw.previous.dropped) } : undefined;
-    return { day: raw.day, count: number(raw.count), dropped: number(raw.dropped), bytes: number(raw.bytes), through: typeof raw.through === 'string' ? raw.through : '', previous };
+    const previous =
+      raw.previous && typeof raw.previous.day === 'string'
+        ? { day: raw.previous.day, count: number(raw.previous.count), dropped: number(raw.previous.dropped), kinds: parseKinds(raw.previous.kinds) }
+        : undefined;
+    const through = typeof raw.through === 'string' ? raw.through : '';
+    return { day: raw.day, count: number(raw.count), dropped: number(raw.dropped), kinds: parseKinds(raw.kinds), bytes: number(raw.bytes), through, previous };
   } catch {
     return null;
   }
@@ -58,7 +75,10 @@ function addRow(totals: RejectedTotals, row: TallyRow): RejectedTotals {
   if (row.day < totals.day) return totals; // a day that is over: nothing reads it any more
   const base = row.day > totals.day ? { ...emptyTotals(row.day), previous: ended(totals) } : totals;
   if (row.bytes < 0) return { ...base, bytes: base.bytes + row.bytes, dropped: base.dropped + 1 };
-  return { ...base, count: base.count + 1, bytes: base.bytes + row.bytes, dropped: base.dropped + (row.bytes === 0 ? 1 : 0) };
+  // A delivery kind claims no room: its 0 means kept whatever the room, not dropped.
+  const dropped = row.bytes === 0 && claimsRoom(row.kind) ? 1 : 0;
+  const kinds = row.kind === undefined ? base.kinds : { ...base.kinds, [row.kind]: (base.kinds[row.kind] ?? 0) + 1 };
+  return { ...base, count: base.count + 1, bytes: base.bytes + row.bytes, dropped: base.dropped + dropped, kinds };
 }
 
 /** What is known of `today` from the stored totals alone (doPost's cheap first look; the fold's result between folds). */
@@ -111,17 +131,31 @@ export function visibleBytes(rows: readonly TallyRow[], storedJson: string | und
  * The first look is at `storedAtStart`, the totals as read with the settings when doPost began: it only saves the
  * read-back on a full day, so it needs no read of its own; the read-back is what keeps the room exact.
  */
-export function claimRejectedRoom(store: TallyStore, props: PropertyStore, today: string, bytes: number, storedAtStart: string | undefined): boolean {
+export function claimRejectedRoom(
+  store: TallyStore,
+  props: PropertyStore,
+  claim: { today: string; bytes: number; kind: UnreadKind },
+  storedAtStart: string | undefined,
+): boolean {
+  const { today, bytes, kind } = claim;
   const known = totalsOn(storedAtStart, today);
   if (bytes <= 0 || known.bytes + bytes > REJECTED_BYTES_PER_DAY) {
-    store.append({ day: today, bytes: 0 });
+    store.append({ day: today, bytes: 0, kind });
     return false;
   }
-  store.append({ day: today, bytes });
+  store.append({ day: today, bytes, kind });
   const rows = store.read();
   // After the rows: a fold that deleted rows this read missed has stored them first.
   const visible = visibleBytes(rows, props.get(REJECTED_TOTALS_PROPERTY), today);
   if (visible <= REJECTED_BYTES_PER_DAY) return true;
   store.append({ day: today, bytes: -bytes });
   return false;
+}
+
+/**
+ * Counts a delivery refused after it was read (unknown form, field too large, internal error, partial): one row of
+ * its kind and no claim, since it is kept whatever the day's room (rejections.ts says why).
+ */
+export function countKeptRejection(store: TallyStore, today: string, kind: DeliveryKind): void {
+  store.append({ day: today, bytes: 0, kind });
 }

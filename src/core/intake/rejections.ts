@@ -5,7 +5,8 @@ import { redact, removeKnownSecrets } from '../redact';
 import { secretValues, type Settings } from '../settings';
 import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from './cell-chunks';
 import { clip } from './delivery-limits';
-import { ROW_COST_BYTES, claimRejectedRoom } from './rejection-tally';
+import type { DeliveryKind, RejectionKind, UnreadKind } from './rejection-kinds';
+import { ROW_COST_BYTES, claimRejectedRoom, countKeptRejection } from './rejection-tally';
 import { utf8Length } from '../triage/text';
 
 /** What recording a rejection needs (intake's deps have it all). */
@@ -27,9 +28,10 @@ export function secretsOf(deps: RejectionDeps): string[] {
   return secretValues(deps.settings);
 }
 
-/** One refusal to record: what came in, when, and why. */
-export interface Rejection {
+/** One refusal to record: what came in, when, why, and which kind of refusal it is counted as. */
+export interface Rejection<Kind extends RejectionKind = RejectionKind> {
   at: number;
+  kind: Kind;
   reason: string;
   body: string;
   formId?: string;
@@ -40,11 +42,12 @@ export interface Rejection {
  * A delivery refused before the lock: counted, and recorded in Rejected while the day's room lasts (past it only
  * counted, so a flood cannot fill the sheet). No lock: the Tally's claim-then-look is exact whoever runs.
  */
-export function rejectDelivery(deps: RejectionDeps, rejection: Rejection): void {
+export function rejectDelivery(deps: RejectionDeps, rejection: Rejection<UnreadKind>): void {
   try {
     const sheets = deps.openSheets();
     const entry = rejectedEntry(deps, rejection);
-    if (!claimRejectedRoom(sheets.tally, deps.props, deps.dateKey(rejection.at), roomTaken(entry), deps.rejectedTotalsAtStart)) return;
+    const claim = { today: deps.dateKey(rejection.at), bytes: roomTaken(entry), kind: rejection.kind };
+    if (!claimRejectedRoom(sheets.tally, deps.props, claim, deps.rejectedTotalsAtStart)) return;
     sheets.appendRejected(entry);
     sheets.flush();
   } catch (error) {
@@ -52,17 +55,38 @@ export function rejectDelivery(deps: RejectionDeps, rejection: Rejection): void 
   }
 }
 
-/** A body intake cannot queue, kept in the Rejected sheet. */
+/**
+ * A spilled body the drain cannot queue, kept in the Rejected sheet. The spill holds only bodies that came with our
+ * token, so one that cannot be queued is ours to explain: it counts as an internal error.
+ */
 export function keepInRejected(sheets: IntakeSheets, deps: RejectionDeps, at: number, reason: string, body: string): void {
-  recordRejection(sheets, deps, { at, reason, body });
+  recordRejection(sheets, deps, { at, kind: 'internal_error', reason, body });
 }
 
 /**
  * Kept whatever the day's room: what calls this came with our token (Typeform's own deliveries, refused for a Config
  * or size reason, or partial responses), and staff may need the body to accept it; outsiders only reach rejectDelivery.
+ * Counted after it is kept, so the body is safe first; a count that fails (Tally missing, Sheets failing now) is
+ * logged and does not undo the keeping.
  */
-export function recordRejection(sheets: IntakeSheets, deps: RejectionDeps, rejection: Rejection): void {
+export function recordRejection(sheets: IntakeSheets, deps: RejectionDeps, rejection: Rejection<DeliveryKind>): void {
   sheets.appendRejected(rejectedEntry(deps, rejection));
+  try {
+    countKeptRejection(sheets.tally, deps.dateKey(rejection.at), rejection.kind);
+  } catch (error) {
+    deps.log(`rejected delivery (${rejection.kind}) kept in Rejected but not counted: ${redact(messageOf(error), secretsOf(deps))}`);
+  }
+}
+
+/** recordRejection before the intake lock (a field too large to queue): opens the sheets itself, never throws. */
+export function keepRejectedDelivery(deps: RejectionDeps, rejection: Rejection<DeliveryKind>): void {
+  try {
+    const sheets = deps.openSheets();
+    recordRejection(sheets, deps, rejection);
+    sheets.flush();
+  } catch (error) {
+    deps.log(`rejected delivery (${shownReason(rejection.reason, deps)}) could not be recorded in Rejected: ${redact(messageOf(error), secretsOf(deps))}`);
+  }
 }
 
 /**

@@ -18,7 +18,7 @@ export interface TypeformHttp {
 export interface ReconcilePlaces {
   /** Response tokens in Queue, Archive and the spill, read once per run (column reads). */
   knownTokens(): ReadonlySet<string>;
-  /** Whether a Rejected body carries this response token (asked only for a token found nowhere else). */
+  /** Whether Rejected holds a delivery of this response staff can accept (rejected-match.ts; asked only for a token found nowhere else). */
   inRejected(token: string): boolean;
 }
 

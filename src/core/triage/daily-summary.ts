@@ -1,4 +1,5 @@
 // The optional daily summary (DAILY_SUMMARY on): counts per status and the day's incidents, once per date key.
+import { kindsLine, type KindCounts } from '../intake/rejection-kinds';
 import type { RejectedTotals } from '../intake/rejection-tally';
 import type { OutgoingMail } from '../ports';
 import type { Settings } from '../settings';
@@ -29,12 +30,18 @@ export interface DailySummaryInput {
   rejected?: RejectedTotals;
 }
 
-/** Today's rejections so far and the last earlier day's, each with how many kept no body; null when there were none. */
+/** " (2 without their body; unknown form 1, partial response 3)": how many kept no body, and the kinds when known. */
+function dayDetail(dropped: number, kinds: KindCounts): string {
+  const named = kindsLine(kinds);
+  return ` (${dropped} without their body${named === '' ? '' : `; ${named}`})`;
+}
+
+/** Today's rejections so far and the last earlier day's, each with how many kept no body and their kinds; null when there were none. */
 function rejectedLine(totals: RejectedTotals | undefined): string | null {
   if (!totals) return null;
   const days: string[] = [];
-  if (totals.count > 0) days.push(`${totals.count} today so far (${totals.dropped} without their body)`);
-  if (totals.previous && totals.previous.count > 0) days.push(`${totals.previous.count} on ${totals.previous.day} (${totals.previous.dropped} without their body)`);
+  if (totals.count > 0) days.push(`${totals.count} today so far${dayDetail(totals.dropped, totals.kinds)}`);
+  if (totals.previous && totals.previous.count > 0) days.push(`${totals.previous.count} on ${totals.previous.day}${dayDetail(totals.previous.dropped, totals.previous.kinds)}`);
   return days.length > 0 ? `${days.join('; ')}; see the Rejected sheet` : null;
 }
 

@@ -38,8 +38,11 @@ export interface NeedsPersonRow {
 }
 
 export interface UserImpact {
-  /** null = unknown (the queue could not be read and no figures were kept). */
-  affected: boolean | null;
+  /**
+   * null = unknown (the queue could not be read and no figures were kept); 'possibly' = nothing here shows one, but
+   * what the incident is about can hide one (refused-calls-impact.ts), so it is never called no impact.
+   */
+  affected: boolean | null | 'possibly';
   /** The rule applied, in words, with the figures. */
   statement: string;
 }

@@ -1,5 +1,6 @@
 // One record per incident code: its class, title, what happened, the next step, what raises it and when it is mailed.
 import type { IncidentCode } from '../codes';
+import { REJECTED_INCIDENT_THRESHOLD } from '../intake/rejection-kinds';
 import { DEFAULT_APPROVAL_WAIT_HOURS } from '../settings';
 
 /** Who has to act: Google, time (a quota), whoever owns the settings, a person on a row, or the developer. */
@@ -63,6 +64,11 @@ export interface IncidentRecord {
   summaryShowsDetail?: true;
   /** Its rows wait in AWAITING_APPROVAL for staff: respondents count as affected while any row does (assessApprovalImpact). */
   rowsAwaitApproval?: true;
+  /**
+   * It comes with requests in numbers that can make Google refuse executions, leaving no trace here: its mail never
+   * says no user impact, and says what to check (assessRefusedCallsImpact).
+   */
+  mayHideRefusedCalls?: true;
 }
 
 export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
@@ -169,12 +175,15 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
   REJECTED_DELIVERIES: {
     class: 'configuration',
     title: 'Deliveries rejected',
-    whatHappened: 'Webhook deliveries were refused (bad token, malformed body or unknown form).',
-    nextStep: "Read the reasons in the Rejected sheet. After a token rotation, put the current WEBHOOK_TOKEN in the webhook URL in Typeform (Connect → Webhooks), or keep the old one in WEBHOOK_TOKEN_PREVIOUS until Typeform uses the new one.",
-    raisedBy: "processQueue, when 10 or more webhook deliveries were rejected in the current calendar day (the script's time zone; doPost counts each one in the Tally sheet and raises nothing itself; every full run adds them up). Cleared when the day ends and its count starts over, so a new day is a new incident: with no reminder and no recovery mail, staff get at most one mail a day, however long the rejections go on (the daily summary carries them).",
+    whatHappened:
+      'Webhook deliveries were refused: for their token or shape (missing or wrong token, not a Typeform delivery), or, though they came with the webhook token, for Config, size or an error of ours (unknown form, field too large, internal error).',
+    nextStep:
+      "Read the reasons in the Rejected sheet. Unknown form: enable the form in Config (or remove the webhook from that form in Typeform), then accept each of its rows with formqueue → Accept rejected delivery. Field too large or internal error: forward the row to whoever maintains formqueue. A token rotation: put the current WEBHOOK_TOKEN in the webhook URL in Typeform (Connect → Webhooks), or keep the old one in WEBHOOK_TOKEN_PREVIOUS until Typeform uses the new one. Partial responses: untick \"partial responses\" on the Typeform webhook to stop them.",
+    raisedBy: `processQueue, from the day's count of rejected deliveries (the script's time zone; doPost counts each one with its kind in the Tally sheet and raises nothing itself; every full run adds them up): at once for one finished submission refused although it came with the webhook token (unknown form, field too large, internal error), since that respondent gets no reply until staff accept it; otherwise at ${REJECTED_INCIDENT_THRESHOLD} rejections in the day. Partial responses are counted and named in its detail and the daily summary, but never open it, alone or added to others: Typeform sends one for every unfinished form when the webhook subscribes to them, and nobody waits for a reply to those. Its mail never says no user impact: past 30 simultaneous executions Google refuses calls before formqueue runs, so a burst may have hidden a real delivery; it says what to check. Cleared when the day ends and its count starts over, so a new day is a new incident: with no reminder and no recovery mail, staff get at most one mail a day, however long the rejections go on (the daily summary carries them).`,
     mails: AT_ONCE,
     followUps: 'none',
     holdsRowsBack: false,
+    mayHideRefusedCalls: true,
   },
   ROWS_NEED_A_PERSON: {
     class: 'needs-person',
@@ -217,6 +226,20 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     nextStep:
       'Open each linked row (NEEDS_REVIEW, reason RESTORED): set PENDING to have it answered, or SKIPPED to drop it on purpose. To drop a submission, set SKIPPED: deleting its row only brings it back.',
     raisedBy: 'processQueue, by a full run that finds a journaled submission with no row in Queue or Archive whose Log does not show it finished (SENT, SKIPPED or a test). One mail per run that restores; no reminder, no recovery mail.',
+    mails: AT_ONCE,
+    followUps: 'none',
+    holdsRowsBack: false,
+    summaryShowsDetail: true,
+  },
+  SUBMISSIONS_IN_REJECTED: {
+    class: 'needs-person',
+    title: 'Submissions waiting in Rejected',
+    whatHappened:
+      'The Typeform check found finished submissions that formqueue holds only in the Rejected sheet (refused when they arrived: a form Config did not enable, a field too long, an error of ours): they get no reply until staff accept them there.',
+    nextStep:
+      'Open the Rejected sheet and find each row by a response token named below (Edit → Find); do what its reason says (e.g. enable the form in Config), then put the cursor on the row and choose formqueue → Accept rejected delivery.',
+    raisedBy:
+      "processQueue, for 24 hours after a Typeform check (daily trigger or menu) that found at least one finished response of its window only in Rejected: a Rejected body that is a delivery of that response (the same `form_response.token`, parsed, not a partial: a partial can never be accepted, so a finished response whose partial alone is in Rejected is recovered instead). The check queues none of them (staff accept them there). With no reminder and no recovery mail: cleared when a check finds none, or 24 hours after the check.",
     mails: AT_ONCE,
     followUps: 'none',
     holdsRowsBack: false,

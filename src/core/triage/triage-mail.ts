@@ -12,6 +12,7 @@ import { isNotifiable } from './incidents';
 import type { MailPart, RedactionContext } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
 import { needsPersonRowParts, needsPersonStepParts } from './needs-person-mail';
+import { assessRefusedCallsImpact, type RefusedCallsFacts } from './refused-calls-impact';
 import { formatDuration, formatTime, plural } from './text';
 import { MINUTE_MS } from '../time';
 
@@ -49,6 +50,8 @@ export interface TriagePlan {
 export interface TriageContext {
   /** Recipients MailApp may still reach today (Mailer.remainingDailyQuota()); TRIAGE_MAIL_RESERVE of them stay for replies. */
   remainingMailQuota: number;
+  /** Finished submissions refused today although they came with our token (rejection-kinds.ts); 0 when unknown. */
+  finishedSubmissionsRefused?: number;
 }
 
 /** The secret values of the settings: stripped by value from every mail, whatever their shape. */
@@ -122,14 +125,19 @@ export function planTriageMails(
       plan.held.push({ code: incident.code, kind, reason: 'mail-reserve' });
     } else {
       quota -= recipients;
-      const mail = composeTriageMail(incident, kind, health, now, redaction, settings.triageReminderMinutes);
+      const impact = impactFor(incident, health, now, {
+        finishedSubmissionsRefused: context.finishedSubmissionsRefused ?? 0,
+        typeformCheckOn: settings.typeformToken !== '',
+      });
+      const mail = composeTriageMail(incident, kind, health, impact, now, redaction, settings.triageReminderMinutes);
       plan.mails.push({ code: incident.code, kind, recipients, mail: { to: settings.staffEmails.join(','), ...mail } });
     }
   }
   return plan;
 }
 
-function impactFor(incident: Incident, health: QueueHealth, now: number): UserImpact {
+function impactFor(incident: Incident, health: QueueHealth, now: number, facts: RefusedCallsFacts): UserImpact {
+  if (INCIDENTS[incident.code].mayHideRefusedCalls) return assessRefusedCallsImpact(health, now, facts);
   if (incident.code === 'ROWS_NEED_A_PERSON' && health.needsPersonCount > 0) {
     return {
       affected: true,
@@ -137,12 +145,17 @@ function impactFor(incident: Incident, health: QueueHealth, now: number): UserIm
     };
   }
   if (INCIDENTS[incident.code].rowsAwaitApproval) return assessApprovalImpact(health, now);
+  if (incident.code === 'SUBMISSIONS_IN_REJECTED') {
+    // Their respondents wait for staff in Rejected, where the queue's figures do not look.
+    return { affected: true, statement: 'Respondents whose finished submission is only in Rejected get no reply until staff accept it there (the detail counts them and names their response tokens).' };
+  }
   return assessUserImpact(health, now, isGoogleError(incident.code));
 }
 
 function subjectSuffix(incident: Incident, health: QueueHealth, impact: UserImpact, now: number): string {
   if (incident.code === 'ROWS_NEED_A_PERSON') return `${plural(health.needsPersonCount, 'row needs', 'rows need')} a person`;
   if (impact.affected === null) return 'queue unreadable, impact unknown';
+  if (impact.affected === 'possibly') return `${health.waiting} waiting, a respondent may be affected`;
   if (!impact.affected) return `${health.waiting} waiting, no user impact`;
   const awaiting = health.counts.AWAITING_APPROVAL;
   if (INCIDENTS[incident.code].rowsAwaitApproval && awaiting > 0) return `${awaiting} awaiting approval, ${health.waiting} waiting`;
@@ -212,15 +225,21 @@ function repeatsLine(code: IncidentCode, reminderMinutes: number): string {
     : 'Repeats fold into this incident: no reminder and no mail when it clears (at most one mail a day); the daily summary lists it.';
 }
 
+/** "Yes", "No", "Unknown" or "Possibly", before the statement. */
+function affectedWord(impact: UserImpact): string {
+  if (impact.affected === 'possibly') return 'Possibly';
+  return impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No';
+}
+
 function composeTriageMail(
   incident: Incident,
   kind: MailKind,
   health: QueueHealth,
+  impact: UserImpact,
   now: number,
   redaction: RedactionContext,
   reminderMinutes: number,
 ): Omit<OutgoingMail, 'to'> {
-  const impact = impactFor(incident, health, now);
   const cls = INCIDENTS[incident.code].class;
   const firstLine = incident.detail.split('\n')[0].slice(0, 200);
   const parts: MailPart[] = [];
@@ -235,7 +254,7 @@ function composeTriageMail(
       },
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Caught up', text: caught.length > 0 ? caught.join(', ') : 'nothing was reported as caught up' },
-      { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
+      { kind: 'field', label: 'Respondents affected', text: `${affectedWord(impact)}. ${impact.statement}` },
       ...queueParts(health, now, redaction),
       {
         kind: 'field',
@@ -252,7 +271,7 @@ function composeTriageMail(
     parts.push(
       { kind: 'field', label: 'What happened', text: `${INCIDENTS[incident.code].whatHappened}${firstLine ? ` (${firstLine})` : ''}${seen}` },
       { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
-      { kind: 'field', label: 'Respondents affected', text: `${impact.affected === null ? 'Unknown' : impact.affected ? 'Yes' : 'No'}. ${impact.statement}` },
+      { kind: 'field', label: 'Respondents affected', text: `${affectedWord(impact)}. ${impact.statement}` },
       ...queueParts(health, now, redaction),
       { kind: 'field', label: 'Next step', text: INCIDENTS[incident.code].nextStep },
     );

@@ -1,7 +1,7 @@
 // Cell splitting and payload joining at their boundaries: surrogate pairs at the cut, pointer formats, the digest's
 // width, and which copies of which parts a join reads, in which order.
 import { describe, expect, it } from 'vitest';
-import { joinPayloadParts, parseRejectedBodyPointer, splitText, textDigest, type PayloadPart } from '../../../src/core/intake/cell-chunks';
+import { isRejectedBodyKey, joinPayloadParts, parseRejectedBodyPointer, splitText, textDigest, type PayloadPart } from '../../../src/core/intake/cell-chunks';
 
 describe('splitText at a surrogate pair', () => {
   it.each([
@@ -25,6 +25,17 @@ describe('parseRejectedBodyPointer', () => {
     ['(in Payloads under rejected-x-0e1aeed8: 2 parts)', null],
   ])('%s → %s', (cell, key) => {
     expect(parseRejectedBodyPointer(cell)).toBe(key);
+  });
+});
+
+describe('isRejectedBodyKey', () => {
+  it.each<[string, boolean]>([
+    ['rejected-1764583200000-0e1aeed8', true],
+    ['01JQ8ZK4W6E2V1RZ5T3N8M0B7C', false], // a Queue payload's event id
+    ['rejected-1764583200000-0e1aeed8: 2 parts)', false],
+    ['rejected-x-0e1aeed8', false],
+  ])('%s → %s', (key, rejected) => {
+    expect(isRejectedBodyKey(key)).toBe(rejected);
   });
 });
 

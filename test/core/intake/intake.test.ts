@@ -139,7 +139,7 @@ describe('handleDelivery', () => {
     expect(m.rejected[0].reason).toContain(error);
   });
 
-  it('keeps a form_response_partial in Rejected with its reason, answers 2xx-ok, queues nothing and counts no rejection', () => {
+  it('keeps a form_response_partial in Rejected with its reason, answers 2xx-ok, queues nothing and counts it as a partial', () => {
     const m = memoryIntake();
     const body = fixture('partial-response.json');
     expect(handleDelivery({ token: TOKEN, body }, m.deps)).toEqual({ ok: true, partial: true, event_id: '01KHNHB0PARTIAL0000000000X' });
@@ -147,7 +147,7 @@ describe('handleDelivery', () => {
     expect(m.rejected).toHaveLength(1);
     expect(m.rejected[0].reason).toMatch(/^partial_response: .*never answered/);
     expect(m.rejected[0].body).toBe(JSON.stringify(JSON.parse(body)));
-    expect(m.tally.rows).toEqual([]);
+    expect(m.tally.rows).toEqual([{ day: '2026-11-30', bytes: 0, kind: 'partial', id: expect.any(String) }]);
   });
 
   it("queues Typeform's example payload (answers carry only field.id) with its recipient found through the definition", () => {

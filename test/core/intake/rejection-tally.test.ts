@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PropertyStore } from '../../../src/core/ports';
-import { REJECTED_BYTES_PER_DAY, REJECTED_TOTALS_PROPERTY, claimRejectedRoom, foldTally, totalsOn, type RejectedTotals } from '../../../src/core/intake/rejection-tally';
+import { REJECTED_BYTES_PER_DAY, REJECTED_TOTALS_PROPERTY, claimRejectedRoom, countKeptRejection, foldTally, totalsOn, type RejectedTotals } from '../../../src/core/intake/rejection-tally';
 import { MemoryProperties, MemoryTally } from '../memory-ports';
 
 const DAY = '2026-12-01';
@@ -35,7 +35,8 @@ function world(): World {
 }
 
 /** A rejection in doPost: the totals read with the settings at its start, then the claim. */
-const claimAsDoPost = (w: World, day: string, bytes: number) => claimRejectedRoom(w.tally, w.props, day, bytes, w.props.get(REJECTED_TOTALS_PROPERTY));
+const claimAsDoPost = (w: World, day: string, bytes: number) =>
+  claimRejectedRoom(w.tally, w.props, { today: day, bytes, kind: 'unauthorized' }, w.props.get(REJECTED_TOTALS_PROPERTY));
 const totals = (w: World, day = DAY) => totalsOn(w.store.values[REJECTED_TOTALS_PROPERTY], day);
 
 describe('claimRejectedRoom and foldTally', () => {
@@ -141,7 +142,7 @@ describe('claimRejectedRoom and foldTally', () => {
 });
 
 describe('the stored totals, garbled or from another day', () => {
-  const empty = { day: DAY, count: 0, dropped: 0, bytes: 0, through: '', previous: undefined };
+  const empty = { day: DAY, count: 0, dropped: 0, kinds: {}, bytes: 0, through: '', previous: undefined };
   it.each<[string, string | undefined]>([
     ['none stored', undefined],
     ['not JSON', '{not json'],
@@ -154,15 +155,15 @@ describe('the stored totals, garbled or from another day', () => {
 
   it.each<[string, string, RejectedTotals['previous']]>([
     ['a previous day that is no text is no previous day', `{"day": "${DAY}", "count": 1, "previous": {"day": 5, "count": 2, "dropped": 0}}`, undefined],
-    ['a previous day\'s garbled counts read as 0', `{"day": "${DAY}", "count": 1, "previous": {"day": "2026-11-30", "count": "2"}}`, { day: '2026-11-30', count: 0, dropped: 0 }],
+    ['a previous day\'s garbled counts read as 0', `{"day": "${DAY}", "count": 1, "previous": {"day": "2026-11-30", "count": "2"}}`, { day: '2026-11-30', count: 0, dropped: 0, kinds: {} }],
   ])('%s', (_name, json, previous) => {
     expect(totalsOn(json, DAY).previous).toEqual(previous);
   });
 
   it.each<[string, RejectedTotals, RejectedTotals['previous']]>([
-    ['yesterday\'s totals are today\'s previous day', { day: '2026-11-30', count: 3, dropped: 1, bytes: 9, through: 'tally-9' }, { day: '2026-11-30', count: 3, dropped: 1 }],
-    ['a quiet yesterday keeps the day before it', { day: '2026-11-30', count: 0, dropped: 0, bytes: 0, through: '', previous: { day: '2026-11-28', count: 4, dropped: 0 } }, { day: '2026-11-28', count: 4, dropped: 0 }],
-    ['totals a run stored already past midnight keep their own previous day', { day: '2026-12-02', count: 5, dropped: 0, bytes: 9, through: '', previous: { day: '2026-11-29', count: 1, dropped: 1 } }, { day: '2026-11-29', count: 1, dropped: 1 }],
+    ['yesterday\'s totals are today\'s previous day', { day: '2026-11-30', count: 3, dropped: 1, kinds: { unknown_form: 2 }, bytes: 9, through: 'tally-9' }, { day: '2026-11-30', count: 3, dropped: 1, kinds: { unknown_form: 2 } }],
+    ['a quiet yesterday keeps the day before it', { day: '2026-11-30', count: 0, dropped: 0, kinds: {}, bytes: 0, through: '', previous: { day: '2026-11-28', count: 4, dropped: 0, kinds: {} } }, { day: '2026-11-28', count: 4, dropped: 0, kinds: {} }],
+    ['totals a run stored already past midnight keep their own previous day', { day: '2026-12-02', count: 5, dropped: 0, kinds: {}, bytes: 9, through: '', previous: { day: '2026-11-29', count: 1, dropped: 1, kinds: {} } }, { day: '2026-11-29', count: 1, dropped: 1, kinds: {} }],
   ])('%s', (_name, stored, previous) => {
     expect(totalsOn(JSON.stringify(stored), DAY)).toMatchObject({ day: DAY, count: 0, dropped: 0, bytes: 0 });
     expect(totalsOn(JSON.stringify(stored), DAY).previous).toEqual(previous);
@@ -210,5 +211,38 @@ describe('claimRejectedRoom with nothing to keep', () => {
     expect(claimAsDoPost(w, DAY, bytes)).toBe(false);
     expect(w.tally.rows.map((row) => row.bytes)).toEqual([0]);
     expect(w.tally.reads).toBe(0);
+  });
+});
+
+describe('the kinds of the day', () => {
+  it('every rejection is counted by kind; a delivery kept whatever the room counts, claims nothing and is not called dropped', () => {
+    const w = world();
+    claimAsDoPost(w, DAY, 1000);
+    claimAsDoPost(w, DAY, 0);
+    countKeptRejection(w.tally, DAY, 'unknown_form');
+    countKeptRejection(w.tally, DAY, 'partial');
+    countKeptRejection(w.tally, DAY, 'partial');
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ count: 5, dropped: 1, bytes: 1000, kinds: { unauthorized: 2, unknown_form: 1, partial: 2 } });
+  });
+
+  it('rows counted before kinds were kept add to the count only, and a row without a kind and no room is still dropped', () => {
+    const w = world();
+    w.tally.append({ day: DAY, bytes: 0 });
+    w.tally.append({ day: DAY, bytes: 500 });
+    countKeptRejection(w.tally, DAY, 'internal_error');
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ count: 3, dropped: 1, bytes: 500, kinds: { internal_error: 1 } });
+  });
+
+  it('stored kinds that are unknown, not counts, or not above 0 are left out', () => {
+    const json = JSON.stringify({ day: DAY, count: 4, kinds: { unknown_form: 2, renamed_kind: 3, partial: 'x', malformed: -1, unauthorized: 0 } });
+    expect(totalsOn(json, DAY).kinds).toEqual({ unknown_form: 2 });
+  });
+
+  it('a new day starts its kinds over and keeps the ended day\'s for the summary', () => {
+    const w = world();
+    countKeptRejection(w.tally, '2026-11-30', 'unknown_form');
+    foldTally(w.tally, w.props, '2026-11-30');
+    countKeptRejection(w.tally, DAY, 'partial');
+    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ kinds: { partial: 1 }, previous: { day: '2026-11-30', count: 1, dropped: 0, kinds: { unknown_form: 1 } } });
   });
 });

@@ -1,6 +1,6 @@
 // The Typeform check's record in Script Properties: what a report keeps, how a stored record is read back, and the recovered detail.
 import { describe, expect, it } from 'vitest';
-import { checkRecordOf, readCheckRecord, recoveredDetail, TYPEFORM_CHECK_PROPERTY, type TypeformCheckRecord } from '../../../src/core/reconcile/check-record';
+import { checkRecordOf, inRejectedDetail, readCheckRecord, recoveredDetail, TYPEFORM_CHECK_PROPERTY, type TypeformCheckRecord } from '../../../src/core/reconcile/check-record';
 import type { FormCheck, ReconcileReport } from '../../../src/core/reconcile/typeform-reconcile';
 
 const AT = Date.UTC(2026, 11, 1, 6, 0, 0);
@@ -9,7 +9,7 @@ const form = (formId: string, patch: Partial<FormCheck> = {}): FormCheck => ({
 });
 const report = (forms: FormCheck[], complete = true): ReconcileReport => ({ at: AT, window: { since: '2026-11-29T06:00:00', until: '2026-11-30T18:00:00' }, forms, complete });
 const record = (patch: Partial<TypeformCheckRecord> = {}): TypeformCheckRecord => ({
-  at: AT, since: '2026-11-29T06:00:00', until: '2026-11-30T18:00:00', recovered: 0, tokens: [], disabled: [], errors: [], complete: true, ...patch,
+  at: AT, since: '2026-11-29T06:00:00', until: '2026-11-30T18:00:00', recovered: 0, tokens: [], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true, ...patch,
 });
 
 describe('the record of a check', () => {
@@ -32,6 +32,13 @@ describe('the record of a check', () => {
     expect(kept.tokens).toEqual(tokens.slice(0, 20));
   });
 
+  it('counts the responses found only in Rejected over all forms, and names the first 20 the Rejected look found', () => {
+    const found = Array.from({ length: 22 }, (_, i) => `r${i}`);
+    const kept = checkRecordOf(report([form('F1', { inRejected: 2 }), form('F2', { inRejected: 20 })]), found);
+    expect(kept).toMatchObject({ inRejected: 22, inRejectedTokens: found.slice(0, 20) });
+    expect(readCheckRecord({ [TYPEFORM_CHECK_PROPERTY]: JSON.stringify(kept) })).toEqual(kept);
+  });
+
   it('a stored record reads back as it was written', () => {
     const kept = checkRecordOf(report([form('F1', { recovered: ['t1'], webhook: 'none' }), form('F2', { error: 'x' })], false));
     expect(readCheckRecord({ [TYPEFORM_CHECK_PROPERTY]: JSON.stringify(kept) })).toEqual(kept);
@@ -52,13 +59,24 @@ describe('a stored record read back', () => {
   });
 
   it('a record with only its time: no window, nothing recovered, nothing disabled, and complete', () => {
-    expect(read(JSON.stringify({ at: AT }))).toEqual({ at: AT, since: '', until: '', recovered: 0, tokens: [], disabled: [], errors: [], complete: true });
+    expect(read(JSON.stringify({ at: AT }))).toEqual({ at: AT, since: '', until: '', recovered: 0, tokens: [], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true });
   });
 
   it('fields of the wrong type read as text, a count, lists of text and a complete flag that only false turns off', () => {
     const odd = { at: AT, since: 20261129, until: true, recovered: 'many', tokens: [1, 't2'], disabled: 'F1', errors: { F1: 'x' }, complete: 'no' };
-    expect(read(JSON.stringify(odd))).toEqual({ at: AT, since: '20261129', until: 'true', recovered: 0, tokens: ['1', 't2'], disabled: [], errors: [], complete: true });
+    expect(read(JSON.stringify(odd))).toEqual({ at: AT, since: '20261129', until: 'true', recovered: 0, tokens: ['1', 't2'], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true });
     expect(read(JSON.stringify({ at: AT, recovered: '3', disabled: ['F1', 2], errors: ['F2: x'], complete: false }))).toMatchObject({ recovered: 3, disabled: ['F1', '2'], errors: ['F2: x'], complete: false });
+  });
+});
+
+describe('the in-Rejected detail (SUBMISSIONS_IN_REJECTED)', () => {
+  it.each([
+    ['one, named', record({ inRejected: 1, inRejectedTokens: ['t1'] }), '1 response of 2026-11-29T06:00:00–2026-11-30T18:00:00 UTC is in Rejected only: accept it there (response tokens t1)'],
+    ['two, named', record({ inRejected: 2, inRejectedTokens: ['t1', 't2'] }), '2 responses of 2026-11-29T06:00:00–2026-11-30T18:00:00 UTC are in Rejected only: accept them there (response tokens t1, t2)'],
+    ['more than named', record({ inRejected: 25, inRejectedTokens: ['t1'] }), '25 responses of 2026-11-29T06:00:00–2026-11-30T18:00:00 UTC are in Rejected only: accept them there (response tokens t1, …)'],
+    ['a record without tokens (an older one)', record({ inRejected: 2 }), '2 responses of 2026-11-29T06:00:00–2026-11-30T18:00:00 UTC are in Rejected only: accept them there'],
+  ])('%s', (_name, check, detail) => {
+    expect(inRejectedDetail(check)).toBe(detail);
   });
 });
 

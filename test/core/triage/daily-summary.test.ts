@@ -55,7 +55,7 @@ describe('daily summary', () => {
   });
 
   it("carries the rejected deliveries of today so far and of the last earlier day, which REJECTED_DELIVERIES mails only once", () => {
-    const rejected = { day: '2025-06-01', count: 3, dropped: 0, bytes: 9000, through: 'x', previous: { day: '2025-05-31', count: 240, dropped: 228 } };
+    const rejected = { day: '2025-06-01', count: 3, dropped: 0, kinds: {}, bytes: 9000, through: 'x', previous: { day: '2025-05-31', count: 240, dropped: 228, kinds: {} } };
     expect(planDailySummary(input({ rejected }))?.body).toContain(
       'Rejected deliveries: 3 today so far (0 without their body); 240 on 2025-05-31 (228 without their body); see the Rejected sheet',
     );
@@ -137,8 +137,19 @@ describe('daily summary, exactly', () => {
     expect(planDailySummary(input(overrides))?.body).not.toContain('None.');
   });
 
+  it('names the kinds of each day with their counts, partial responses among them', () => {
+    const rejected = {
+      day: '2025-06-01', count: 5, dropped: 0, kinds: { partial: 3, unknown_form: 1, internal_error: 1 }, bytes: 9000, through: 'x',
+      previous: { day: '2025-05-31', count: 12, dropped: 2, kinds: { unauthorized: 10, field_too_large: 2 } },
+    };
+    expect(planDailySummary(input({ rejected }))?.body).toContain(
+      'Rejected deliveries: 5 today so far (0 without their body; unknown form 1, internal error 1, partial response 3); ' +
+        '12 on 2025-05-31 (2 without their body; field too large 2, missing or wrong token 10); see the Rejected sheet',
+    );
+  });
+
   it('an earlier day with no rejections counted is not reported beside today', () => {
-    const rejected = { day: '2025-06-01', count: 2, dropped: 1, bytes: 9000, through: 'x', previous: { day: '2025-05-31', count: 0, dropped: 0 } };
+    const rejected = { day: '2025-06-01', count: 2, dropped: 1, kinds: {}, bytes: 9000, through: 'x', previous: { day: '2025-05-31', count: 0, dropped: 0, kinds: {} } };
     expect(planDailySummary(input({ rejected }))?.body).toContain('Rejected deliveries: 2 today so far (1 without their body); see the Rejected sheet');
   });
 

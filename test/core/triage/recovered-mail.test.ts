@@ -12,7 +12,7 @@ import { SPREADSHEET_URL, runOnce, testSettings } from './fakes';
 
 /** A check an hour before T0 that recovered 3 submissions and named the first two. */
 const check: TypeformCheckRecord = {
-  at: T0 - HOUR, ...responseWindow(T0 - HOUR), recovered: 3, tokens: ['a1b2c3', 'd4e5f6'], disabled: [], errors: [], complete: true,
+  at: T0 - HOUR, ...responseWindow(T0 - HOUR), recovered: 3, tokens: ['a1b2c3', 'd4e5f6'], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true,
 };
 const waiting = [queueRow('AWAITING_APPROVAL', { rowNumber: 2, eventId: 'reconciled:a1b2c3' }), queueRow('AWAITING_APPROVAL', { rowNumber: 3, eventId: 'reconciled:d4e5f6' }), queueRow('AWAITING_APPROVAL', { rowNumber: 4, eventId: 'reconciled:g7h8i9' })];
 

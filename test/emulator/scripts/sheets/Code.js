@@ -85,6 +85,18 @@ function trimColumns(name) {
   try { sh.deleteColumns(1, before); } catch (e) { errors.push(e.message); }
   return { row: sh.getRange(1, 1, 1, 3).getValues()[0], maxCols: before, lastCol: sh.getLastColumn(), errors: errors };
 }
+function widenColumns(name) {
+  var sh = sheet_(name);
+  sh.appendRow(['a', 'b']);
+  var max = sh.getMaxColumns();
+  var errors = [];
+  try { sh.getRange(1, max + 1, 1, 1).setValues([['past']]); } catch (e) { errors.push(e.message); }
+  sh.insertColumnsAfter(max, 2);
+  sh.getRange(1, max + 2, 1, 1).setValues([['new']]);
+  try { sh.insertColumnsAfter(max + 3, 1); } catch (e) { errors.push(e.message); }
+  try { sh.insertColumnsAfter(1, 1); } catch (e) { errors.push(e.message); }
+  return { before: max, after: sh.getMaxColumns(), row: sh.getRange(1, 1, 1, 2).getValues()[0], added: sh.getRange(1, max + 2).getValue(), errors: errors };
+}
 function notEmulated() {
   try { SpreadsheetApp.openById('local-spreadsheet').getSheets()[0].getRange('A1').copyTo(SpreadsheetApp.openById('local-spreadsheet').getSheets()[0].getRange('B1')); return 'no error'; } catch (e) { return e.message; }
 }
