@@ -119,7 +119,9 @@ export function checkSchedule(observed) {
   // web app, never a response to the form: Typeform's Responses API ("retrieve responses submitted to a typeform",
   // https://developer.typeform.com/responses/reference/retrieve-responses/) has nothing to recover when it is refused.
   const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
-  const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && isRefused(a.answer));
+  // A delivery for a form Config does not enable is no submission formqueue takes: the Typeform check asks only about the
+  // forms Config enables, so one the platform refused is nowhere to recover from (unknownFormViolations).
+  const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && !a.unknownForm && isRefused(a.answer));
   const mustHaveRow = (n) => accepted.has(n) || (refusedFromTypeform(n) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 

@@ -79,6 +79,8 @@ describe('the checker on what the actors of issue #24 leave behind', () => {
     expect(unknown({ ok: false, error: 'unknown_form' }, kept)).toMatchObject({ accepted: 0, lost: 0, violations: [] });
     // Spilled during a Sheets outage ("deferred"), then judged by the same rules: in Rejected, not lost.
     expect(unknown({ ok: true, queued: 'deferred' }, kept)).toMatchObject({ accepted: 0, lost: 0, violations: [] });
+    // Refused by Google (over 30 simultaneous executions): no script ran, and the Typeform check asks only about Config's forms.
+    expect(unknown({ status: 'refused' }, [])).toMatchObject({ accepted: 0, lost: 0, violations: [] });
   });
 });
 
