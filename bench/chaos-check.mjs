@@ -3,6 +3,12 @@ import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from './runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL } from './chaos-schedule.mjs';
 
+/**
+ * Where a submission may end: answered once (SENT), or where a person sees it and knows what to do (FAILED,
+ * NEEDS_REVIEW, SKIPPED by staff; each with its reason in `error`). Only Queue and Archive count: a submission whose row
+ * staff deleted, pasted over or left behind in a renamed sheet, and that nothing put back in Queue, is lost (a row put
+ * back as NEEDS_REVIEW with its reason is with a person). AWAITING_APPROVAL is with a person too, but the drain approves it.
+ */
 const FINAL = new Set(['SENT', 'FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'TEST', 'DUPLICATE']);
 const NEEDS_REASON = new Set(['FAILED', 'NEEDS_REVIEW', 'SKIPPED', 'DUPLICATE']);
 const SECRETS = { GEMINI_API_KEY: GEMINI_KEY, WEBHOOK_TOKEN: TOKEN, TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN };
@@ -14,11 +20,36 @@ function objects(sheet) {
   return sheet.rows.map((cells) => Object.fromEntries(sheet.header.map((name, i) => [name, cells[i]])));
 }
 
-/** An event counts as accepted when any delivery of it was answered queued (true or deferred) or duplicate. */
+/**
+ * An event counts as accepted when any delivery of it was answered queued (true or deferred) or duplicate. A delivery
+ * for a form Config does not enable is never accepted by itself (a deferred one is judged later, by the same rules):
+ * its rule is unknownFormViolations'.
+ */
 export function acceptedEvents(answers) {
   const accepted = new Set();
-  for (const { n, answer } of answers) if (answer?.ok === true && (answer.queued === true || answer.queued === 'deferred' || answer.duplicate === true)) accepted.add(n);
+  for (const { n, answer, unknownForm } of answers) {
+    if (unknownForm) continue;
+    if (answer?.ok === true && (answer.queued === true || answer.queued === 'deferred' || answer.duplicate === true)) accepted.add(n);
+  }
   return accepted;
+}
+
+/**
+ * Deliveries with the right token for a form Config does not enable: not lost when refused, but refused where a person
+ * sees it. Each one a script ran for must be in Rejected (where staff read the reason and can accept it) or have a
+ * row (queued from there, or by a product that queues such deliveries for a person). One Google refused (over 30
+ * simultaneous executions) never reached a script: Typeform keeps it, and the Typeform check asks only about the
+ * forms Config enables.
+ */
+function unknownFormViolations(answers, rows, rejectedText) {
+  const seen = new Map();
+  for (const { n, id, answer, unknownForm } of answers) if (unknownForm && !isRefused(answer)) seen.set(n, { id, answer });
+  const violations = [];
+  for (const [n, { id, answer }] of seen) {
+    if (rejectedText.includes(id) || rows.some((r) => r.event_id === id)) continue;
+    violations.push(`a delivery for a form Config does not enable (#${n}, ${id}) is neither in Rejected nor queued: refused where nobody sees it (answered ${JSON.stringify(answer)})`);
+  }
+  return violations;
 }
 
 /** Deliveries the platform itself refused (more than 30 simultaneous executions: Google's HTML 200, no script ran). */
@@ -88,7 +119,9 @@ export function checkSchedule(observed) {
   // web app, never a response to the form: Typeform's Responses API ("retrieve responses submitted to a typeform",
   // https://developer.typeform.com/responses/reference/retrieve-responses/) has nothing to recover when it is refused.
   const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
-  const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && isRefused(a.answer));
+  // A delivery for a form Config does not enable is no submission formqueue takes: the Typeform check asks only about the
+  // forms Config enables, so one the platform refused is nowhere to recover from (unknownFormViolations).
+  const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && !a.unknownForm && isRefused(a.answer));
   const mustHaveRow = (n) => accepted.has(n) || (refusedFromTypeform(n) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 
@@ -116,6 +149,7 @@ export function checkSchedule(observed) {
     violations.push(...found.violations);
   }
   violations.push(...rowsOfNoEvent(rows, new Set(events.values()), new Set([...events.keys()].map(tokenOf))));
+  violations.push(...unknownFormViolations(observed.answers, rows, rejectedText));
   if (lost > 0 && observed.drainLog) violations.push(`drain runs: ${observed.drainLog.join(' / ')}`);
   const failed = (observed.executions ?? []).filter((e) => e.status !== 'ok' && e.fn !== 'benchNoSuchFunction');
   if (violations.length > 0 && failed.length > 0) violations.push(`executions that did not end ok: ${failed.map((e) => `${e.id} ${e.fn} ${e.status}: ${e.error?.message ?? ''}`).join(' / ')}`);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { startOfflineGemini } from '../emulator/offline-gemini.mjs';
 import { checkSchedule } from './chaos-check.mjs';
 import { runSchedule } from './chaos-run.mjs';
-import { deliveriesIn, describeSchedule, scheduleArbitrary } from './chaos-schedule.mjs';
+import { deliveriesIn, describeSchedule, scheduleArbitraryOf } from './chaos-schedule.mjs';
 
 /**
  * Runs `schedules` random schedules from `seed` (random when omitted). Resolves with totals over every schedule run
@@ -17,9 +17,10 @@ const bundleHash = () => createHash('sha256').update(readFileSync(BUNDLE)).diges
 /**
  * `onFirstFailure` is called once with the first schedule that broke an invariant, before fast-check starts shrinking it
  * (which can take longer than the run itself): a person can replay it at once.
- * @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null, onFirstFailure?: (found: { schedule: object, violations: string[] }) => void }} [options]
+ * `without` leaves action types out of the random schedules (chaos-schedule.mjs scheduleArbitraryOf).
+ * @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null, onFirstFailure?: (found: { schedule: object, violations: string[] }) => void, without?: string[] }} [options]
  */
-export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null, onFirstFailure = () => undefined } = {}) {
+export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null, onFirstFailure = () => undefined, without = [] } = {}) {
   const gemini = await startOfflineGemini({ port: 0 });
   const totals = { schedules: 0, deliveries: 0, accepted: 0, refusedByPlatform: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
   const statuses = {};
@@ -52,7 +53,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     }
     return true;
   };
-  const property = fc.asyncProperty(scheduleArbitrary, runOne);
+  const property = fc.asyncProperty(scheduleArbitraryOf({ without }), runOne);
 
   let failure = null;
   try {
@@ -63,15 +64,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
       await fc.assert(property, { numRuns: schedules, seed, endOnFailure: false });
     }
   } catch (error) {
-    const message = String(error?.message ?? error);
-    const path = /path: ?"?([\d:]+)"?/.exec(message)?.[1] ?? null;
-    failure = {
-      seed,
-      path,
-      schedule: lastFailure?.schedule ?? null,
-      readable: lastFailure ? describeSchedule(lastFailure.schedule) : null,
-      violations: lastFailure?.violations ?? [message.split('\n').slice(0, 8).join('\n')],
-    };
+    failure = failureOf(error, seed, lastFailure);
     // Another build replacing dist/Code.js mid-run would make schedules fail for reasons that are not in them.
     const bundleAtEnd = bundleHash();
     if (bundleAtEnd !== bundleAtStart) failure.violations.push(`dist/Code.js changed during the run (${bundleAtStart} → ${bundleAtEnd}): rerun before trusting this failure`);
@@ -79,6 +72,18 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     await gemini.close();
   }
   return { seed, totals, statuses, faults, actors, failure, seconds: (Date.now() - started) / 1000 };
+}
+
+/** What a failed run reports: the seed, fast-check's path and the last (shrunk) failing schedule with its violations. */
+function failureOf(error, seed, lastFailure) {
+  const message = String(error?.message ?? error);
+  return {
+    seed,
+    path: /path: ?"?([\d:]+)"?/.exec(message)?.[1] ?? null,
+    schedule: lastFailure?.schedule ?? null,
+    readable: lastFailure ? describeSchedule(lastFailure.schedule) : null,
+    violations: lastFailure?.violations ?? [message.split('\n').slice(0, 8).join('\n')],
+  };
 }
 
 /** The summary line `npm run chaos` prints last. */

@@ -1,8 +1,14 @@
 // Runs one chaos schedule in a fresh runtime, then clears the faults and drains the queue; returns what an auditor needs.
-import { TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
-import { BURST_EVENTS, EVENT_POOL, POISON_KINDS } from './chaos-schedule.mjs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { manifestFor } from '../scripts/manifest.mjs';
+import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
+import { BURST_EVENTS, EVENT_POOL, POISON_KINDS, UNKNOWN_FORM_EVENTS } from './chaos-schedule.mjs';
+import { STAFF, approveAll, isStaffAction, resendAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
 
-const STAFF = 'staff@example.com';
+/** A form Typeform holds but Config does not enable: its deliveries carry the right token. */
+const UNKNOWN_FORM = 'Unkn0wnF';
 const OPEN = new Set(['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING']);
 const MAX_DRAIN_RUNS = 15;
 const DAY_MS = 24 * 3600_000;
@@ -11,13 +17,6 @@ const PAST_TYPEFORM_RETRIES_MS = 13 * 3600_000;
 
 /** Knobs for a short, deterministic run: no clock triggers, retries due at once, every row mailable. */
 export const CHAOS_PROPS = { RETRY_BASE_SECONDS: '1', MAX_ATTEMPTS: '5', MAX_MAILS_PER_RUN: '1500', MAX_MAILS_PER_RECIPIENT_PER_DAY: '100' };
-
-function sheetRows(host, name) {
-  const sh = host.ss.byName(name);
-  if (!sh) return { sh: null, header: [], col: () => -1 };
-  const header = (sh.v[0] ?? []).map(String);
-  return { sh, header, col: (n) => header.indexOf(n) };
-}
 
 /**
  * Lets a day pass for the host and inside executions (host.advanceClock), so back-offs and stale claims expire
@@ -41,36 +40,10 @@ async function processKilled(rt, labels) {
   }
 }
 
-/** Staff approve every reply waiting for approval, one edit each, as a person would in the sheet. */
-async function approveAll(host) {
-  const { sh, col } = sheetRows(host, 'Queue');
-  if (!sh) return 0;
-  const status = col('status');
-  const letter = String.fromCharCode(65 + status);
-  const rows = [];
-  for (let r = 1; r < sh.v.length; r++) if (sh.v[r]?.[status] === 'AWAITING_APPROVAL') rows.push(r + 1);
-  for (const n of rows) await host.edit({ sheet: 'Queue', a1: `${letter}${n}`, value: 'APPROVED', user: STAFF });
-  return rows.length;
-}
-
 /** Submission n as Typeform delivers it, submitted now (runtime time), so the end-of-schedule Typeform check's window holds it. */
 function deliveryOf(host, n) {
   return submission(n, (body) => { body.form_response.submitted_at = new Date(host.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'); });
 }
-
-const letterOf = (index) => String.fromCharCode(65 + index);
-const pickOf = (pick, n) => Math.min(n - 1, Math.floor(pick * n));
-
-/** Queue data rows (1-based sheet row numbers) whose cells satisfy `test`. */
-function queueRowsWhere(host, test) {
-  const { sh, col } = sheetRows(host, 'Queue');
-  if (!sh) return { rows: [], col };
-  const rows = [];
-  for (let r = 1; r < sh.v.length; r++) if (test(sh.v[r] ?? [], col)) rows.push(r + 1);
-  return { rows, col };
-}
-
-const blank = (cells) => cells.every((c) => c === '' || c === null || c === undefined);
 
 /** The event id of a poison delivery's submission: `longEventId` is 246+ characters (the cache refuses keys over 250). */
 function poisonEventId(a) {
@@ -94,73 +67,20 @@ function poisonBody(a) {
   });
 }
 
-/**
- * One staff or outsider action. Resolves with the name of the actor when it did something (a sort of two rows or
- * more, a paste that landed, a cleared `sent_at` of a SENT row …), else null.
- */
-async function staffAction(rt, a, answers) {
+/** An outsider's or Typeform's delivery: resolves with the actor's name when it fired. */
+async function deliveryAction(rt, a, answers) {
   const host = rt.host;
-  if (a.t === 'staffSort') {
-    if (queueRowsWhere(host, () => true).rows.length < 2) return null;
-    await host.edit({ op: 'sort', sheet: 'Queue', column: a.column, ascending: a.ascending, user: STAFF });
-    return 'staff-sort';
-  }
-  if (a.t === 'staffInsert') {
-    const { rows } = queueRowsWhere(host, () => true);
-    if (rows.length === 0) return null;
-    await host.edit({ op: 'insertRows', sheet: 'Queue', before: rows[pickOf(a.pick, rows.length)], count: a.count, user: STAFF });
-    return 'staff-insert';
-  }
-  if (a.t === 'staffDelete') {
-    // Staff tidy up: rows they inserted (blank) or a DUPLICATE row; deleting a live submission is a person's decision.
-    const { rows } = queueRowsWhere(host, (cells, col) => blank(cells) || cells[col('status')] === 'DUPLICATE');
-    if (rows.length === 0) return null;
-    await host.edit({ op: 'deleteRows', sheet: 'Queue', row: rows[pickOf(a.pick, rows.length)], count: 1, user: STAFF });
-    return 'staff-delete';
-  }
-  if (a.t === 'staffPaste') {
-    const { rows, col } = queueRowsWhere(host, (cells) => !blank(cells));
-    if (rows.length === 0) return null;
-    // A block over submissions only: a status typed into a blank row is a row of no event, not a move.
-    const start = pickOf(a.pick, rows.length);
-    const first = rows[start];
-    let length = 1;
-    while (length < a.rows && rows[start + length] === first + length) length++;
-    const values = Array.from({ length }, () => [a.status]);
-    try {
-      await host.edit({ op: 'paste', sheet: 'Queue', a1: `${letterOf(col('status'))}${first}`, values, user: STAFF });
-    } catch (error) {
-      if (!/data validation|refused|invalid/i.test(String(error?.message))) throw error;
-      return null; // the dropdown refused the paste: nothing landed
-    }
-    return 'staff-paste';
-  }
-  if (a.t === 'staffClearSentAt') {
-    const { rows, col } = queueRowsWhere(host, (cells, c) => cells[c('status')] === 'SENT' && cells[c('sent_at')] !== '');
-    if (rows.length === 0) return null;
-    await host.edit({ op: 'clear', sheet: 'Queue', a1: `${letterOf(col('sent_at'))}${rows[pickOf(a.pick, rows.length)]}`, user: STAFF });
-    return 'staff-clear-sent_at';
-  }
-  return runAction(rt, a, answers);
-}
-
-/** Menu items and Set up as a staff member, and the outsiders' deliveries: resolves with the actor's name when it fired. */
-async function runAction(rt, a, answers) {
-  const host = rt.host;
-  if (a.t === 'staffProcessNow') {
-    await host.run('menuProcessNow', [], { kind: 'menu', user: STAFF });
-    return 'staff-process-now';
-  }
-  if (a.t === 'staffSetup') {
-    await host.run('setup', [], { kind: 'menu', user: STAFF });
-    return 'staff-setup';
-  }
-  if (a.t === 'staffAcceptRejected') {
-    const { sh } = sheetRows(host, 'Rejected');
-    const n = sh ? sh.v.length - 1 : 0;
-    if (n < 1) return null;
-    await host.run('menuAcceptRejected', [], { kind: 'menu', user: STAFF, activeRange: { sheet: 'Rejected', a1: `B${2 + pickOf(a.pick, n)}` } });
-    return 'staff-accept-rejected';
+  if (a.t === 'unknownForm') {
+    // A response of a form Typeform holds and Config does not enable, with the right token: Typeform keeps it too.
+    const n = UNKNOWN_FORM_EVENTS[a.n - 1];
+    const body = submission(n, (b) => {
+      b.form_response.form_id = UNKNOWN_FORM;
+      b.form_response.definition.id = UNKNOWN_FORM;
+      b.form_response.submitted_at = new Date(host.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    });
+    const { answer } = await rt.deliver(body);
+    answers.push({ n, id: eventIdOf(n), unknownForm: true, answer });
+    return 'unknown-form';
   }
   if (a.t === 'poison') {
     // An outsider posting to the web app, not a Typeform submission: Typeform has no response for it.
@@ -197,14 +117,69 @@ function faultLabel(f) {
   return `gemini ${f.status}${f.quota === 'day' ? ' per day' : ''}`;
 }
 
+/** Queue rows as objects; none when staff renamed Queue away and no Set up made a new one. */
+const queueRows = (rt) => (rt.host.ss.byName('Queue') ? rt.queue() : []);
+
 function fingerprint(rt) {
   const props = Object.keys(rt.host.properties.getAll()).filter((k) => k.startsWith('FQ_SPILL_')).length;
-  return JSON.stringify([rt.queue().map((r) => [r.status, r.attempts, r.sent_at]), rt.host.outbox.length, props]);
+  return JSON.stringify([queueRows(rt).map((r) => [r.status, r.attempts, r.sent_at]), rt.host.outbox.length, props]);
 }
 
 function settled(rt) {
   const spilled = Object.keys(rt.host.properties.getAll()).some((k) => k.startsWith('FQ_SPILL_'));
-  return !spilled && rt.queue().every((r) => !OPEN.has(String(r.status)));
+  return !spilled && queueRows(rt).every((r) => !OPEN.has(String(r.status)));
+}
+
+/**
+ * A schedule where staff run Process now with a crash after the send is one where the deployer turned the Sent
+ * check on (RECONCILE_SENT_MAIL): the runtime runs the same Code.js with the manifest `node scripts/build.mjs
+ * --reconcile-sent-mail` writes (Gmail read access). Resolves with the bundle directory, or null for the plain one.
+ */
+function sentCheckBundle(schedule) {
+  if (!schedule.groups.some((g) => g.actions.some((a) => a.t === 'staffProcessNowCrash'))) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'fq-chaos-sent-check-'));
+  cpSync(join(DIST_DIR, 'Code.js'), join(dir, 'Code.js'));
+  const manifest = manifestFor(JSON.parse(readFileSync(join(DIST_DIR, 'appsscript.json'), 'utf8')), { reconcileSentMail: true });
+  writeFileSync(join(dir, 'appsscript.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+/** One action of a group: resolves with the name of the actor when it fired, else null. */
+async function act(rt, a, { answers, labels }) {
+  const host = rt.host;
+  if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(deliveryOf(host, a.n))).answer });
+  else if (a.t === 'badToken') await rt.deliver(deliveryOf(host, a.n), `${TOKEN.slice(0, -4)}nope`);
+  else if (a.t === 'process') await rt.run('processQueue');
+  else if (a.t === 'processKilled') await processKilled(rt, labels);
+  else if (a.t === 'approve') return (await approveAll(host)) > 0 ? 'staff-approve' : null;
+  else return isStaffAction(a) ? staffAction(host, a, labels) : deliveryAction(rt, a, answers);
+  return a.t;
+}
+
+/**
+ * After the schedule: faults cleared, the daily Typeform check once Typeform's retries are over (it recovers what the
+ * platform refused), then processQueue a day apart until nothing moves, staff approving what waits for approval and
+ * doing what a row's reason tells them between runs.
+ */
+async function drain(rt, actors) {
+  const host = rt.host;
+  host.faults.clear();
+  host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
+  const check = await rt.run('reconcileTypeform');
+  const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
+  let quiet = 0, drainRuns = 0;
+  while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
+    letTimePass(host);
+    await approveAll(host);
+    if ((await resendAsAdvised(host)) > 0) actors.add('staff-resend-as-advised');
+    const before = fingerprint(rt);
+    const exec = await rt.run('processQueue');
+    drainLog.push(`${exec.status}: ${String(exec.value ?? exec.error?.message ?? '')}`);
+    drainRuns++;
+    quiet = fingerprint(rt) === before ? quiet + 1 : 0;
+    if (quiet >= 3) break; // nothing moves any more: the checks will say what is stuck
+  }
+  return { drainLog, drainRuns };
 }
 
 /**
@@ -212,9 +187,10 @@ function settled(rt) {
  * host keeps only the last 200 records.
  */
 export async function runSchedule(schedule, { gemini } = {}) {
-  const rt = await startRuntime({ props: CHAOS_PROPS, gemini, typeform: true });
+  const sentCheck = sentCheckBundle(schedule);
+  const props = sentCheck ? { ...CHAOS_PROPS, RECONCILE_SENT_MAIL: 'true' } : CHAOS_PROPS;
+  const rt = await startRuntime({ props, gemini, typeform: true, host: sentCheck ? { bundleDir: sentCheck } : {} });
   const host = rt.host;
-  const delivery = (n) => deliveryOf(host, n);
   const executions = [];
   const quotaSeen = [];
   host.on('execution', (rec) => {
@@ -239,35 +215,11 @@ export async function runSchedule(schedule, { gemini } = {}) {
       }
       const burst = schedule.burst && g === 0 ? BURST_EVENTS.map((n) => ({ t: 'deliver', n })) : [];
       await Promise.all([...burst, ...group.actions].map(async (a) => {
-        if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(delivery(a.n))).answer });
-        else if (a.t === 'badToken') await rt.deliver(delivery(a.n), `${TOKEN.slice(0, -4)}nope`);
-        else if (a.t === 'process') await rt.run('processQueue');
-        else if (a.t === 'processKilled') await processKilled(rt, labels);
-        else if (a.t === 'approve') { if ((await approveAll(host)) > 0) actors.add('staff-approve'); return; }
-        else {
-          const fired = await staffAction(rt, a, answers);
-          if (fired) actors.add(fired);
-          return;
-        }
-        actors.add(a.t);
+        const fired = await act(rt, a, { answers, labels });
+        if (fired) actors.add(fired);
       }));
     }
-    host.faults.clear();
-    // Once Typeform's retries are over, the daily check recovers what the platform refused; staff approve it below.
-    host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
-    const check = await rt.run('reconcileTypeform');
-    const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
-    let quiet = 0, drainRuns = 0;
-    while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
-      letTimePass(host);
-      await approveAll(host);
-      const before = fingerprint(rt);
-      const exec = await rt.run('processQueue');
-      drainLog.push(`${exec.status}: ${String(exec.value ?? exec.error?.message ?? '')}`);
-      drainRuns++;
-      quiet = fingerprint(rt) === before ? quiet + 1 : 0;
-      if (quiet >= 3) break; // nothing moves any more: the checks will say what is stuck
-    }
+    const { drainLog, drainRuns } = await drain(rt, actors);
     const sheets = Object.fromEntries(host.sheetNames().map((name) => [name, host.sheetJson(name)]));
     const spill = Object.keys(host.properties.getAll()).filter((k) => k.startsWith('FQ_SPILL_'));
     const fnOf = new Map(executions.map((e) => [e.id, e.fn]));
@@ -276,6 +228,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
     return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors] };
   } finally {
     await rt.close();
+    if (sentCheck) rmSync(sentCheck, { recursive: true, force: true });
   }
 }
 

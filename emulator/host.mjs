@@ -329,7 +329,7 @@ export class GasHost extends EventEmitter {
 
   /**
    * A person acts on a sheet in the Sheets UI (staff-edits.mjs): `op` is set (type into one cell, the default),
-   * paste, clear, sort, insertRows or deleteRows. The change lands at once, between any two service calls of a
+   * paste, copy, clear, sort, insertRows, deleteRows, insertColumns or renameSheet. The change lands at once, between any two service calls of a
    * running execution; then every installed trigger Google fires for it runs as its own execution: ON_EDIT
    * (e.range, and e.value/e.oldValue for one typed or cleared cell) and ON_CHANGE (e.changeType), each with
    * authMode, triggerUid, user and source [GAS-TRIG]; what a paste and a sort fire is this host's `worlds` reading.

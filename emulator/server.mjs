@@ -297,7 +297,8 @@ function staffEdit(body) {
     if (value === undefined) throw new HttpError(400, '"value" is missing (use "" to clear the cell)');
     return { sheet, a1: a1.toUpperCase(), value, user: person };
   }
-  if ((op === 'paste' || op === 'clear') && typeof a1 !== 'string') throw new HttpError(400, `"${op}" needs "a1" (a cell or range like "A2:C4")`);
+  if ((op === 'paste' || op === 'clear' || op === 'copy') && typeof a1 !== 'string') throw new HttpError(400, `"${op}" needs "a1" (a cell or range like "A2:C4")`);
+  if (op === 'copy' && typeof body.from !== 'string') throw new HttpError(400, '"copy" needs "from" (the copied block, like "A3:P3" or a whole row "3:3")');
   return { ...body, op, sheet, user: person, ...(typeof a1 === 'string' ? { a1: a1.toUpperCase() } : {}) };
 }
 

@@ -1,4 +1,4 @@
-// Moving rows as Sheets does: insert, delete and sort carry values, formulas, number formats, notes, data validations,
+// Moving rows (and inserting columns) as Sheets does: insert, delete and sort carry values, formulas, number formats, notes, data validations,
 // conditional-format ranges and protected ranges with the rows they belong to.
 //
 // Sheets keeps per-cell properties (value, formula, number format, note, data validation) on the cell, so they travel
@@ -33,6 +33,35 @@ export function insertRowsAt(sh, before, count) {
   if (before <= sh.frozenRows) sh.frozenRows += count;
   sh.spliceRows(before - 1, 0, count);
   if (inherited) for (let i = 0; i < count; i++) sh.nf[before - 1 + i] = inherited.slice();
+}
+
+/**
+ * Inserts `count` empty columns before column `before`, as "Insert 1 column left/right" does: cells to the right move
+ * right with their properties; a range holding the column the new ones inherit from grows over them, one to their
+ * right shifts. New columns take the column before's number formats, or the column after's when the one before is
+ * frozen (the Sheets API's InsertDimensionRequest `inheritFromBefore`, for COLUMNS as for ROWS).
+ */
+export function insertColumnsAt(sh, before, count) {
+  sh.book?.checkGrid(count * sh.maxRows);
+  const src = before - 1 > sh.frozenCols ? before - 1 : before;
+  for (const rect of rowRects(sh)) {
+    if (src >= rect.c && src <= rect.c + rect.nc - 1) rect.nc += count;
+    else if (rect.c >= before) rect.c += count;
+  }
+  shiftColumnFormats(sh, before, count, src);
+  if (before <= sh.frozenCols) sh.frozenCols += count;
+  for (const k of PER_CELL) for (const row of sh[k]) if (row && row.length >= before) row.splice(before - 1, 0, ...new Array(count).fill(undefined));
+  const from = src >= before ? src + count : src; // where the inherited column sits now
+  for (const row of sh.nf) if (row && row[from - 1] !== undefined) for (let i = 0; i < count; i++) row[before - 1 + i] = row[from - 1];
+  sh.maxCols += count;
+}
+
+/** Whole-column formats move right with their columns; the new columns take the format of column `src`. */
+function shiftColumnFormats(sh, before, count, src) {
+  const formats = {};
+  for (const [c, col] of Object.entries(sh.colFormats)) formats[Number(c) >= before ? Number(c) + count : Number(c)] = col;
+  if (sh.colFormats[src]) for (let i = 0; i < count; i++) formats[before + i] = { ...sh.colFormats[src] };
+  sh.colFormats = formats;
 }
 
 /** Deletes rows row..row+count-1; a range loses those rows and disappears when none are left. */

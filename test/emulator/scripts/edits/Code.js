@@ -46,6 +46,12 @@ function layout(name) {
     protected: sh.getProtections(SpreadsheetApp.ProtectionType.RANGE).map(function (p) { return p.getRange().getA1Notation(); }), frozen: sh.getFrozenRows(),
   };
 }
+/** The note and number format of row 3 (e2's row) in `column`, and the protected ranges, after columns moved. */
+function layoutAt(name, column) {
+  var sh = sheet_(name);
+  var cell = sh.getRange(3, column);
+  return { note: cell.getNote(), format: cell.getNumberFormat(), protected: sh.getProtections(SpreadsheetApp.ProtectionType.RANGE).map(function (p) { return p.getRange().getA1Notation(); }) };
+}
 /** Reads a cell, then keeps reading it until it changes (a staff edit landing mid-run), bounded. */
 function watch(name, a1) {
   var cell = sheet_(name).getRange(a1);
