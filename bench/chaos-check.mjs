@@ -72,11 +72,16 @@ function rowsOfNoEvent(rows, knownIds, knownTokens) {
  * One event's rows and mails. Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or
  * refused by the platform with no bad-token copy in Rejected (`mustHaveRow`): it must end answered or with a person.
  */
-function checkEvent({ n, id, mine, sent, mustHaveRow, accepted }) {
+function checkEvent({ n, id, mine, sent, mustHaveRow, accepted, journaled }) {
   const violations = [];
-  const live = mine.filter((r) => r.status !== 'DUPLICATE');
+  // A staff copy of a SENT row (a whole row pasted over another) is the same record twice, not a second answer: the
+  // copy carries the original's mail_ref and sent_at, and a filled sent_at is never mailed again.
+  const live = distinctRecords(mine.filter((r) => r.status !== 'DUPLICATE'));
   const lost = (why) => ({ lost: true, violations: [why] });
   if (mustHaveRow || mine.length > 0) {
+    // Answered once, its row tidied away by staff (deleted, pasted over, left in a renamed sheet): nothing is missing
+    // while the Journal, which staff edits cannot reach, still holds the submission.
+    if (mine.length === 0 && sent.length === 1 && journaled) return { lost: false, violations };
     if (mine.length === 0) return lost(accepted ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
     if (live.length === 0) return lost(`event #${n} has only DUPLICATE rows`);
     const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
@@ -94,6 +99,18 @@ function checkEvent({ n, id, mine, sent, mustHaveRow, accepted }) {
     else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
   }
   return { lost: false, violations };
+}
+
+/** SENT rows that are copies of one another (same mail_ref and sent_at) count once; every other row counts. */
+function distinctRecords(rows) {
+  const seen = new Set();
+  return rows.filter((r) => {
+    if (r.status !== 'SENT' || !r.mail_ref) return true;
+    const key = `${r.mail_ref}|${r.sent_at}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Every place a secret appears: sheets, execution logs (and doPost answers), mails. */
@@ -119,6 +136,8 @@ export function checkSchedule(observed) {
   // web app, never a response to the form: Typeform's Responses API ("retrieve responses submitted to a typeform",
   // https://developer.typeform.com/responses/reference/retrieve-responses/) has nothing to recover when it is refused.
   const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
+  // The Journal's submission column (`tf:<form>:<token>`): what formqueue accepted, which staff edits cannot erase.
+  const journaledTokens = new Set((observed.sheets.Journal?.rows ?? []).map((cells) => String(cells[1] ?? '').split(':').pop()));
   // A delivery for a form Config does not enable is no submission formqueue takes: the Typeform check asks only about the
   // forms Config enables, so one the platform refused is nowhere to recover from (unknownFormViolations).
   const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && !a.unknownForm && isRefused(a.answer));
@@ -144,7 +163,7 @@ export function checkSchedule(observed) {
   for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
   for (const [n, id] of events) {
     const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
-    const found = checkEvent({ n, id, mine, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n) });
+    const found = checkEvent({ n, id, mine, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n), journaled: journaledTokens.has(tokenOf(n)) });
     if (found.lost) lost++;
     violations.push(...found.violations);
   }

@@ -46,6 +46,20 @@ describe('the checker on what the actors of issue #24 leave behind', () => {
     expect(result).toMatchObject({ lost: 1 });
   });
 
+  it('a SENT row staff tidied away is not lost while it was mailed once and the Journal holds it; without the Journal line, or unmailed, it is', () => {
+    const journal = { Journal: { header: ['received_at', 'submission', 'event_id', 'payload'], rows: [['2026-01-01', `tf:F:${tokenOf(1)}`, `ev:${eventIdOf(1)}`, '{}']] } };
+    expect(checkSchedule(world({ answers: [queued(1)], outbox: [mailTo(1, 'FQ-AAAAAA')], sheets: journal }))).toMatchObject({ lost: 0, violations: [] });
+    expect(checkSchedule(world({ answers: [queued(1)], outbox: [mailTo(1, 'FQ-AAAAAA')] }))).toMatchObject({ lost: 1 });
+    expect(checkSchedule(world({ answers: [queued(1)], sheets: journal }))).toMatchObject({ lost: 1 });
+  });
+
+  it('a SENT row copied over another is the same record twice; two SENT rows with their own mail_refs are two answers', () => {
+    const copy = ['SENT', eventIdOf(1), tokenOf(1), '', SENT_AT, 'FQ-AAAAAA'];
+    expect(checkSchedule(world({ answers: [queued(1)], rows: [copy, [...copy]], outbox: [mailTo(1, 'FQ-AAAAAA')] })).violations).toEqual([]);
+    const two = checkSchedule(world({ answers: [queued(1)], rows: [copy, ['SENT', eventIdOf(1), tokenOf(1), '', SENT_AT, 'FQ-BBBBBB']], outbox: [mailTo(1, 'FQ-AAAAAA')] }));
+    expect(two.violations).toContain('event #1 has 2 rows that are not DUPLICATE: SENT, SENT');
+  });
+
   it('a SENT row deleted, recovered by the Typeform check and mailed again is a second mail', () => {
     const result = checkSchedule(world({
       answers: [queued(1)],
@@ -97,29 +111,29 @@ describe('the actors of issue #24 in the runtime', () => {
   });
 
   // Issue #24's findings, as crafted schedules: each broke an invariant on the product before the Journal fix (a
-  // protected append-only Journal every full processQueue run checks Queue and Archive against). `it.fails` passes
-  // while the product still breaks the promise; once the fix keeps it, these fail: then change `it.fails` to `it`.
-  it.fails('finding 1: a SENT row staff deleted is not mailed again after the Typeform check recovers it', { timeout: 120_000 }, async () => {
+  // protected append-only Journal every full processQueue run checks Queue and Archive against). Each failed on the
+  // product before that fix (they were `it.fails` until it landed).
+  it('finding 1: a SENT row staff deleted is not mailed again after the Typeform check recovers it', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([{ t: 'deliver', n: 1 }, { t: 'deliver', n: 2 }], [{ t: 'process' }], [{ t: 'staffDeleteRow', status: 'SENT', pick: 0 }]))).toEqual([]);
   });
 
-  it.fails('finding 2: a whole row pasted over a PENDING submission\'s row does not lose that submission', { timeout: 120_000 }, async () => {
+  it('finding 2: a whole row pasted over a PENDING submission\'s row does not lose that submission', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([webhookOnly], [{ t: 'deliver', n: 1 }], [{ t: 'staffPasteRow', from: 0.99, over: 0 }], [{ t: 'process' }]))).toEqual([]);
   });
 
-  it.fails('finding 2 (SENT): a whole row pasted over a SENT submission\'s row does not get it mailed twice', { timeout: 120_000 }, async () => {
+  it('finding 2 (SENT): a whole row pasted over a SENT submission\'s row does not get it mailed twice', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([{ t: 'deliver', n: 1 }, { t: 'deliver', n: 2 }], [{ t: 'process' }], [{ t: 'staffPasteRow', from: 0, over: 0 }]))).toEqual([]);
   });
 
-  it.fails('finding 3: staff Process now killed right after the send, RECONCILE_SENT_MAIL on: the Sent check does not say "safe to resend"', { timeout: 120_000 }, async () => {
+  it('finding 3: staff Process now killed right after the send, RECONCILE_SENT_MAIL on: the Sent check does not say "safe to resend"', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([{ t: 'deliver', n: 1 }], [{ t: 'staffProcessNowCrash' }]))).toEqual([]);
   });
 
-  it.fails('a PENDING row staff deleted is put back (or a person told), not lost', { timeout: 120_000 }, async () => {
+  it('a PENDING row staff deleted is put back (or a person told), not lost', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([webhookOnly], [{ t: 'staffDeleteRow', status: 'PENDING', pick: 0 }], [{ t: 'deliver', n: 1 }, { t: 'process' }]))).toEqual([]);
   });
 
-  it.fails('Queue renamed and Set up run: no SENT submission is mailed again', { timeout: 120_000 }, async () => {
+  it('Queue renamed and Set up run: no SENT submission is mailed again', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([{ t: 'deliver', n: 1 }, { t: 'deliver', n: 2 }], [{ t: 'process' }], [{ t: 'staffRenameQueue' }]))).toEqual([]);
   });
 });

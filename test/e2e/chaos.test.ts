@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos, summaryLine } from '../../bench/chaos-core.mjs';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
-import { ISSUE_24_ACTIONS } from '../../bench/chaos-schedule.mjs';
 import { GEMINI_KEY, eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
 import everyActor from './chaos-every-actor.json';
 import refusedPoison from './chaos-refused-poison.json';
@@ -14,16 +13,10 @@ const ACTORS = ['burst', 'deliver', 'latency', 'poison', 'process', 'staff-accep
 
 const SCHEDULES = Number(process.env.CHAOS_SCHEDULES ?? 20);
 const SEED = Number(process.env.CHAOS_SEED ?? 20261130);
-/**
- * Issue #24's actors make the product break its promises until the Journal fix lands (test/e2e/chaos-staff-actors.test.ts
- * runs them on crafted schedules). Until then the sample leaves them out, which draws for SEED exactly the schedules it
- * drew before they existed; once the fix lands, drop `without` so the sample draws every actor.
- */
-const WITHOUT = ISSUE_24_ACTIONS;
 
 describe('chaos schedules in the local runtime', () => {
   it(`keeps every promise over ${SCHEDULES} random schedules (seed ${SEED})`, { timeout: 300_000 }, async () => {
-    const result = await runChaos({ schedules: SCHEDULES, seed: SEED, without: WITHOUT });
+    const result = await runChaos({ schedules: SCHEDULES, seed: SEED });
     const report = result.failure
       ? `seed ${result.failure.seed} path ${result.failure.path}\n${result.failure.readable}\n${result.failure.violations.join('\n')}`
       : '';
