@@ -40,6 +40,7 @@ export const ROW_ERROR_CODES = [
   'CONFIG_INVALID', // a Config address is not an address: the row waits
   'NO_REPLY', // READY/APPROVED with an empty result: no reply was written (a status set by hand that was never judged)
   'STAFF_EDIT_UNCHECKED', // a staff edit formqueue could not check (no previous value) parked the row in NEEDS_REVIEW
+  'COPIED', // another row holds the same submission (a staff copy, a row pasted over another): a person keeps one
   'RESTORED', // the row was removed from Queue by hand before the submission finished: put back from the Journal in NEEDS_REVIEW
 ] as const;
 

@@ -60,6 +60,13 @@ describe('the checker on what the actors of issue #24 leave behind', () => {
     expect(two.violations).toContain('event #1 has 2 rows that are not DUPLICATE: SENT, SENT');
   });
 
+  it('two rows of one submission are one answer too many, unless all but one wait for a person with a reason', () => {
+    const rowsOf = (second: unknown[]) => checkSchedule(world({ answers: [queued(1)], rows: [['SENT', eventIdOf(1), tokenOf(1), '', SENT_AT, 'FQ-AAAAAA'], second], outbox: [mailTo(1, 'FQ-AAAAAA')] }));
+    expect(rowsOf(['NEEDS_REVIEW', eventIdOf(1), tokenOf(1), 'COPIED: row(s) 2 hold the same submission', '', '']).violations).toEqual([]);
+    expect(rowsOf(['NEEDS_REVIEW', eventIdOf(1), tokenOf(1), '', '', '']).violations).toContain('event #1 has 2 rows that are not DUPLICATE: SENT, NEEDS_REVIEW');
+    expect(rowsOf(['FAILED', eventIdOf(1), tokenOf(1), '', '', '']).violations).toContain('event #1 has 2 rows that are not DUPLICATE: SENT, FAILED');
+  });
+
   it('a SENT row deleted, recovered by the Typeform check and mailed again is a second mail', () => {
     const result = checkSchedule(world({
       answers: [queued(1)],

@@ -66,6 +66,35 @@ export function planJournalCheck(candidates: readonly string[], rows: readonly Q
   return plan;
 }
 
+/** The states in which a row waits for a person: a copy there is neither collapsed nor answered by itself. */
+const PERSON_STATES: readonly string[] = ['NEEDS_REVIEW', 'FAILED', 'AWAITING_APPROVAL'];
+
+export const COPY_REASON_PREFIX = 'COPIED: ';
+
+/**
+ * Rows of one submission that a person must see as copies: when a submission has several rows that are not DUPLICATE
+ * (a whole row copied or pasted over another by staff), processing collapses the ones that have not started; a copy
+ * waiting for a person (NEEDS_REVIEW, FAILED, AWAITING_APPROVAL) is not collapsed, so its reason must say that another
+ * row holds the same submission. Whichever the person keeps is mailed once (the send ledger knows the submission).
+ * Returns each such row not already saying so, with the other rows' numbers.
+ */
+export function copiesToNote(rows: readonly QueueRow[]): { row: QueueRow; others: number[] }[] {
+  const byKey = new Map<string, QueueRow[]>();
+  for (const row of rows.filter(holds)) {
+    const key = journalKeyOf(row);
+    if (key !== '') byKey.set(key, [...(byKey.get(key) ?? []), row]);
+  }
+  const found: { row: QueueRow; others: number[] }[] = [];
+  for (const own of byKey.values()) {
+    if (own.length < 2) continue;
+    for (const row of own) {
+      if (!PERSON_STATES.includes(String(row.status)) || row.error.startsWith(COPY_REASON_PREFIX)) continue;
+      found.push({ row, others: own.filter((other) => other !== row).map((other) => other.rowNumber) });
+    }
+  }
+  return found;
+}
+
 /**
  * Whether the Log shows a submission whose row is gone as finished, so that nothing is put back: its reply was mailed
  * (the send ledger says SENT), or its last move was a person's skip or a test delivery's. Anything else, a claim whose

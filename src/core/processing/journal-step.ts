@@ -3,14 +3,14 @@ import { codeOf, messageOf } from '../errors';
 import { configFor } from '../form-config';
 import { buildQueueRow } from '../intake/intake';
 import { parseTypeformBody } from '../intake/typeform-payload';
-import { isFinishedInLog, planJournalCheck, type JournalState } from '../journal/journal-check';
+import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from '../journal/journal-check';
 import { journalEntryOf, type JournalRecord } from '../journal/journal-line';
 import type { LogEntry, JournalStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { ledgerStateOf } from '../send-ledger';
 import { isSubmissionIdentity, logLineOf } from '../submission-identity';
-import { appendLog, isoTime, markGone, raiseIncident, type Run } from './run-context';
+import { appendLog, commitBatch, isoTime, markGone, newBatch, noteRow, raiseIncident, type Run } from './run-context';
 
 /** A journaled submission whose row is gone, with what the Log says of it. */
 interface Missing {
@@ -45,6 +45,25 @@ export function checkJournal(run: Run): void {
   const restored = plan.missing.length === 0 ? [] : restoreMissing(run, journal, plan.missing);
   run.summary.journal = { next, open: [...plan.open, ...restored] };
   if (restored.length === 0) markGone(run, ['ROWS_RESTORED']);
+  noteCopies(run);
+}
+
+/** A copy of a submission's row waiting for a person gets a reason naming the other rows (copiesToNote). */
+function noteCopies(run: Run): void {
+  const copies = copiesToNote(run.rows);
+  if (copies.length === 0) return;
+  const batch = newBatch();
+  for (const { row, others } of copies) {
+    const before = row.error.trim() === '' ? '' : ` (its reason before: ${row.error})`;
+    const error = errorSummary(
+      'COPIED',
+      `row(s) ${others.join(', ')} hold the same submission (a row copied or pasted over another); keep one and set SKIPPED on the others: whichever you keep is mailed once${before}`,
+      run.secrets,
+      600,
+    );
+    noteRow(run, batch, row, error, { error });
+  }
+  commitBatch(run, batch);
 }
 
 /** The archived keys hold bare event ids and response tokens (QueueStore.archivedKeys). */

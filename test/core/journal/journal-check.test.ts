@@ -1,6 +1,6 @@
 // The Journal check's rules: which journaled submissions are open, settled or missing, what the Log counts as finished, and the stored state.
 import { describe, expect, it } from 'vitest';
-import { isFinishedInLog, journalStateProperties, planJournalCheck, readJournalState, JOURNAL_STATE_PROPERTY } from '../../../src/core/journal/journal-check';
+import { copiesToNote, isFinishedInLog, journalStateProperties, planJournalCheck, readJournalState, JOURNAL_STATE_PROPERTY } from '../../../src/core/journal/journal-check';
 import { eventIdOfCell, journalCells, journalEntryOf, journalKeyOf } from '../../../src/core/journal/journal-line';
 import type { LogEntry } from '../../../src/core/ports';
 import type { QueueRow } from '../../../src/core/queue-row';
@@ -94,5 +94,20 @@ describe('the stored state', () => {
     expect(dropped).toBeGreaterThan(0);
     const back = readJournalState(properties);
     expect(back.open).toEqual(open.slice(dropped));
+  });
+});
+
+describe('copiesToNote: a copy of a submission waiting for a person is told so', () => {
+  it.each<[string, QueueRow[], [number, number[]][]]>([
+    ['one row: nothing', [row(1, { status: 'NEEDS_REVIEW' })], []],
+    ['a NEEDS_REVIEW copy beside the SENT original (a whole row pasted)', [row(1, { rowNumber: 2, status: 'SENT' }), row(1, { rowNumber: 3, status: 'NEEDS_REVIEW' })], [[3, [2]]]],
+    ['two copies waiting for a person: each names the other', [row(1, { rowNumber: 2, status: 'NEEDS_REVIEW' }), row(1, { rowNumber: 3, status: 'AWAITING_APPROVAL' })], [[2, [3]], [3, [2]]]],
+    ['a FAILED copy of a recovered row (another event_id, same response)', [row(1, { rowNumber: 2 }), row(1, { rowNumber: 3, eventId: 'reconciled:tok-1', status: 'FAILED' })], [[3, [2]]]],
+    ['a DUPLICATE copy names the row that answers: not told again', [row(1, { status: 'NEEDS_REVIEW' }), row(1, { rowNumber: 3, status: 'DUPLICATE' })], []],
+    ['a copy already told', [row(1), row(1, { rowNumber: 3, status: 'NEEDS_REVIEW', error: 'COPIED: row(s) 2 hold …' })], []],
+    ['PENDING copies are collapsed by processing, not told', [row(1), row(1, { rowNumber: 3 })], []],
+    ['rows of two submissions are no copies', [row(1, { status: 'NEEDS_REVIEW' }), row(2, { rowNumber: 3, status: 'NEEDS_REVIEW' })], []],
+  ])('%s', (_name, rows, expected) => {
+    expect(copiesToNote(rows).map(({ row: copy, others }) => [copy.rowNumber, others])).toEqual(expected);
   });
 });
