@@ -12,6 +12,9 @@ export const NEEDS_PERSON_REASONS = [
   'sent-check-looks-again',
   'mailed-several-times',
   'no-copy-in-sent',
+  'sent-from-another-account',
+  'restored',
+  'copied',
   'parked-by-edit',
   'no-address',
   'mail-refused',
@@ -90,6 +93,27 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     label: 'no copy in Sent',
     step: 'The Sent folder check found no copy after two looks: the reply did not leave. Set PENDING to write and mail it again.',
   },
+  'sent-from-another-account': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: the claim was made by a run as …`',
+    label: 'mailed, if at all, from another account',
+    step:
+      "The send was claimed by a run as another account (a staff member's Process now), so only that account's Sent folder can show " +
+      'whether it left: that person searches their Sent mail for the mail_ref. Found: set SENT. Not found: set PENDING.',
+  },
+  restored: {
+    when: 'NEEDS_REVIEW, error `RESTORED`',
+    label: 'row removed by hand, put back',
+    step:
+      'Its row was deleted (or pasted over) before the submission was finished, and formqueue put it back from the Journal. Set PENDING to ' +
+      'have it answered, or SKIPPED to drop it (deleting the row only brings it back). If the error names a send claim, look for its mail_ref first.',
+  },
+  copied: {
+    when: 'NEEDS_REVIEW, FAILED or AWAITING_APPROVAL, error `COPIED`',
+    label: 'a copy of another row',
+    step:
+      'Another row (named in the error cell) holds the same submission: a row was copied or pasted over another. Keep one and set SKIPPED on ' +
+      'the others; whichever you keep is mailed once.',
+  },
   'parked-by-edit': {
     when: 'NEEDS_REVIEW, any other error (a paste or multi-cell edit parked it)',
     label: 'parked by a paste or multi-cell edit',
@@ -156,6 +180,10 @@ function errorCode(error: string): string | undefined {
 
 function reviewReason(error: string): NeedsPersonReason {
   switch (errorCode(error)) {
+    case 'RESTORED':
+      return 'restored';
+    case 'COPIED':
+      return 'copied';
     case 'STALE_SENDING':
       return 'send-interrupted';
     case 'MAIL_UNKNOWN':
@@ -165,6 +193,7 @@ function reviewReason(error: string): NeedsPersonReason {
     case 'ALREADY_SENT':
       return 'already-sent';
     case 'SENT_CHECK':
+      if (/\bthe claim was made by a run as\b/.test(error)) return 'sent-from-another-account';
       if (/\bno copy in Sent yet\b/.test(error)) return 'sent-check-looks-again';
       if (/\bmailed \d+ times\b/.test(error)) return 'mailed-several-times';
       if (/\bno copy in Sent\b/.test(error)) return 'no-copy-in-sent';
@@ -176,6 +205,8 @@ function reviewReason(error: string): NeedsPersonReason {
 
 function failedReason(error: string): NeedsPersonReason {
   switch (errorCode(error)) {
+    case 'COPIED':
+      return 'copied';
     case 'MAIL_PERMANENT':
       return /\bno email address\b/.test(error) ? 'no-address' : 'mail-refused';
     case 'GEMINI_CONTENT':
@@ -204,7 +235,8 @@ export function needsPersonReason(
   if (!NEEDS_PERSON_STATUSES.includes(status)) return null;
   if (status === 'NEEDS_REVIEW') return reviewReason(row.error);
   if (status === 'FAILED') return failedReason(row.error);
-  // AWAITING_APPROVAL, the list's one other state.
+  // AWAITING_APPROVAL, the list's one other state: a copy waits for a person at once.
+  if (errorCode(row.error) === 'COPIED') return 'copied';
   const since = approvalWaitingSince(row);
   return since === null || now - since >= approvalWaitHours * HOUR_MS ? 'approval-overdue' : null;
 }
