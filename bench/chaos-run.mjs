@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { manifestFor } from '../scripts/manifest.mjs';
 import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL, POISON_KINDS, UNKNOWN_FORM_EVENTS } from './chaos-schedule.mjs';
-import { STAFF, approveAll, isStaffAction, resendAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
+import { STAFF, approveAll, isStaffAction, resendAsAdvised, setupAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
 
 /** A form Typeform holds but Config does not enable: its deliveries carry the right token. */
 const UNKNOWN_FORM = 'Unkn0wnF';
@@ -172,6 +172,7 @@ async function drain(rt, actors) {
     letTimePass(host);
     await approveAll(host);
     if ((await resendAsAdvised(host)) > 0) actors.add('staff-resend-as-advised');
+    if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
     const before = fingerprint(rt);
     const exec = await rt.run('processQueue');
     drainLog.push(`${exec.status}: ${String(exec.value ?? exec.error?.message ?? '')}`);

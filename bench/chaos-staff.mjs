@@ -53,6 +53,17 @@ export function resendAsAdvised(host) {
   return setStatusWhere(host, (cells, col) => cells[col('status')] === 'NEEDS_REVIEW' && SAFE_TO_RESEND.test(String(cells[col('error')] ?? '')), 'PENDING');
 }
 
+/**
+ * Staff do what the "Setting missing" mail (CONFIG_MISSING) tells them when a sheet is gone (a Queue renamed away while
+ * Set up failed): run formqueue → Set up / repair. Resolves true when they did.
+ */
+export async function setupAsAdvised(host) {
+  const open = host.properties.get('FQ_INCIDENT_CONFIG_MISSING');
+  if (open === null || open === undefined || !/sheet/i.test(String(open))) return false;
+  await host.run('setup', [], { kind: 'menu', user: STAFF });
+  return true;
+}
+
 /** A refusal by the status dropdown (nothing landed) is not a failure of the run; anything else is. */
 async function unlessRefused(edit) {
   try {
