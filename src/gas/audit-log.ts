@@ -5,6 +5,8 @@ import { createAppender } from './sheet-append';
 import { requireSheet } from './spreadsheet';
 
 const LOG_FORMATS = ['yyyy-mm-dd hh:mm:ss', '@', '@', '@', '@', '@', '@'];
+/** The columns of a Log made before the submission column: at, event_id, from, to, by, detail. */
+const COLUMNS_BEFORE_SUBMISSION = 6;
 /** A Log line is an audit note, not a dump: long details are cut so a row stays readable (and far under a cell's limit). */
 const MAX_DETAIL_CHARS = 2000;
 /**
@@ -63,15 +65,23 @@ function findLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, keys: readonly str
     let j = i;
     while (j + 1 < rows.length && rows[j + 1] - rows[j] <= BLOCK_GAP_ROWS) j++;
     const wanted = new Set(rows.slice(i, j + 1));
-    sheet
-      .getRange(rows[i], 1, rows[j] - rows[i] + 1, LOG_FORMATS.length)
-      .getValues()
+    readBlock(sheet, rows[i], rows[j] - rows[i] + 1)
       .forEach((values, k) => {
         if (wanted.has(rows[i] + k)) lines.push(entryOf(values));
       });
     i = j + 1;
   }
   return lines;
+}
+
+/** The cells of `count` Log lines from `first`; a Log of an older version (six grid columns) is read without the submission. */
+function readBlock(sheet: GoogleAppsScript.Spreadsheet.Sheet, first: number, count: number): unknown[][] {
+  try {
+    return sheet.getRange(first, 1, count, LOG_FORMATS.length).getValues();
+  } catch (error) {
+    if (sheet.getMaxColumns() >= LOG_FORMATS.length) throw error;
+    return sheet.getRange(first, 1, count, COLUMNS_BEFORE_SUBMISSION).getValues();
+  }
 }
 
 function entryOf(values: readonly unknown[]): LogEntry {
@@ -88,7 +98,26 @@ export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreads
   // Every line is written at once (the Log is the send ledger); only the Log's lookup and its rows' preparation are remembered.
   let logSheet: GoogleAppsScript.Spreadsheet.Sheet | null = null;
   const sheetOf = () => (logSheet ??= requireSheet(spreadsheet, SHEETS.log));
-  const appendLines = createAppender(sheetOf, LOG_FORMATS);
+  const withSubmission = createAppender(sheetOf, LOG_FORMATS);
+  const withoutSubmission = createAppender(sheetOf, LOG_FORMATS.slice(0, COLUMNS_BEFORE_SUBMISSION));
+  let narrow = false;
+  /**
+   * A Log made before the submission column has six grid columns (Set up trims the rest, and adds the column at its
+   * next run), so a range of seven is refused there. Only after such a refusal is the grid measured; such a Log keeps
+   * its lines, without the submission, until Set up adds it: they are found by event_id, as before.
+   */
+  const appendLines = (rows: unknown[][]) => {
+    if (!narrow) {
+      try {
+        withSubmission(rows);
+        return;
+      } catch (error) {
+        if (sheetOf().getMaxColumns() >= LOG_FORMATS.length) throw error;
+        narrow = true;
+      }
+    }
+    withoutSubmission(rows.map((row) => row.slice(0, COLUMNS_BEFORE_SUBMISSION)));
+  };
   return {
     append(entries) {
       appendLines(entries.map(cells));
@@ -111,7 +140,7 @@ export function createAuditLog(spreadsheet: GoogleAppsScript.Spreadsheet.Spreads
       // send line's ledger facts are in it (send-ledger.ts).
       const lastRow = sheet.getLastRow();
       if (lastRow < 2) return histories;
-      for (const cells of sheet.getRange(2, 1, lastRow - 1, LOG_FORMATS.length).getValues()) file(entryOf(cells));
+      for (const cells of readBlock(sheet, 2, lastRow - 1)) file(entryOf(cells));
       return histories;
     },
   };

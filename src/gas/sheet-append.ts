@@ -63,26 +63,18 @@ export function createAppender(sheetOf: () => GoogleAppsScript.Spreadsheet.Sheet
  * formatted rows. Two executions may both grow it (a spare block of rows, no harm). Without a getMaxRows on every
  * append, this is one call fewer than measuring the grid first.
  */
-function prepareRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, landing: number, allFormats: string[]): void {
+function prepareRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, landing: number, formats: string[]): void {
   const last = sheet.getLastRow();
-  let formats = allFormats;
   const landingFormats = () => sheet.getRange(last + 1, 1, landing, formats.length).getNumberFormats();
   let rows: string[][];
   try {
     rows = landingFormats();
   } catch (error) {
     const maxRows = sheet.getMaxRows();
-    const maxColumns = sheet.getMaxColumns();
-    if (last + landing <= maxRows && formats.length <= maxColumns) throw error; // the grid reaches them: Sheets itself failed, and the caller handles that
-    // A sheet of an older version is narrower than the rows written now (a column added at the right, before Set up
-    // ran): its grid's columns are checked, and appendRow widens the grid for the rest. Such a column is written only
-    // with values Sheets cannot read as a formula (the Log's `submission` starts with `tf:`).
-    formats = formats.slice(0, maxColumns);
-    if (last + landing > maxRows) {
-      const grow = Math.max(GROW_ROWS, landing + HEADROOM_ROWS);
-      sheet.insertRowsAfter(maxRows, grow);
-      setFormats(sheet, maxRows + 1, grow, formats);
-    }
+    if (last + landing <= maxRows) throw error; // the grid reaches them: Sheets itself failed, and the caller handles that
+    const grow = Math.max(GROW_ROWS, landing + HEADROOM_ROWS);
+    sheet.insertRowsAfter(maxRows, grow);
+    setFormats(sheet, maxRows + 1, grow, formats);
     rows = landingFormats();
   }
   if (rows.some((row) => formats.some((format, i) => format === '@' && row[i] !== '@'))) setFormats(sheet, last + 1, landing + HEADROOM_ROWS, formats);

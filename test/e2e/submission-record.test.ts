@@ -129,6 +129,26 @@ describe('a submission is one identity with one record staff edits cannot erase'
     expect(staffMails('Removed submissions restored')).toHaveLength(0);
   });
 
+  it('a Log made before the submission column keeps its lines (found by event_id) until Set up adds the column, and mails once', async () => {
+    rt = await startRuntime();
+    // What a deployment set up by an earlier release has: Set up trimmed the Log's grid to its six columns.
+    rt.host.ss.byName('Log').spliceColumns(6, 1);
+    expect(rt.sheet('Log').header).toEqual(['at', 'event_id', 'from', 'to', 'by', 'detail']);
+    const body = delivery(5);
+    await rt.deliver(body);
+    await tick();
+    expect(rowsOf(body).map((row) => row.status)).toEqual(['SENT']);
+    expect(rt.sheet('Log').rows.every((cells) => cells.length === 6)).toBe(true);
+    await tick();
+    expect(mailsTo(5)).toHaveLength(1);
+    const setup = await rt.host.run('setup', [], { kind: 'editor' });
+    expect(String(setup.value)).toContain('Log: added missing columns submission at the right.');
+    const next = delivery(6);
+    await rt.deliver(next);
+    await tick();
+    expect(rt.sheet('Log').rows.filter((cells) => cells[1] === JSON.parse(next).event_id).map((cells) => cells[6])).toContain(`tf:${FORM}:${tokenOf(next)}`);
+  });
+
   it('every accepted delivery leaves one Journal line under its identity, which Set up protects for its own account only', async () => {
     rt = await startRuntime();
     const body = delivery(4);
