@@ -41,6 +41,7 @@ export const ROW_ERROR_CODES = [
   'NO_REPLY', // READY/APPROVED with an empty result: no reply was written (a status set by hand that was never judged)
   'STAFF_EDIT_UNCHECKED', // a staff edit formqueue could not check (no previous value) parked the row in NEEDS_REVIEW
   'RESTORED', // the row was removed from Queue by hand before the submission finished: put back from the Journal in NEEDS_REVIEW
+  'URLFETCH_DAILY_QUOTA', // systemic: Apps Script's daily URL Fetch quota is used up; the row keeps its place
 ] as const;
 
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
@@ -66,6 +67,9 @@ export const INCIDENT_CODES = [
   'CONFIG_INVALID',
   'TEMPLATE_INVALID',
   'SENT_CHECK_FAILED',
+  // Apps Script's own daily quotas (incident-catalog-runs.ts)
+  'RUNS_MISSED',
+  'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
 ] as const;
 
