@@ -12,6 +12,7 @@ export const NEEDS_PERSON_REASONS = [
   'sent-check-looks-again',
   'mailed-several-times',
   'no-copy-in-sent',
+  'sent-check-unproven',
   'parked-by-edit',
   'no-address',
   'mail-refused',
@@ -90,6 +91,13 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     label: 'no copy in Sent',
     step: 'The Sent folder check found no copy after two looks: the reply did not leave. Set PENDING to write and mail it again.',
   },
+  'sent-check-unproven': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: no proof in Sent…`',
+    label: 'Sent cannot tell',
+    step:
+      'The Sent folder check found no copy, but no later reply either, so the Sent folder cannot tell whether this one left (it may keep no copy of ' +
+      `formqueue's mail, or show it late). ${ASK_WHETHER_IT_ARRIVED}`,
+  },
   'parked-by-edit': {
     when: 'NEEDS_REVIEW, any other error (a paste or multi-cell edit parked it)',
     label: 'parked by a paste or multi-cell edit',
@@ -167,6 +175,7 @@ function reviewReason(error: string): NeedsPersonReason {
     case 'SENT_CHECK':
       if (/\bno copy in Sent yet\b/.test(error)) return 'sent-check-looks-again';
       if (/\bmailed \d+ times\b/.test(error)) return 'mailed-several-times';
+      if (/\bno proof in Sent\b/.test(error)) return 'sent-check-unproven';
       if (/\bno copy in Sent\b/.test(error)) return 'no-copy-in-sent';
       return 'parked-by-edit';
     default:

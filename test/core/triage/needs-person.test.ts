@@ -1,5 +1,6 @@
 // The one rule for rows needing a person, and the words staff get for each reason (table-driven).
 import { describe, expect, it } from 'vitest';
+import { NO_PROOF_IN_SENT } from '../../../src/core/processing/sent-check';
 import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import { NEEDS_PERSON_GUIDE, NEEDS_PERSON_REASONS, needsPersonReason } from '../../../src/core/triage/needs-person';
 import { MINUTE, T0 } from '../fakes/rows';
@@ -27,6 +28,7 @@ describe('needsPersonReason', () => {
     ['the Sent check found 2 copies', 'NEEDS_REVIEW', cell('SENT_CHECK: mailed 2 times (message ids a, b); a person must look'), 'mailed-several-times'],
     ['the Sent check looks again (a parked row)', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent yet at 2026-12-01T10:00:00.000Z; looking again after 2026-12-01T10:45:00.000Z'), 'sent-check-looks-again'],
     ['the Sent check found none', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent: safe to resend — set PENDING'), 'no-copy-in-sent'],
+    ['the Sent check found none, and no later reply either', 'NEEDS_REVIEW', cell(`SENT_CHECK: ${NO_PROOF_IN_SENT}`), 'sent-check-unproven'],
     ['a paste parked it (old error of another step)', 'NEEDS_REVIEW', cell('GEMINI_RETRYABLE: 503'), 'parked-by-edit'],
     ['a paste parked it (no error)', 'NEEDS_REVIEW', cell(''), 'parked-by-edit'],
     ['the Sent check found 12 copies', 'NEEDS_REVIEW', cell('SENT_CHECK: mailed 12 times (message ids a, …); a person must look'), 'mailed-several-times'],
