@@ -85,13 +85,16 @@ export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey
 }
 
 /**
- * Starts a fresh runtime for bench and chaos (mail quota out of the way, the latency chosen by --latency).
+ * Starts a fresh runtime for bench and chaos (daily quotas out of the way, the latency chosen by --latency).
  * `typeform: true` also serves the offline Typeform API (TYPEFORM_TOKEN and TYPEFORM_BASE_URL set), where every
  * delivery is recorded, refused or not, as Typeform stores every submission.
  * Returns helpers around the host; `close()` disposes of everything it started.
  */
 export async function startRuntime({ props = {}, host: hostOptions = {}, gemini: sharedGemini = null, typeform = false, worlds = /** @type {Record<string, string> | undefined} */ (undefined) } = {}) {
-  const { host, gemini } = await startHost({ props, host: { mailDailyQuota: 100000, ...runtimeDefaults, ...hostOptions }, gemini: sharedGemini, worlds });
+  // The daily quotas (mail, triggers' total runtime, URL Fetch) are out of the way here: bench and chaos measure and
+  // shake the product, not a day's budget; the e2e tests run with the consumer figures (docs/runtime.md#limits).
+  const quotasOff = { mailDailyQuota: 100000, triggerRuntimeDailyMs: 1000 * 24 * 60 * 60 * 1000, urlFetchDailyQuota: 10000000 };
+  const { host, gemini } = await startHost({ props, host: { ...quotasOff, ...runtimeDefaults, ...hostOptions }, gemini: sharedGemini, worlds });
   const server = typeform ? await startServer({ host, port: 0 }) : null;
   if (server) {
     host.properties.set('TYPEFORM_TOKEN', LOCAL_TYPEFORM_TOKEN);

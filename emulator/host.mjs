@@ -24,6 +24,7 @@ import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
 import { advancedServices, deniedCalls, grantedScopes } from './scopes.mjs';
 import { resolveWorlds } from './worlds.mjs';
+import { ACCOUNT_LIMITS, TRIGGER_RUNTIME_EXCEEDED, restoreTable, resetsAt, spend, usedIn } from './daily-quotas.mjs';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
@@ -38,7 +39,10 @@ export const WEBAPP_REFUSAL = 'Service invoked too many times in a short time: e
 export const RUN_REFUSAL = 'There are too many scripts running simultaneously for this Google user account.';
 
 const DEFAULTS = {
-  bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000, mailDailyQuota: 100,
+  bundleDir: 'dist', dataDir: null, scriptProperties: {}, executionTimeoutMs: 360000, fetchTimeoutMs: 60000,
+  // account: 'consumer' (gmail.com) or 'workspace': sets the daily quotas' defaults (daily-quotas.mjs); each can be set
+  // on its own: mailDailyQuota (recipients), triggerRuntimeDailyMs (triggers' total runtime), urlFetchDailyQuota (calls).
+  account: 'consumer', mailDailyQuota: null, triggerRuntimeDailyMs: null, urlFetchDailyQuota: null,
   ownerEmail: 'owner@example.com', timeZone: 'Etc/UTC', spreadsheetId: 'local-spreadsheet', webAppUrl: 'http://127.0.0.1:8787/exec',
   scriptId: 'local-script', saveDebounceMs: 200, latency: 'off', latencySeed: 1,
   // traceCalls: each execution record also lists its service calls in order (`trace`: { call, sheet, args }), for the
@@ -71,7 +75,12 @@ export class GasHost extends EventEmitter {
     this.locks = new LockTable();
     this.outbox = [];
     this.triggers = [];
-    this.mail = { quota: this.opts.mailDailyQuota, users: {} }; // users: email → { day, used } (services/mail.mjs)
+    const account = ACCOUNT_LIMITS[this.opts.account];
+    if (!account) throw new Error(`account must be one of ${Object.keys(ACCOUNT_LIMITS).join(', ')}, got ${JSON.stringify(this.opts.account)}`);
+    // Daily quotas per user, each a window opened by the user's first request and reset 24 h later (daily-quotas.mjs).
+    this.mail = { quota: this.opts.mailDailyQuota ?? account.mailRecipients, users: {} }; // users: email → { since, used } (services/mail.mjs)
+    this.limits = { triggerRuntimeMs: this.opts.triggerRuntimeDailyMs ?? account.triggerRuntimeMs, urlFetchCalls: this.opts.urlFetchDailyQuota ?? account.urlFetchCalls };
+    this.daily = { triggerRuntime: {}, urlFetch: {} }; // email → { since, used }: ms of trigger runs, URL Fetch calls
     this.faults = new Faults(this);
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
@@ -81,6 +90,7 @@ export class GasHost extends EventEmitter {
     this.seq = 0;
     this.time = new RuntimeClock();
     this.refusals = 0; // executions refused by the simultaneous-executions limit
+    this.quotaRefusals = 0; // trigger runs refused because the user's daily trigger runtime is used up
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
     this.worlds = resolveWorlds(this.opts.worlds); // throws on a switch or reading worlds.mjs does not list
@@ -138,7 +148,7 @@ export class GasHost extends EventEmitter {
       ui: [], // every alert, prompt, toast, dialog and sidebar this execution showed, in order (services/ui.mjs)
     };
     if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
-    const st = { rec, userEmail, uiAnswers: [...(runOpts.uiAnswers ?? [])], dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
+    const st = { rec, userEmail, caller: kind === 'webapp' ? (runOpts.user ?? '') : null /* '' anonymous: the userLock world */, uiAnswers: [...(runOpts.uiAnswers ?? [])], dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
     if (runOpts.activeRange) {
       const sh = this.ss.byName(runOpts.activeRange.sheet);
       if (!sh) return Promise.reject(new Error(`no sheet named ${runOpts.activeRange.sheet}`));
@@ -147,7 +157,8 @@ export class GasHost extends EventEmitter {
       st.activeRangeList = a1s.map((a1) => parseA1(String(a1).trim(), sh));
       st.activeRange = st.activeRangeList[st.activeRangeList.length - 1];
     }
-    if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return Promise.resolve(this.refuse(rec));
+    const triggerRun = isTriggerRun(kind, runOpts), refused = this.refusal(st, triggerRun);
+    if (refused) return Promise.resolve(refused);
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, advancedServices: this.advancedServices, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
@@ -200,6 +211,7 @@ export class GasHost extends EventEmitter {
         if (s.error) rec.error = s.error;
         rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
         if (st.latency) this.finishLatency(st);
+        if (triggerRun) this.countTriggerRuntime(rec, userEmail);
         this.executions.push(rec);
         if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
         this.markDirty();
@@ -217,15 +229,34 @@ export class GasHost extends EventEmitter {
     return n;
   }
 
-  /** Records a run the simultaneous-executions limit refused: it never started, so no script code ran. */
-  refuse(rec) {
-    this.refusals += 1;
+  /**
+   * Records a run refused before it started, so no script code ran: by the simultaneous-executions limit (counted in
+   * `refusals`), or with `message` by a used-up daily quota.
+   */
+  refuse(rec, message = rec.kind === 'webapp' ? WEBAPP_REFUSAL : RUN_REFUSAL, { counted = true } = {}) {
+    if (counted) this.refusals += 1;
     rec.status = 'refused';
-    rec.error = { name: 'Exception', message: rec.kind === 'webapp' ? WEBAPP_REFUSAL : RUN_REFUSAL };
+    rec.error = { name: 'Exception', message };
     this.executions.push(rec);
     if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
     this.emit('execution', rec);
     return rec;
+  }
+
+  /**
+   * The record of a run refused before it starts, or null to start it: past 30 simultaneous executions of its user, or
+   * a trigger run once its user's trigger runtime for the day is used up (daily-quotas.mjs).
+   */
+  refusal(st, triggerRun) {
+    if (this.simultaneousFor(quotaUserOf(st)) >= MAX_SIMULTANEOUS_PER_USER) return this.refuse(st.rec);
+    if (!triggerRun || this.remainingTriggerRuntimeMs(st.userEmail) > 0) return null;
+    this.quotaRefusals += 1;
+    return this.refuse(st.rec, TRIGGER_RUNTIME_EXCEEDED, { counted: false });
+  }
+
+  /** Triggers' total runtime: what the run took (as modeled on Google with --latency), in the window its start opened. */
+  countTriggerRuntime(rec, user) {
+    spend(this.daily.triggerRuntime, user, Date.parse(rec.startedAt), rec.modeledMs ?? rec.durationMs);
   }
 
   /** One service call: always answers (value or error) unless the execution is being killed. */
@@ -384,10 +415,32 @@ export class GasHost extends EventEmitter {
   }
 
   setMailQuota(n) { this.mail.quota = n; this.markDirty(); }
-  /** A new quota day for every user. */
-  resetDay() { this.mail.users = {}; this.markDirty(); }
-  /** Recipients `user` (default the owner) may still mail today. */
+  /** A new quota window for every user and every daily quota (mail, trigger runtime, URL Fetch). */
+  resetDay() { this.mail.users = {}; this.daily = { triggerRuntime: {}, urlFetch: {} }; this.markDirty(); }
+  /** Recipients `user` (default the owner) may still mail in their current window. */
   remainingMailQuota(user = this.owner) { return remainingQuota(this, user); }
+  /** Trigger runtime (ms) `user` has left in their current window; 0 or less refuses their trigger runs. */
+  remainingTriggerRuntimeMs(user = this.owner) { return this.limits.triggerRuntimeMs - usedIn(this.daily.triggerRuntime, user, this.now()); }
+  /** URL Fetch calls `user` has left in their current window. */
+  remainingUrlFetches(user = this.owner) { return this.limits.urlFetchCalls - usedIn(this.daily.urlFetch, user, this.now()); }
+  /** As if `user`'s earlier trigger runs had taken `ms` more (opening their window now if none is open): for tests. */
+  useTriggerRuntime(ms, user = this.owner) { spend(this.daily.triggerRuntime, user, this.now(), ms); this.markDirty(); }
+  /** As if `user` had made `n` more URL Fetch calls (another script of the account, say): for tests. */
+  useUrlFetches(n, user = this.owner) { spend(this.daily.urlFetch, user, this.now(), n); this.markDirty(); }
+  /**
+   * Each daily quota of `user` as of now: what is used and left, and when the window resets (null: no window open).
+   * @returns {{ mail: object, triggerRuntimeMs: object, urlFetch: object }}
+   */
+  dailyQuotas(user = this.owner) {
+    const now = this.now();
+    const of = (table, limit) => ({ used: usedIn(table, user, now), limit, resetsAt: isoOrNull(resetsAt(table, user, now)) });
+    return { mail: of(this.mail.users, this.mail.quota), triggerRuntimeMs: of(this.daily.triggerRuntime, this.limits.triggerRuntimeMs), urlFetch: of(this.daily.urlFetch, this.limits.urlFetchCalls) };
+  }
+  /** Daily-quota windows from a saved state (persist.mjs). */
+  restoreDaily({ mail, triggerRuntime, urlFetch } = {}) {
+    if (mail) this.mail.users = restoreTable(mail);
+    this.daily = { triggerRuntime: restoreTable(triggerRuntime ?? this.daily.triggerRuntime), urlFetch: restoreTable(urlFetch ?? this.daily.urlFetch) };
+  }
 
   async dispose() {
     this.stopClock();
@@ -397,6 +450,18 @@ export class GasHost extends EventEmitter {
     if (this.saveTimer) await this.save();
   }
 }
+
+/**
+ * A run that counts toward "Triggers total runtime" (https://developers.google.com/apps-script/guides/services/quotas):
+ * one a trigger started, time-driven (kind 'trigger') or an installable on-edit/on-change (kind 'edit' with its
+ * trigger). Web-app calls, menus and /api/run are not trigger runs (whether Google counts web-app time here is not
+ * documented: docs/quotas.md).
+ */
+function isTriggerRun(kind, runOpts) {
+  return kind === 'trigger' || (kind === 'edit' && Boolean(runOpts.triggerUid));
+}
+
+const isoOrNull = (ms) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * Whose "30 simultaneous executions per user" an execution counts against: the user it runs as (a web app set to

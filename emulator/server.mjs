@@ -76,6 +76,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
     const event = buildEvent(url, body, req.headers['content-type']);
     const fn = req.method === 'POST' ? 'doPost' : 'doGet';
     const exec = await host.run(fn, [event], { kind: 'webapp' });
+    // A call refused by the simultaneous-executions limit ran no script: whether its error page still comes through
+    // the redirect is the `overload` world (worlds.mjs); `html-200` serves it from /exec itself.
+    if (exec.status === 'refused' && host.worlds?.overload === 'html-200') return sendText(res, 200, 'text/html', renderOutput(exec).body);
     const key = randomBytes(24).toString('base64url');
     pruneEchoes();
     echoes.set(key, { ...renderOutput(exec), expiresAt: Date.now() + ECHO_TTL_MS });
@@ -112,7 +115,10 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
         return sendJson(res, 200, { ok: true, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
           executions: host.executions.length, triggers: host.triggers.length, mails: host.outbox.length, faults: host.faults.list().length,
           // runs refused by the 30-simultaneous-executions limit (a refused web-app call got Google's 200 HTML error page)
-          refusedExecutions: host.refusals ?? 0 });
+          refusedExecutions: host.refusals ?? 0,
+          // trigger runs refused because the daily trigger runtime was used up, and the deployer's daily quotas now
+          quotaRefusedExecutions: host.quotaRefusals ?? 0,
+          ...(typeof host.dailyQuotas === 'function' ? { dailyQuotas: host.dailyQuotas() } : {}) });
       case 'sheets': {
         allow('GET');
         if (parts.length < 2 || parts[1] === '') return sendJson(res, 200, { sheets: sheetNames(host) });

@@ -8,7 +8,8 @@
 // A new switch is one more entry here, read where the behaviour is emulated as `host.worlds.KEY`.
 
 /**
- * @typedef {{ value: string, says: string, source: string }} Reading  what the platform does in this reading, and who says so
+ * @typedef {{ name: string, defaultValue: number }} ReadingArg  a whole number the reading takes as `value:N` (e.g. late:90)
+ * @typedef {{ value: string, says: string, source: string, arg?: ReadingArg }} Reading  what the platform does in this reading, and who says so
  * @typedef {{ key: string, behaviour: string, google: string, defaultReading: string, readings: Reading[] }} WorldSwitch
  */
 
@@ -16,6 +17,14 @@ const EVENTS_EDIT = 'https://developers.google.com/apps-script/guides/triggers/e
 const EVENTS_CHANGE = 'https://developers.google.com/apps-script/guides/triggers/events#change';
 const GET_EDIT_TYPE = 'https://github.com/tanaikech/GetEditType';
 const APPS_SCRIPT_LAB = 'https://theappsscriptlab.com/category/apps-script ("onEdit vs onChange in Google Sheets", table of actions)';
+const LOCK_SERVICE = 'https://developers.google.com/apps-script/reference/lock/lock-service#getUserLock()';
+const WEB_PERMISSIONS = 'https://developers.google.com/apps-script/guides/web#permissions';
+const GET_EMAIL = 'https://developers.google.com/apps-script/reference/base/user#getemail';
+const MAIL_APP = 'https://developers.google.com/apps-script/reference/mail/mail-app';
+const TANAIKE_WA = 'https://github.com/tanaikech/taking-advantage-of-Web-Apps-with-google-apps-script';
+const CONTENT_REDIRECTS = 'https://developers.google.com/apps-script/guides/content#redirects';
+const BOUND = 'https://developers.google.com/apps-script/guides/bound';
+const GET_ACTIVE = 'https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet-app#getActiveSpreadsheet()';
 
 /** @type {readonly WorldSwitch[]} */
 export const WORLD_SWITCHES = Object.freeze([
@@ -63,6 +72,94 @@ export const WORLD_SWITCHES = Object.freeze([
       },
     ],
   },
+  {
+    key: 'userLock',
+    behaviour: 'whose user lock an anonymous call of an "execute as me" web app takes',
+    google: `${LOCK_SERVICE}: "prevents the current user from concurrently running a section of code", "private to the user"; ` +
+      'Google does not say who the current user of an anonymous call is',
+    defaultReading: 'per-deployer',
+    readings: [
+      {
+        value: 'per-deployer',
+        says: "the deployer's: every web-app call and the deployer's triggers share one user lock",
+        source: `${WEB_PERMISSIONS}: a web app set to "Execute as: me" runs as the deployer, whoever calls it, and ` +
+          'Session.getEffectiveUser() is the deployer there (https://developers.google.com/apps-script/reference/base/session#geteffectiveuser)',
+      },
+      {
+        value: 'per-caller',
+        says: "the caller's: each anonymous call has a user lock of its own (shared with no other call and no trigger); a signed-in caller's is that person's",
+        source: `${LOCK_SERVICE} speaks of "the current user", and for a caller other than the deployer the active user is not the ` +
+          `deployer (${GET_EMAIL}: blank across accounts): the reading in which the lock follows the person calling. No report either way`,
+      },
+    ],
+  },
+  {
+    key: 'sentCopy',
+    behaviour: "MailApp's copy of a sent mail in the sender's Sent folder",
+    google: `${MAIL_APP} says a mail is sent from the account the script runs as and nothing of a copy in Sent`,
+    defaultReading: 'at-once',
+    readings: [
+      {
+        value: 'at-once',
+        says: 'in Sent and found by Gmail search (Gmail.Users.Messages.list, GmailApp.search) as soon as sendEmail returns',
+        source: 'what Gmail does for mail sent from its own interface; the reading the runtime assumed before the switch',
+      },
+      {
+        value: 'late',
+        arg: { name: 'MINUTES', defaultValue: 120 },
+        says: 'in Sent at once (Users.Messages.get by id finds it), but search finds it only MINUTES after the send (default 120: ' +
+          "longer than formqueue's 45-minute second look); late:MINUTES sets the lag",
+        source: 'no Google page on how soon Gmail search indexes a message; https://developers.google.com/workspace/gmail/api/guides/filtering ' +
+          'documents the query, not its freshness: the reading in which the index lags, as search indexes generally do',
+      },
+      {
+        value: 'absent',
+        says: 'never in Sent: neither search nor get finds it, though it went',
+        source: `${MAIL_APP} promises no copy in Sent (MailApp has no access to the mailbox at all; its scope is script.send_mail): ` +
+          'the reading in which none is kept',
+      },
+    ],
+  },
+  {
+    key: 'overload',
+    behaviour: 'what a web-app caller gets when 30 executions of the user already run (the call Google refuses)',
+    google: 'https://developers.google.com/apps-script/guides/services/quotas: "Simultaneous executions: 30 / user"; nothing on what the caller receives',
+    defaultReading: 'behind-302',
+    readings: [
+      {
+        value: 'behind-302',
+        says: "the usual 302 to the one-time echo URL, whose GET answers 200 with Google's HTML error page (exec qps)",
+        source: `${TANAIKE_WA} (README, table of status codes: 200, title "Error", "Service invoked too many times in a short time: exec qps") ` +
+          `read with ${CONTENT_REDIRECTS}: every web-app answer comes through the redirect`,
+      },
+      {
+        value: 'html-200',
+        says: "no redirect: /exec itself answers 200 with Google's HTML error page (exec qps)",
+        source: `${TANAIKE_WA} (same table): its status column does not say whether a redirect came first, and the request is refused ` +
+          'before any script runs, so there may be no content to redirect to',
+      },
+    ],
+  },
+  {
+    key: 'activeSpreadsheet',
+    behaviour: 'what SpreadsheetApp.getActiveSpreadsheet() returns in a web-app call or a clock trigger of a bound script',
+    google: `${BOUND}: getActiveSpreadsheet() lets a bound script "refer to their parent file without referring to the file's ID"; ` +
+      'neither that page nor the method\'s reference says whether a web app or a time-driven trigger has one',
+    defaultReading: 'container',
+    readings: [
+      {
+        value: 'container',
+        says: 'the spreadsheet the script is bound to, in every kind of execution',
+        source: `${BOUND} (Special methods): the active spreadsheet of a bound script is its parent file, no kind of execution excepted`,
+      },
+      {
+        value: 'none-outside-ui',
+        says: 'null in web-app calls and clock triggers (no spreadsheet is open there); the container in menus, dialogs and edit triggers',
+        source: `${GET_ACTIVE}: it returns "the currently active spreadsheet, or null if there is none", and a web app or a ` +
+          'time-driven trigger has no spreadsheet open in front of anyone (docs/platform.md#bound-spreadsheet: not documented)',
+      },
+    ],
+  },
 ]);
 
 /** @param {string} key */
@@ -70,8 +167,22 @@ function switchOf(key) {
   return WORLD_SWITCHES.find((s) => s.key === key);
 }
 
+/** The reading `value` names: `late` or `late:90` both name the reading `late` (its arg, if it takes one). */
+function readingOf(/** @type {WorldSwitch} */ world, /** @type {string} */ value) {
+  const [name, arg, ...rest] = String(value).split(':');
+  const reading = world.readings.find((r) => r.value === name);
+  if (!reading || rest.length > 0) return undefined;
+  if (arg === undefined) return reading;
+  return reading.arg && /^\d+$/.test(arg) ? reading : undefined;
+}
+
 /** A world no switch or reading names: the caller's mistake, said with the choices. */
 class UnknownWorld extends Error {}
+
+/** The readings of a switch as --help and errors list them: `late[:MINUTES]` for one that takes a number. */
+function readingNames(/** @type {WorldSwitch} */ world) {
+  return world.readings.map((r) => (r.arg ? `${r.value}[:${r.arg.name}]` : r.value)).join(', ');
+}
 
 /**
  * Every switch's reading: the defaults with `given` on top. Throws UnknownWorld for a key or reading the table does
@@ -84,12 +195,22 @@ export function resolveWorlds(given = {}) {
   for (const [key, value] of Object.entries(given)) {
     const world = switchOf(key);
     if (!world) throw new UnknownWorld(`no world switch "${key}"; switches: ${WORLD_SWITCHES.map((s) => s.key).join(', ')}`);
-    if (!world.readings.some((r) => r.value === value)) {
-      throw new UnknownWorld(`world switch ${key} has no reading "${value}"; readings: ${world.readings.map((r) => r.value).join(', ')}`);
-    }
+    if (!readingOf(world, value)) throw new UnknownWorld(`world switch ${key} has no reading "${value}"; readings: ${readingNames(world)}`);
     worlds[key] = value;
   }
   return worlds;
+}
+
+/**
+ * The reading a resolved world value names and its number: `late:90` → { reading: 'late', arg: 90 }; `late` → its
+ * default number; a reading that takes none → arg null. @param {string} key @param {string} value
+ */
+export function worldReading(key, value) {
+  const world = switchOf(key);
+  const reading = world ? readingOf(world, value) : undefined;
+  if (!world || !reading) throw new UnknownWorld(`world switch ${key} has no reading "${value}"`);
+  const given = String(value).split(':')[1];
+  return { reading: reading.value, arg: reading.arg ? (given === undefined ? reading.arg.defaultValue : Number(given)) : null };
 }
 
 /**
@@ -117,6 +238,6 @@ export function describeWorlds(worlds) {
 export function worldsUsage() {
   return WORLD_SWITCHES.map((s) => [
     `    ${s.key}: ${s.behaviour}`,
-    ...s.readings.map((r) => `      ${s.key}=${r.value}${r.value === s.defaultReading ? ' (default)' : ''}: ${r.says}`),
+    ...s.readings.map((r) => `      ${s.key}=${r.value}${r.arg ? `[:${r.arg.name}]` : ''}${r.value === s.defaultReading ? ' (default)' : ''}: ${r.says}`),
   ].join('\n')).join('\n');
 }

@@ -1,6 +1,7 @@
 // Host handlers for UrlFetchApp: real Node fetch, Apps Script's error texts, Gemini faults applied before the wire.
 import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError } from '../errors.mjs';
+import { URLFETCH_QUOTA_EXCEEDED, spend, usedIn } from '../daily-quotas.mjs';
 
 const TRUNCATE_CHARS = 200; // length of the "Truncated server response" excerpt: undocumented, chosen here
 
@@ -26,9 +27,20 @@ function headerMaps(res) {
   return { headers, allHeaders };
 }
 
+/**
+ * Counts `n` calls against the effective user's daily "URL Fetch calls" quota (20,000 consumer / 100,000 Workspace,
+ * reset 24 h after the first call: daily-quotas.mjs), or throws Apps Script's error when fewer than `n` are left.
+ */
+function takeFetchQuota(x, n) {
+  const host = x.host, user = x.st.userEmail, now = host.now();
+  if (usedIn(host.daily.urlFetch, user, now) + n > host.limits.urlFetchCalls) throw new GasError(URLFETCH_QUOTA_EXCEEDED);
+  spend(host.daily.urlFetch, user, now, n);
+}
+
 /** One UrlFetchApp request; resolves with a plain HTTPResponse description or throws Apps Script's exception. */
-export async function fetchOne(x, url, params = {}) {
+export async function fetchOne(x, url, params = {}, { counted = false } = {}) {
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new GasError(`Invalid argument: ${url}`);
+  if (!counted) takeFetchQuota(x, 1);
   x.exec.fetches += 1;
   const ac = new AbortController();
   x.st.aborts.add(ac);
@@ -79,7 +91,9 @@ export const fetchHandlers = {
     /** Runs every request at once and answers in request order; the first failure (by index) is thrown [GAS-FETCH]. */
     fetchAll: async (x, h, [requests]) => {
       if (!Array.isArray(requests)) throw new GasError('Invalid argument: requests');
-      const settled = await Promise.allSettled(requests.map((r) => (typeof r === 'string' ? fetchOne(x, r, {}) : fetchOne(x, r.url, r))));
+      // Every request is one call of the daily quota; a batch the quota cannot cover is refused whole, before any goes.
+      takeFetchQuota(x, requests.length);
+      const settled = await Promise.allSettled(requests.map((r) => (typeof r === 'string' ? fetchOne(x, r, {}, { counted: true }) : fetchOne(x, r.url, r, { counted: true }))));
       const failed = settled.find((s) => s.status === 'rejected');
       if (failed) throw failed.reason;
       return settled.map((s) => response(s.value));

@@ -13,6 +13,7 @@
 //   (https://developers.google.com/apps-script/guides/services/advanced#how_advanced_services_work).
 import { GasError } from '../errors.mjs';
 import { matchesQuery } from './mail-query.mjs';
+import { sentCopyOf } from './sent-copy.mjs';
 
 const AUTH = 'https://www.googleapis.com/auth/';
 const LIST_SCOPES = ['https://mail.google.com/', `${AUTH}gmail.modify`, `${AUTH}gmail.readonly`];
@@ -33,9 +34,17 @@ function checkUser(x, method, userId) {
   if (userId !== 'me' && String(userId).toLowerCase() !== String(x.st.userEmail).toLowerCase()) throw apiError(method, 'Delegation denied for ' + x.st.userEmail);
 }
 
-/** The effective user's Sent folder: what that account sent, less copies deleted from Sent. */
-function sentBy(x) {
-  return x.host.outbox.filter((m) => m.from === x.st.userEmail && !m.deletedFromSent);
+/**
+ * The effective user's Sent folder: what that account sent and Gmail keeps a copy of (less copies deleted from Sent;
+ * the `sentCopy` world says whether MailApp's are kept, sent-copy.mjs); `searchable` only those search finds by now.
+ */
+function sentBy(x, { searchable = false } = {}) {
+  const now = x.host.now();
+  return x.host.outbox.filter((m) => {
+    if (m.from !== x.st.userEmail) return false;
+    const copy = sentCopyOf(x.host, m, now);
+    return searchable ? copy.searchable : copy.stored;
+  });
 }
 
 const b64url = (s) => Buffer.from(s, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -76,7 +85,7 @@ export const gmailApiHandlers = {
       const now = x.host.now();
       const lag = x.host.faults.gmailLagMs();
       // Newest first, as Gmail lists; a copy still inside the index lag is not found yet.
-      const found = sentBy(x).filter((m) => now - Date.parse(m.sentAt) >= lag && (!options.q || matchesQuery(m, options.q, now))).reverse();
+      const found = sentBy(x, { searchable: true }).filter((m) => now - Date.parse(m.sentAt) >= lag && (!options.q || matchesQuery(m, options.q, now))).reverse();
       const start = options.pageToken ? Number(options.pageToken) : 0;
       const page = found.slice(start, start + max);
       const out = { resultSizeEstimate: found.length };

@@ -45,10 +45,15 @@ export class LockTable {
   ownerOf(key) { return this.locks.get(key)?.owner ?? null; }
 }
 
-/** The lock key a Lock facade stands for: the script lock is global, the user lock is per user [GAS-LOCK]. */
+/**
+ * The lock key a Lock facade stands for: the script lock is global, the user lock is per user [GAS-LOCK]. Whose user
+ * lock a web-app call takes is the `userLock` world (worlds.mjs): the deployer's, as it runs as the deployer
+ * (per-deployer), or the caller's (per-caller), where an anonymous caller is nobody another call could share it with.
+ */
 function keyOf(x, h) {
-  if (h.k === 'user') return `user:${x.st.userEmail}`;
-  return h.k; // 'script' | 'document'
+  if (h.k !== 'user') return h.k; // 'script' | 'document'
+  if (x.exec.kind === 'webapp' && x.host.worlds.userLock === 'per-caller') return x.st.caller ? `user:${x.st.caller}` : `user:anonymous:${x.exec.id}`;
+  return `user:${x.st.userEmail}`;
 }
 
 export const lockHandlers = {

@@ -1,6 +1,8 @@
 // Host handlers for MailApp and GmailApp: recipient quota per day, Apps Script's send errors, the outbox, GmailApp.search.
 import { GasError, KillExecution } from '../errors.mjs';
 import { matchesQuery } from './mail-query.mjs';
+import { MAIL_QUOTA_EXCEEDED, spend, usedIn } from '../daily-quotas.mjs';
+import { sentCopyOf } from './sent-copy.mjs';
 
 const EMAIL_RE = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 const BODY_MAX_BYTES = 200 * 1024; // [GAS-QUOTA] consumer: 200 KB per message
@@ -9,20 +11,13 @@ const RECIPIENTS_PER_MESSAGE = 50; // [GAS-QUOTA]
 const split = (s) => (s ? String(s).split(',').map((a) => a.trim()).filter(Boolean) : []);
 
 /**
- * One user's recipient count for today. Quotas are per user ("Email recipients per day", counted against the account
- * the script runs as: https://developers.google.com/apps-script/guides/services/quotas), so a staff member's menu run
- * spends their own quota and the web app and the deployer's triggers spend the deployer's.
+ * Recipients left for `user` in their quota window, counted as to+cc+bcc addresses [GAS-MAIL]; a mail fault can force
+ * the value. Quotas are per user ("Email recipients per day", counted against the account the script runs as) and
+ * reset 24 hours after the first request, not at midnight (https://developers.google.com/apps-script/guides/services/quotas):
+ * a staff member's menu run spends their own quota, the web app and the deployer's triggers the deployer's.
  */
-export function mailDay(host, user) {
-  const today = new Date(host.now()).toISOString().slice(0, 10);
-  const day = (host.mail.users[user] ??= { day: today, used: 0 });
-  if (day.day !== today) { day.day = today; day.used = 0; }
-  return day;
-}
-
-/** Recipients left today for `user`, counted as to+cc+bcc addresses [GAS-MAIL]; a mail fault can force the value. */
 export function remainingQuota(host, user = host.owner) {
-  const real = Math.max(0, host.mail.quota - mailDay(host, user).used);
+  const real = Math.max(0, host.mail.quota - usedIn(host.mail.users, user, host.now()));
   const forced = host.faults.mailQuota();
   return forced === null ? real : Math.min(real, forced);
 }
@@ -40,7 +35,7 @@ function send(x, via, msg) {
   if (all.length > RECIPIENTS_PER_MESSAGE) throw new GasError('Limit Exceeded: Email Recipients Per Message.');
   if (String(msg.subject ?? '').length > 250) throw new GasError('Argument too large: subject');
   if (Buffer.byteLength(String(msg.body ?? '')) + Buffer.byteLength(String(msg.htmlBody ?? '')) > BODY_MAX_BYTES) throw new GasError('Limit Exceeded: Email Body Size.');
-  if (remainingQuota(host, x.st.userEmail) < all.length) throw new GasError('Service invoked too many times for one day: email.');
+  if (remainingQuota(host, x.st.userEmail) < all.length) throw new GasError(MAIL_QUOTA_EXCEEDED);
   if (host.faults.takeCrashBeforeSend(x.exec)) {
     throw new KillExecution('crash', { name: 'Exception', message: 'Execution killed right before a send (injected fault mail.crashBeforeSend)' });
   }
@@ -50,7 +45,7 @@ function send(x, via, msg) {
     attachments: (msg.attachments || []).filter((b) => b && b.__ref === 'Blob').map((b) => ({ name: b.h.name, contentType: b.h.contentType, data: Buffer.from(b.h.bytes.map((n) => n & 255)).toString('base64') })),
     noReply: !!msg.noReply, sentAt: new Date(host.now()).toISOString(), executionId: x.exec.id, via, id: `msg-${host.outbox.length + 1}`,
   };
-  mailDay(host, x.st.userEmail).used += all.length;
+  spend(host.mail.users, x.st.userEmail, host.now(), all.length); // the first send opens the user's 24-hour window
   host.outbox.push(entry);
   x.exec.mailsSent += 1;
   host.emit('mail', entry);
@@ -68,8 +63,9 @@ export const mailHandlers = {
   GmailApp: {
     sendEmail: (x, h, [msg]) => send(x, 'GmailApp', msg),
     search: (x, h, [query, start = 0, max = 500]) => {
-      // The effective user's mailbox: what that account sent.
-      const found = x.host.outbox.filter((m) => m.from === x.st.userEmail && !m.deletedFromSent && matchesQuery(m, query, x.host.now())).reverse().slice(start, start + max);
+      // The effective user's mailbox: what that account sent, as far as search finds its copies (the `sentCopy` world).
+      const now = x.host.now();
+      const found = x.host.outbox.filter((m) => m.from === x.st.userEmail && sentCopyOf(x.host, m, now).searchable && matchesQuery(m, query, now)).reverse().slice(start, start + max);
       return found.map((m) => ({
         __ref: 'GmailThread',
         h: { id: `thread-${m.id}`, messages: [{ id: m.id, subject: m.subject, to: m.to, cc: m.cc, bcc: m.bcc, from: m.from, replyTo: m.replyTo, plainBody: m.body, htmlBody: m.htmlBody || m.body, date: new Date(Date.parse(m.sentAt)) }] },

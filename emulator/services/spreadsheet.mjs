@@ -76,6 +76,18 @@ function insertRows(sh, before, n) {
   insertRowsAt(sh, before, n);
 }
 
+/**
+ * The container, or null where the `activeSpreadsheet` world (worlds.mjs) says a web-app call or a clock trigger has
+ * no active spreadsheet: getActive() "Returns the currently active spreadsheet, or null if there is none"
+ * (https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet-app#getActive()).
+ */
+function activeSpreadsheet(x) {
+  // kind 'trigger' is a time-driven run (host.tick); on-edit and on-change runs are kind 'edit'.
+  const outsideUi = x.exec.kind === 'webapp' || x.exec.kind === 'trigger';
+  if (outsideUi && x.host.worlds.activeSpreadsheet === 'none-outside-ui') return null;
+  return open(x);
+}
+
 const NOOP_SHEET = ['setColumnWidth', 'setColumnWidths', 'autoResizeColumns', 'autoResizeColumn', 'setTabColor', 'hideColumns', 'showColumns', 'setRowHeight', 'setRowHeights', 'hideSheet', 'showSheet'];
 
 export const spreadsheetHandlers = {
@@ -88,8 +100,8 @@ export const spreadsheetHandlers = {
       if (!String(url).includes(`/d/${x.host.ss.id}`)) throw new GasError('Unexpected error while getting the method or property openByUrl on object SpreadsheetApp.');
       return open(x);
     },
-    getActiveSpreadsheet: (x) => open(x),
-    getActive: (x) => open(x),
+    getActiveSpreadsheet: (x) => activeSpreadsheet(x),
+    getActive: (x) => activeSpreadsheet(x),
     getActiveSheet: (x) => sheetRef(activeSheet(x)),
     getActiveRange: (x) => (x.st.activeRange ? ref('Range', x.st.activeRange) : null),
     getActiveRangeList: (x) => activeRangeList(x),

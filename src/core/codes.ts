@@ -42,6 +42,7 @@ export const ROW_ERROR_CODES = [
   'STAFF_EDIT_UNCHECKED', // a staff edit formqueue could not check (no previous value) parked the row in NEEDS_REVIEW
   'COPIED', // another row holds the same submission (a staff copy, a row pasted over another): a person keeps one
   'RESTORED', // the row was removed from Queue by hand before the submission finished: put back from the Journal in NEEDS_REVIEW
+  'URLFETCH_DAILY_QUOTA', // systemic: Apps Script's daily URL Fetch quota is used up; the row keeps its place
 ] as const;
 
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
@@ -68,6 +69,9 @@ export const INCIDENT_CODES = [
   'CONFIG_INVALID',
   'TEMPLATE_INVALID',
   'SENT_CHECK_FAILED',
+  // Apps Script's own daily quotas (incident-catalog-runs.ts)
+  'RUNS_MISSED',
+  'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
 ] as const;
 

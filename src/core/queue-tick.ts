@@ -19,6 +19,7 @@ import { IncidentBook } from './triage/incidents';
 import { planDailySummary } from './triage/daily-summary';
 import { knownSecretsOf, nextTriageMailAt, planTriageMails } from './triage/triage-mail';
 import { redact } from './redact';
+import { missedRunsDetail, runGap } from './run-gap';
 import { DAY_MS } from './time';
 
 /** How long archiving waits for the intake lock before leaving the rows for the next run. */
@@ -81,6 +82,7 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   else book.clear('CONFIG_INVALID');
   const missing = missingSettings(settings);
   if (missing.length > 0) book.raise('CONFIG_MISSING', missing.join(' '));
+  watchRunGap(book, snapshot, startedAt);
 
   const outcome = processAndMeasure(ports, settings, book, startedAt, snapshot);
   // Cleared only after the run: a missing sheet or column found by processing is the same incident.
@@ -177,6 +179,16 @@ function foldRejections(workspace: Workspace, ports: TickPorts, book: IncidentBo
     ports.warn(`rejected deliveries not counted this run: ${messageOf(error)}`);
     return { tallyMissing: false };
   }
+}
+
+/**
+ * The first full run after runs stopped while work waited tells staff once (RUNS_MISSED, src/core/run-gap.ts). It has
+ * no follow-ups, so it ends at a later run, but only once mailed: a mail held back (no quota to spare) still goes.
+ */
+function watchRunGap(book: IncidentBook, snapshot: Record<string, string>, now: number): void {
+  const gap = runGap(snapshot, now);
+  if (gap !== null) book.raise('RUNS_MISSED', missedRunsDetail(gap, now, (ms) => new Date(ms).toISOString()));
+  else if ((book.get('RUNS_MISSED')?.mailsSent ?? 0) > 0) book.clear('RUNS_MISSED');
 }
 
 function earliest(a: number | null, b: number | null): number | null {

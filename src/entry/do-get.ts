@@ -2,6 +2,7 @@
 import { messageOf } from '../core/errors';
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/redact';
+import { runGap } from '../core/run-gap';
 import { readSettings, secretValues } from '../core/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
@@ -43,7 +44,9 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
       const lastKnown = book.lastKnownHealth(now);
       health = lastKnown ? healthWhenUnreadable(now, lastKnown) : null;
     }
-    return json(health ? healthReport(health, book.all(), now) : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
+    // Runs that stopped (e.g. the daily trigger runtime used up) are seen here at once: doPost still runs, processQueue does not.
+    const gap = runGap(snapshot, now);
+    return json(health ? healthReport(health, book.all(), now, gap) : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
   } catch (error) {
     return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error), secretsOrNone()) });
   }

@@ -2,6 +2,7 @@
 import { joinPayloadParts, parseRejectedBodyPointer } from '../core/intake/cell-chunks';
 import type { AuditLog, PropertyStore, QueueStore } from '../core/ports';
 import type { QueueRow } from '../core/queue-row';
+import { runGap } from '../core/run-gap';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { healthDialogHtml } from '../core/staff/health-view';
@@ -126,7 +127,7 @@ export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps):
     spilled: deps.spilled,
     approvalWaitHours: settings.approvalWaitHours,
   });
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused);
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, runGap(all, deps.now));
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

@@ -59,7 +59,9 @@ describe('command-line arguments', () => {
   it('--help lists every world switch, its readings and the default of each', async () => {
     expect(await cli.main(['--help'])).toBe(0);
     const usage = String(vi.mocked(console.log).mock.calls[0][0]);
-    for (const line of ['--world KEY=VALUE', 'paste=none (default)', 'paste=value-only:', 'sort=edit-other (default)', 'sort=change-only:', 'sort=none:']) {
+    for (const line of ['--world KEY=VALUE', 'paste=none (default)', 'paste=value-only:', 'sort=edit-other (default)', 'sort=change-only:', 'sort=none:',
+      'userLock=per-deployer (default)', 'userLock=per-caller:', 'sentCopy=at-once (default)', 'sentCopy=late[:MINUTES]:', 'sentCopy=absent:',
+      'overload=behind-302 (default)', 'overload=html-200:', 'activeSpreadsheet=container (default)', 'activeSpreadsheet=none-outside-ui:']) {
       expect(usage).toContain(line);
     }
   });
@@ -91,7 +93,8 @@ describe('command-line arguments', () => {
     [['--latency', 'google:0'], /--latency expects/],
     [['--seed', 'abc'], /--seed expects a whole number, got "abc"/],
     [['--world', 'paste'], /--world expects KEY=VALUE \(for example --world paste=value-only\), got "paste"/],
-    [['--world', 'pasta=none'], /no world switch "pasta"; switches: paste, sort/],
+    [['--world', 'pasta=none'], /no world switch "pasta"; switches: paste, sort, userLock, sentCopy, overload, activeSpreadsheet/],
+    [['--world', 'sentCopy=late:soon'], /world switch sentCopy has no reading "late:soon"; readings: at-once, late\[:MINUTES\], absent/],
     [['--world', 'sort=sometimes'], /world switch sort has no reading "sometimes"; readings: edit-other, change-only, none/],
     [['extra'], /Unexpected argument 'extra'/],
   ])('refuses %j with a clear message', (argv, message) => {

@@ -2,7 +2,7 @@
 // runtime fires exactly the triggers and event shape that reading says, and each reading's source is the one cited.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WORLD_SWITCHES, resolveWorlds } from '../../emulator/worlds.mjs';
+import { WORLD_SWITCHES, resolveWorlds, worldReading } from '../../emulator/worlds.mjs';
 import { makeHost } from './helpers';
 
 const ANA = 'ana@example.com';
@@ -30,12 +30,23 @@ describe('the world table', () => {
       expect(world.readings.map((r) => r.value)).toContain(world.defaultReading);
       for (const reading of world.readings) expect([reading.says.length > 0, reading.source.length > 0]).toEqual([true, true]);
     }
-    expect(resolveWorlds()).toEqual({ paste: 'none', sort: 'edit-other' });
+    expect(resolveWorlds()).toEqual({ paste: 'none', sort: 'edit-other', userLock: 'per-deployer', sentCopy: 'at-once', overload: 'behind-302', activeSpreadsheet: 'container' });
   });
 
   it('a switch or reading the table does not list is refused, so a typo never runs the default world', () => {
-    expect(() => makeHost('edits', { worlds: { pasta: 'none' } })).toThrow('no world switch "pasta"; switches: paste, sort');
+    expect(() => makeHost('edits', { worlds: { pasta: 'none' } })).toThrow('no world switch "pasta"; switches: paste, sort, userLock, sentCopy, overload, activeSpreadsheet');
     expect(() => makeHost('edits', { worlds: { paste: 'old-only' } })).toThrow('world switch paste has no reading "old-only"; readings: none, value-only');
+  });
+
+  it('a reading that takes a number takes a whole one: late, late:30; not late:x, late:30:1, or a number on a reading that takes none', () => {
+    expect(resolveWorlds({ sentCopy: 'late' }).sentCopy).toBe('late');
+    expect(resolveWorlds({ sentCopy: 'late:30' }).sentCopy).toBe('late:30');
+    expect(worldReading('sentCopy', 'late')).toEqual({ reading: 'late', arg: 120 });
+    expect(worldReading('sentCopy', 'late:30')).toEqual({ reading: 'late', arg: 30 });
+    expect(worldReading('sentCopy', 'absent')).toEqual({ reading: 'absent', arg: null });
+    for (const bad of ['late:x', 'late:30:1', 'absent:5', 'late:']) {
+      expect(() => resolveWorlds({ sentCopy: bad })).toThrow(`world switch sentCopy has no reading "${bad}"; readings: at-once, late[:MINUTES], absent`);
+    }
   });
 
   it('docs/runtime.md lists every switch and reading with its source', () => {
@@ -45,6 +56,10 @@ describe('the world table', () => {
     }
     expect(docs).toContain('https://github.com/tanaikech/GetEditType');
     expect(docs).toContain('theappsscriptlab.com');
+    expect(docs).toContain('https://developers.google.com/apps-script/reference/lock/lock-service#getUserLock()');
+    expect(docs).toContain('https://github.com/tanaikech/taking-advantage-of-Web-Apps-with-google-apps-script');
+    expect(docs).toContain('https://developers.google.com/apps-script/reference/mail/mail-app');
+    expect(docs).toContain('https://developers.google.com/apps-script/guides/bound');
   });
 });
 

@@ -38,7 +38,7 @@ export const SYSTEM_INSTRUCTION = [
   'Reply in plain text suitable for an email body.',
 ].join(' ');
 
-export type SystemicGeminiIncident = 'GEMINI_KEY_INVALID' | 'GEMINI_MODEL_NOT_FOUND' | 'GEMINI_DAILY_QUOTA';
+export type SystemicGeminiIncident = 'GEMINI_KEY_INVALID' | 'GEMINI_MODEL_NOT_FOUND' | 'GEMINI_DAILY_QUOTA' | 'URLFETCH_DAILY_QUOTA';
 
 export type GeminiVerdict =
   | { kind: 'ok'; text: string }
@@ -228,17 +228,32 @@ function classifySuccess(body: string): GeminiVerdict {
   return { kind: 'ok', text: capResultText(text) };
 }
 
+/** UrlFetchApp's error once the account's daily "URL Fetch calls" quota is used up (docs/quotas.md). */
+const URLFETCH_DAILY_QUOTA_RE = /too many times for one day: urlfetch/i;
+
 export interface GeminiCallContext {
   /** The model id the request used, so "not found" can name it. */
   model?: string;
 }
 
+/** A request that got no HTTP answer: never asked, refused by Apps Script's daily URL Fetch quota, or Gemini unreachable. */
+function classifyTransport(outcome: Extract<GeminiOutcome, { kind: 'transport' }>): GeminiVerdict {
+  // Apps Script's own daily URL Fetch quota: no request can leave until the account's window resets, so it is
+  // systemic like Gemini's daily quota (rows keep their attempts), never an outage to charge rows for.
+  if (URLFETCH_DAILY_QUOTA_RE.test(outcome.message)) {
+    return {
+      kind: 'systemic',
+      incident: 'URLFETCH_DAILY_QUOTA',
+      reason: short(`Apps Script's daily URL Fetch quota is used up (${outcome.message}); it resets 24 hours after the first call of its window`),
+    };
+  }
+  const reason = short(`Gemini could not be reached: ${outcome.message}`);
+  return outcome.notAsked ? { kind: 'retryable', reason, uncharged: true } : { kind: 'retryable', reason, outage: true };
+}
+
 /** Every outcome of a generateContent call, classified once (docs/states.md#failure-classes-as-implemented, docs/platform.md#gemini-api). */
 export function classifyGeminiOutcome(outcome: GeminiOutcome, context: GeminiCallContext = {}): GeminiVerdict {
-  if (outcome.kind === 'transport') {
-    const reason = short(`Gemini could not be reached: ${outcome.message}`);
-    return outcome.notAsked ? { kind: 'retryable', reason, uncharged: true } : { kind: 'retryable', reason, outage: true };
-  }
+  if (outcome.kind === 'transport') return classifyTransport(outcome);
   const { status, body } = outcome;
   if (status >= 200 && status < 300) return classifySuccess(body);
   const error = readError(body);

@@ -8,7 +8,7 @@ import { newMailRef } from './mail-ref';
 import { countWhenWritten, holdBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
-const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED'];
+const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED', 'URLFETCH_DAILY_QUOTA'];
 
 /** A claim this run still holds after asking Gemini, with what the row's form asks for a written reply. */
 export interface AskedClaim {

@@ -14,6 +14,7 @@ import {
   isParkedUnknownOutcome,
   isSentCheckCandidate,
   isUnknownOutcome,
+  laterReply,
   lookDue,
   otherMailboxReview,
   parkedLookAt,
@@ -67,7 +68,16 @@ export function runSentCheck(run: Run): void {
       failed.push({ rowNumber: row.rowNumber, message: messageOf(error) });
       continue;
     }
-    const decision = decideLook({ look: due.look, copies, state, resendAllowed: run.settings.reconcileResend, now, iso: isoTime });
+    let laterReplyInSent = true;
+    if (due.look === 2 && copies.length === 0) {
+      try {
+        laterReplyInSent = showsLaterReply(mailbox, run.rows, state.claimedAt);
+      } catch (error) {
+        failed.push({ rowNumber: row.rowNumber, message: messageOf(error) });
+        continue;
+      }
+    }
+    const decision = decideLook({ look: due.look, copies, state, resendAllowed: run.settings.reconcileResend, laterReplyInSent, now, iso: isoTime });
     settle(run, batch, notes, row, decision);
   }
   commitBatch(run, batch);
@@ -83,6 +93,16 @@ export function runSentCheck(run: Run): void {
   } else {
     markGone(run, ['SENT_CHECK_FAILED']);
   }
+}
+
+/**
+ * Whether Sent shows a reply formqueue sent after the claim (laterReply), found as the check finds any copy: by its
+ * reference, to its recipient. Without one, "no copy" proves nothing (MailApp may keep no copy, or search may lag).
+ */
+function showsLaterReply(mailbox: SentMailbox, rows: readonly QueueRow[], claimedAt: number): boolean {
+  const later = laterReply(rows, claimedAt);
+  if (later === null || later.sentAt === null) return false;
+  return mailbox.search(sentQuery(later.mailRef, later.sentAt)).some((copy) => countsAsCopy(copy, later.mailRef, later.recipient));
 }
 
 /** One look's decision written to the row: a SENDING row moves; a parked row moves, or gets the finding as its reason. */

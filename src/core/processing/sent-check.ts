@@ -17,6 +17,20 @@ export const SECOND_LOOK_AFTER_MS = 45 * MINUTE_MS;
  */
 export const SEARCH_MARGIN_MS = 60 * 1000;
 
+/**
+ * A run lasts at most 6 minutes (https://developers.google.com/apps-script/guides/services/quotas), so a claim's mail,
+ * if it went, went before this long after the claim; a reply sent later than that was sent after it.
+ */
+export const CLAIM_SETTLED_AFTER_MS = 7 * MINUTE_MS;
+
+/**
+ * The second look's "no copy" when Sent does not show a later reply either: whether MailApp keeps a copy in Sent, and
+ * how soon search finds it, Google does not document (docs/platform.md#unknowns, the `sentCopy` world), so an empty
+ * search proves nothing by itself.
+ */
+export const NO_PROOF_IN_SENT =
+  'no proof in Sent either way: no copy of this reply, and none of the replies sent after it either (Sent may keep no copies, or lag)';
+
 /** Written in the row's `error` cell after an empty first look; the next run reads the look's time back from it. */
 export const NO_COPY_YET = 'no copy in Sent yet at';
 /** The Log detail of the one automatic resend (RECONCILE_RESEND); counted so there is never a second. */
@@ -143,6 +157,20 @@ export function countsAsCopy(copy: SentCopy, mailRef: string, recipient: string)
   return carriesRef && addressesOf(copy.to).includes(recipient.trim().toLowerCase());
 }
 
+/**
+ * The reply whose copy in Sent proves the folder complete up to the claim: one formqueue sent (SENT, with its mail_ref
+ * and sent_at) after the claim's mail would have gone, the earliest such (the likeliest to be found by now). Its copy
+ * found means search has indexed mail sent after the claim, so the claim's own copy, had it gone, would be found too.
+ */
+export function laterReply(rows: readonly QueueRow[], claimedAt: number): QueueRow | null {
+  let best: QueueRow | null = null;
+  for (const row of rows) {
+    if (row.status !== 'SENT' || row.mailRef === '' || row.sentAt === null || row.sentAt < claimedAt + CLAIM_SETTLED_AFTER_MS) continue;
+    if (best === null || row.sentAt < (best.sentAt as number)) best = row;
+  }
+  return best;
+}
+
 export type SentCheckDecision =
   | { kind: 'sent'; sentAt: number; detail: string }
   | { kind: 'review'; detail: string }
@@ -151,13 +179,16 @@ export type SentCheckDecision =
 
 /**
  * What one look decides from the copies that count: exactly 1 → SENT; 2 or more → a person; none at the first look →
- * look again; none at the second → safe to resend: once by itself with RECONCILE_RESEND, never a second time.
+ * look again; none at the second → safe to resend (once by itself with RECONCILE_RESEND, never a second time), but
+ * only when Sent shows a reply sent after the claim (`laterReplyInSent`, see laterReply); without that proof, a person.
  */
 export function decideLook(input: {
   look: 1 | 2;
   copies: readonly SentCopy[];
   state: SentCheckState;
   resendAllowed: boolean;
+  /** At the second look with no copy: whether Sent shows a formqueue reply sent after the claim. */
+  laterReplyInSent: boolean;
   now: number;
   iso: (ms: number) => string;
 }): SentCheckDecision {
@@ -169,6 +200,7 @@ export function decideLook(input: {
   if (input.look === 1) {
     return { kind: 'look-again', note: `${NO_COPY_YET} ${input.iso(input.now)}; looking again after ${input.iso(input.now + SECOND_LOOK_AFTER_MS)}` };
   }
+  if (!input.laterReplyInSent) return { kind: 'review', detail: NO_PROOF_IN_SENT };
   if (input.resendAllowed && state.resends === 0 && (state.claimedFrom === 'READY' || state.claimedFrom === 'APPROVED')) {
     return { kind: 'resend', to: state.claimedFrom, detail: RESEND_AFTER_CHECK };
   }

@@ -1,13 +1,15 @@
 // The Queue health dialog's HTML: counts by status, the oldest PENDING row, rows needing a person, open incidents.
+import { overdueReason, type RunGap } from '../run-gap';
 import { STATUSES, STATUS_COLOURS } from '../statuses';
 import type { QueueHealth } from '../triage/health';
 import { INCIDENTS } from '../triage/incident-catalog';
 import type { Incident } from '../triage/incident-record';
 import { escapeHtml, formatDuration, formatTime, plural } from '../triage/text';
 
-export function healthDialogHtml(health: QueueHealth, incidents: readonly Incident[], now: number, paused: boolean): string {
+export function healthDialogHtml(health: QueueHealth, incidents: readonly Incident[], now: number, paused: boolean, gap: RunGap | null = null): string {
   const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">'];
   if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
+  if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
   parts.push('<table style="border-collapse:collapse">');
   for (const status of STATUSES) {
     const count = health.counts[status];

@@ -1,5 +1,6 @@
 // The JSON doGet answers (token protected) for an uptime checker: the same figures the triage mails print.
 import type { IncidentCode } from '../codes';
+import { overdueReason, type RunGap } from '../run-gap';
 import type { Status } from '../statuses';
 import type { QueueHealth } from './health';
 import { oldestPendingMinutes } from './health';
@@ -8,8 +9,9 @@ import { isNotifiable } from './incidents';
 
 export interface HealthReport {
   /**
-   * False when the queue could not be read, an incident staff are told about is open, or any row needs a person
-   * (FAILED, NEEDS_REVIEW, AWAITING_APPROVAL past APPROVAL_WAIT_HOURS, an unknown status): nothing moves such a row.
+   * False when the queue could not be read, an incident staff are told about is open, any row needs a person
+   * (FAILED, NEEDS_REVIEW, AWAITING_APPROVAL past APPROVAL_WAIT_HOURS, an unknown status: nothing moves such a row),
+   * or processQueue runs are overdue (runsOverdue).
    */
   ok: boolean;
   /** Whether the figures are from now or, with Sheets down, from the last read (`countedAt`). */
@@ -19,23 +21,31 @@ export interface HealthReport {
   oldestPendingMinutes: number | null;
   needsPerson: number;
   openIncidents: { code: IncidentCode; since: string; count: number }[];
+  /**
+   * processQueue has not run for over an hour while deliveries wait (src/core/run-gap.ts): Apps Script runs none of
+   * its triggers, most often because the daily trigger runtime is used up. Null while runs happen.
+   */
+  runsOverdue: { lastRunAt: string; minutes: number; reason: string } | null;
   countedAt: string | null;
   checkedAt: string;
 }
 
-export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number): HealthReport {
+export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number, gap: RunGap | null = null): HealthReport {
   const open = incidents.filter((incident) => incident.state === 'open' && isNotifiable(incident));
   // Rows needing a person are judged from the rows read now, not from ROWS_NEED_A_PERSON, which clears only at the next run.
   const outage = open.some((incident) => incident.code !== 'ROWS_NEED_A_PERSON');
   return {
-    ok: health.readable && !outage && health.needsPersonCount === 0,
+    ok: health.readable && !outage && health.needsPersonCount === 0 && gap === null,
     readable: health.readable,
     counts: { ...health.counts },
     waiting: health.waiting,
     oldestPendingMinutes: oldestPendingMinutes(health, now),
     needsPerson: health.needsPersonCount,
     openIncidents: open.map((incident) => ({ code: incident.code, since: new Date(incident.firstSeen).toISOString(), count: incident.count })),
+    runsOverdue: gap === null ? null : { lastRunAt: iso(gap.lastRunAt), minutes: gap.minutes, reason: overdueReason(gap, iso) },
     countedAt: health.countedAt === null ? null : new Date(health.countedAt).toISOString(),
     checkedAt: new Date(now).toISOString(),
   };
 }
+
+const iso = (ms: number): string => new Date(ms).toISOString();

@@ -2,6 +2,7 @@
 import type { IncidentCode } from '../codes';
 import { REJECTED_INCIDENT_THRESHOLD } from '../intake/rejection-kinds';
 import { DEFAULT_APPROVAL_WAIT_HOURS } from '../settings';
+import { QUOTA_RUN_INCIDENTS } from './incident-catalog-runs';
 
 /** Who has to act: Google, time (a quota), whoever owns the settings, a person on a row, or the developer. */
 export type IncidentClass = 'platform' | 'quota' | 'configuration' | 'needs-person' | 'code-bug';
@@ -285,6 +286,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
+  ...QUOTA_RUN_INCIDENTS,
   CODE_BUG: {
     class: 'code-bug',
     title: 'Unexpected error (code bug)',

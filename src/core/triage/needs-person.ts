@@ -15,6 +15,7 @@ export const NEEDS_PERSON_REASONS = [
   'sent-from-another-account',
   'restored',
   'copied',
+  'sent-check-unproven',
   'parked-by-edit',
   'no-address',
   'mail-refused',
@@ -113,6 +114,12 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     step:
       'Another row (named in the error cell) holds the same submission: a row was copied or pasted over another. Keep one and set SKIPPED on ' +
       'the others; whichever you keep is mailed once.',
+  'sent-check-unproven': {
+    when: 'NEEDS_REVIEW, error `SENT_CHECK: no proof in Sent…`',
+    label: 'Sent cannot tell',
+    step:
+      'The Sent folder check found no copy, but no later reply either, so the Sent folder cannot tell whether this one left (it may keep no copy of ' +
+      `formqueue's mail, or show it late). ${ASK_WHETHER_IT_ARRIVED}`,
   },
   'parked-by-edit': {
     when: 'NEEDS_REVIEW, any other error (a paste or multi-cell edit parked it)',
@@ -196,6 +203,7 @@ function reviewReason(error: string): NeedsPersonReason {
       if (/\bthe claim was made by a run as\b/.test(error)) return 'sent-from-another-account';
       if (/\bno copy in Sent yet\b/.test(error)) return 'sent-check-looks-again';
       if (/\bmailed \d+ times\b/.test(error)) return 'mailed-several-times';
+      if (/\bno proof in Sent\b/.test(error)) return 'sent-check-unproven';
       if (/\bno copy in Sent\b/.test(error)) return 'no-copy-in-sent';
       return 'parked-by-edit';
     default:

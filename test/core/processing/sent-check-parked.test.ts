@@ -17,6 +17,11 @@ const copy = (id: string, over: Partial<SentCopy> = {}): SentCopy => ({
   id, to: 'mina.okafor@example.com', subject: 'Our reply (FQ-AAAAAA)', body: 'Dear Mina.\nReference: FQ-AAAAAA', sentAt: CLAIMED_AT + 2000, ...over,
 });
 
+/** A reply sent `at` (well after the claims here) and its copy in Sent: the proof "no copy" needs (sent-check.ts laterReply). */
+const laterSent = (at = CLAIMED_AT + 8 * MIN): QueueRow =>
+  pendingRow({ eventId: 'evt-later', responseToken: 'tok-later', status: 'SENT', recipient: 'later@example.com', mailRef: 'FQ-LLLLLL', sentAt: at, result: 'Dear Lee' });
+const laterCopy = (at = CLAIMED_AT + 8 * MIN): SentCopy => ({ id: 'm-later', to: 'later@example.com', subject: 'Our reply', body: 'Reference: FQ-LLLLLL', sentAt: at });
+
 const parked = (patch: Partial<QueueRow> = {}): QueueRow =>
   pendingRow({ eventId: 'evt-1', responseToken: 'tok-1', status: 'NEEDS_REVIEW', result: 'Dear Mina, well done.', mailRef: 'FQ-AAAAAA', attempts: 1, error: STALE, updatedAt: CLAIMED_AT + 16 * MIN, ...patch });
 
@@ -75,7 +80,8 @@ describe('sent check on rows parked in NEEDS_REVIEW with an unknown outcome', ()
   });
 
   it('none at the first look → a note, none at the second 45 minutes later → "safe to resend"; nothing mailed', () => {
-    const w = setUp([parked()]);
+    const w = setUp([parked(), laterSent()]);
+    w.sent.copies = [laterCopy()];
     run(w);
     expect(w.queue.row(2)).toMatchObject({ status: 'NEEDS_REVIEW' });
     expect(w.queue.row(2).error).toBe(`SENT_CHECK: ${NO_COPY_YET} ${new Date(T0).toISOString()}; looking again after ${new Date(T0 + SECOND_LOOK_AFTER_MS).toISOString()}`);
@@ -87,7 +93,7 @@ describe('sent check on rows parked in NEEDS_REVIEW with an unknown outcome', ()
     expect(w.queue.row(2)).toMatchObject({ status: 'NEEDS_REVIEW', error: 'SENT_CHECK: no copy in Sent: safe to resend — set PENDING' });
     w.clock.advance(2 * SECOND_LOOK_AFTER_MS);
     run(w);
-    expect(w.sent.queries).toHaveLength(2);
+    expect(w.sent.queries).toHaveLength(3); // the second look also found the later reply
     expect(w.mailer.outbox).toHaveLength(0);
   });
 
@@ -101,7 +107,8 @@ describe('sent check on rows parked in NEEDS_REVIEW with an unknown outcome', ()
   });
 
   it('with RECONCILE_RESEND: none at both looks → back to the state it was claimed from and mailed once, in the same run', () => {
-    const w = setUp([parked()], claimAndPark('APPROVED'), { ...ON, RECONCILE_RESEND: 'true' });
+    const w = setUp([parked(), laterSent()], claimAndPark('APPROVED'), { ...ON, RECONCILE_RESEND: 'true' });
+    w.sent.copies = [laterCopy()];
     run(w);
     w.clock.advance(SECOND_LOOK_AFTER_MS);
     run(w);
@@ -112,8 +119,9 @@ describe('sent check on rows parked in NEEDS_REVIEW with an unknown outcome', ()
   });
 
   it('with RECONCILE_RESEND, never a second resend: a resent mail whose outcome is unknown again ends with a person', () => {
-    const w = setUp([parked()], [], { ...ON, RECONCILE_RESEND: 'true' });
     const resentAt = CLAIMED_AT + 70 * MIN;
+    const w = setUp([parked(), laterSent(resentAt + 10 * MIN)], [], { ...ON, RECONCILE_RESEND: 'true' });
+    w.sent.copies = [laterCopy(resentAt + 10 * MIN)];
     w.audit.append([
       ...claimAndPark(),
       line(resentAt, 'NEEDS_REVIEW', 'READY', RESEND_AFTER_CHECK),

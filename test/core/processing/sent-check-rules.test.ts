@@ -91,7 +91,7 @@ describe('edges of which copies count and when a resend is allowed', () => {
 
   it('a claim from any status but READY or APPROVED is never resent by itself', () => {
     const state = { claimedAt: T0, claimedFrom: 'AWAITING_APPROVAL', firstEmptyLookAt: T0 + 15 * MIN, resends: 0, sender: '' };
-    expect(decideLook({ look: 2, copies: [], state, resendAllowed: true, now: T0 + 61 * MIN, iso })).toEqual({ kind: 'review', detail: 'no copy in Sent: safe to resend — set PENDING' });
+    expect(decideLook({ look: 2, copies: [], state, resendAllowed: true, laterReplyInSent: true, now: T0 + 61 * MIN, iso })).toEqual({ kind: 'review', detail: 'no copy in Sent: safe to resend — set PENDING' });
   });
 });
 

@@ -3,16 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { standingSendClaim } from '../../../src/core/mail-guard';
 import type { LogEntry, SentCopy } from '../../../src/core/ports';
 import {
+  CLAIM_SETTLED_AFTER_MS,
   NO_COPY_YET,
+  NO_PROOF_IN_SENT,
   RESEND_AFTER_CHECK,
   SECOND_LOOK_AFTER_MS,
   countsAsCopy,
   decideLook,
+  laterReply,
   lookDue,
   sentCheckState,
   sentQuery,
 } from '../../../src/core/processing/sent-check';
 import { findStaleRows } from '../../../src/core/processing/stale-sweep';
+import { pendingRow } from '../memory-ports';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const MIN = 60_000;
@@ -63,7 +67,9 @@ describe('sent check: which copies count', () => {
 
 describe('sent check: what a look decides (0 / 1 / many, first and second look, resend once)', () => {
   const now = T0 + 61 * MIN;
-  const decide = (look: 1 | 2, copies: SentCopy[], resendAllowed = false, s = state()) => decideLook({ look, copies, state: s, resendAllowed, now, iso });
+  // laterReplyInSent: Sent shows a reply sent after the claim (the proof a "no copy" needs; its own tests below).
+  const decide = (look: 1 | 2, copies: SentCopy[], resendAllowed = false, s = state(), laterReplyInSent = true) =>
+    decideLook({ look, copies, state: s, resendAllowed, laterReplyInSent, now, iso });
 
   it('exactly one copy → SENT at the message\'s time, at either look', () => {
     expect(decide(1, [copy('m7')])).toEqual({ kind: 'sent', sentAt: T0 + 2000, detail: 'confirmed in Sent (message id m7)' });
@@ -97,6 +103,23 @@ describe('sent check: what a look decides (0 / 1 / many, first and second look, 
     ]);
     expect(again.resends).toBe(1);
     expect(decide(2, [], true, again)).toEqual({ kind: 'review', detail: 'no copy in Sent: safe to resend — set PENDING' });
+  });
+
+  // Whether MailApp keeps a copy in Sent, and how soon search finds it, is not documented (the sentCopy world): an empty
+  // search proves nothing unless Sent shows a reply sent after the claim.
+  it('none at the second look and no later reply in Sent → a person ("no proof in Sent"), never a resend, even with RECONCILE_RESEND', () => {
+    expect(decide(2, [], false, state(), false)).toEqual({ kind: 'review', detail: NO_PROOF_IN_SENT });
+    expect(decide(2, [], true, state(), false)).toEqual({ kind: 'review', detail: NO_PROOF_IN_SENT });
+    expect(decide(1, [], true, state(), false).kind).toBe('look-again');
+    expect(decide(2, [copy('m7')], true, state(), false).kind).toBe('sent');
+  });
+
+  it('the later reply is the earliest SENT row with a reference sent at least 7 minutes (a run\'s longest life and a minute) after the claim', () => {
+    const sent = (rowNumber: number, sentAt: number | null, mailRef = `FQ-00000${rowNumber}`) => pendingRow({ rowNumber, status: 'SENT', sentAt, mailRef });
+    expect(CLAIM_SETTLED_AFTER_MS).toBe(7 * MIN);
+    const rows = [sent(2, T0 + 6 * MIN), sent(3, T0 + 30 * MIN), sent(4, T0 + 7 * MIN), sent(5, T0 + 8 * MIN, ''), sent(6, null), pendingRow({ rowNumber: 7, status: 'SENDING', sentAt: T0 + 9 * MIN, mailRef: 'FQ-000007' })];
+    expect(laterReply(rows, T0)?.rowNumber).toBe(4);
+    expect(laterReply([sent(2, T0 + 6 * MIN)], T0)).toBeNull();
   });
 
   it('the resend move settles the Log\'s claim, so the send step may mail the row once more', () => {

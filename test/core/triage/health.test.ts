@@ -186,11 +186,23 @@ describe('health JSON for doGet', () => {
       oldestPendingMinutes: 5,
       needsPerson: 0,
       openIncidents: [],
+      runsOverdue: null,
       countedAt: '2025-06-01T09:59:00.000Z',
       checkedAt: '2025-06-01T10:00:00.000Z',
     });
     expect(report.counts).not.toBe(health.counts);
     expect(healthReport(healthWhenUnreadable(T0, null), [], T0).countedAt).toBeNull();
+  });
+
+  it('runs overdue (no processQueue run for over an hour while deliveries wait): ok is false, with when the last run was and why', () => {
+    const gap = { lastRunAt: T0 - 3 * HOUR - 5 * MINUTE, minutes: 185 };
+    const report = healthReport(computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - HOUR })], T0), [], T0, gap);
+    expect(report.ok).toBe(false);
+    expect(report.runsOverdue).toEqual({
+      lastRunAt: '2025-06-01T06:55:00.000Z',
+      minutes: 185,
+      reason: expect.stringMatching(/^no processQueue run for 3 h 5 min \(last 2025-06-01T06:55:00\.000Z\) while deliveries wait\. .*"Service using too much computer time for one day"/),
+    });
   });
 
   it('ROWS_NEED_A_PERSON still open from the last run does not hold ok false once the rows are fixed; a passing rate limit never does', () => {

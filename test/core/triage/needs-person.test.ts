@@ -1,5 +1,6 @@
 // The one rule for rows needing a person, and the words staff get for each reason (table-driven).
 import { describe, expect, it } from 'vitest';
+import { NO_PROOF_IN_SENT } from '../../../src/core/processing/sent-check';
 import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
 import { NEEDS_PERSON_GUIDE, NEEDS_PERSON_REASONS, needsPersonReason } from '../../../src/core/triage/needs-person';
 import { MINUTE, T0 } from '../fakes/rows';
@@ -32,6 +33,7 @@ describe('needsPersonReason', () => {
     ['a copy of another row (NEEDS_REVIEW)', 'NEEDS_REVIEW', cell('COPIED: row(s) 3 hold the same submission'), 'copied'],
     ['a copy of another row (FAILED)', 'FAILED', cell('COPIED: row(s) 3 hold the same submission'), 'copied'],
     ['a copy of another row waits for a person at once, however young (AWAITING_APPROVAL)', 'AWAITING_APPROVAL', cell('COPIED: row(s) 3 hold the same submission'), 'copied'],
+    ['the Sent check found none, and no later reply either', 'NEEDS_REVIEW', cell(`SENT_CHECK: ${NO_PROOF_IN_SENT}`), 'sent-check-unproven'],
     ['a paste parked it (old error of another step)', 'NEEDS_REVIEW', cell('GEMINI_RETRYABLE: 503'), 'parked-by-edit'],
     ['a paste parked it (no error)', 'NEEDS_REVIEW', cell(''), 'parked-by-edit'],
     ['the Sent check found 12 copies', 'NEEDS_REVIEW', cell('SENT_CHECK: mailed 12 times (message ids a, …); a person must look'), 'mailed-several-times'],

@@ -177,7 +177,7 @@ describe('recovery', () => {
 
 describe('incidents without follow-ups (REJECTED_DELIVERIES, ROWS_RESTORED)', () => {
   it('the catalog says which codes get no reminder and no recovery mail', () => {
-    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES', 'ROWS_RESTORED', 'SUBMISSIONS_IN_REJECTED']);
+    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES', 'ROWS_RESTORED', 'SUBMISSIONS_IN_REJECTED', 'RUNS_MISSED']);
   });
 
   it('raised every hour for a day: one first mail, no reminder, and when it clears no "Resolved" mail — the daily summary keeps it', () => {
@@ -304,6 +304,8 @@ describe('classification', () => {
     WEBHOOK_DISABLED: 'configuration',
     SUBMISSIONS_RECOVERED: 'needs-person',
     SUBMISSIONS_IN_REJECTED: 'needs-person',
+    RUNS_MISSED: 'quota',
+    URLFETCH_DAILY_QUOTA: 'quota',
     CODE_BUG: 'code-bug',
   };
   for (const code of INCIDENT_CODES) {
