@@ -114,6 +114,7 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     step:
       'Another row (named in the error cell) holds the same submission: a row was copied or pasted over another. Keep one and set SKIPPED on ' +
       'the others; whichever you keep is mailed once.',
+  },
   'sent-check-unproven': {
     when: 'NEEDS_REVIEW, error `SENT_CHECK: no proof in Sent…`',
     label: 'Sent cannot tell',
