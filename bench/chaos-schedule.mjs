@@ -58,9 +58,6 @@ const ACTIONS = [
   { t: 'staffProcessNowCrash', weight: 2, arbitrary: fc.constant({ t: 'staffProcessNowCrash' }) },
 ];
 
-/** The actions issue #24 added (see ACTIONS). */
-export const ISSUE_24_ACTIONS = ['staffDeleteRow', 'staffPasteRow', 'staffInsertColumn', 'staffRenameQueue', 'staffLogLine', 'unknownForm', 'staffProcessNowCrash'];
-
 const sheetsError = fc.constantFrom('Error code INTERNAL', 'Service Spreadsheets failed while accessing document.', 'Service Spreadsheets timed out while accessing document with id local-spreadsheet.');
 
 /** Each fault as the emulator's fault API takes it (emulator/faults.mjs), or a clear. */
@@ -78,7 +75,7 @@ const fault = fc.oneof(
 );
 
 /**
- * Schedules of every action but those named in `without` (action types, e.g. ISSUE_24_ACTIONS). Leaving out only
+ * Schedules of every action but those named in `without` (action types, e.g. 'staffDeleteRow'). Leaving out only
  * actions listed after the others draws, for a seed, the schedules the shorter list drew.
  */
 export function scheduleArbitraryOf({ without = [] } = {}) {
