@@ -2,6 +2,17 @@
 import type { LogEntry } from './ports';
 import type { QueueHeader, QueueRow } from './queue-row';
 
+/** A submission's lines gathered by several keys (its event_id, its identity) or lookups, each line once. */
+export function distinctLines(lines: readonly LogEntry[]): LogEntry[] {
+  const seen = new Set<string>();
+  return lines.filter((line) => {
+    const key = JSON.stringify([line.at, line.eventId, line.from, line.to, line.by, line.detail]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The system columns a ledger line can vouch for (event_id is the key the ledger is found by, so it cannot). */
 export type LedgerColumn = Extract<QueueHeader, 'mail_ref' | 'sent_at' | 'claimed_at'>;
 

@@ -8,7 +8,7 @@ import { journalEntryOf, type JournalRecord } from '../journal/journal-line';
 import type { LogEntry, JournalStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
-import { ledgerStateOf } from '../send-ledger';
+import { distinctLines, ledgerStateOf } from '../send-ledger';
 import { isSubmissionIdentity, logLineOf } from '../submission-identity';
 import { appendLog, commitBatch, isoTime, markGone, newBatch, noteRow, raiseIncident, type Run } from './run-context';
 
@@ -83,7 +83,7 @@ function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]
   const missing: Missing[] = gone.map((key) => {
     const own = records.filter((record) => record.key === key);
     const lines = [...(histories.get(key) ?? []), ...own.flatMap((record) => histories.get(record.eventId) ?? [])];
-    return { key, record: own[0], history: distinct(lines) };
+    return { key, record: own[0], history: distinctLines(lines) };
   });
   const toRestore = missing.filter((item) => item.record !== undefined && !isFinishedInLog(item.history));
   const lost = missing.filter((item) => item.record === undefined);
@@ -142,12 +142,4 @@ function rebuiltRow(run: Run, record: JournalRecord): QueueRow {
   const config = configFor(parsed.delivery.formId, run.forms) ?? { formId: parsed.delivery.formId, enabled: true, recipientField: '' };
   const { row } = buildQueueRow(parsed.delivery, record.receivedAt, config);
   return { ...row, payload: record.payload };
-}
-
-function distinct(lines: readonly LogEntry[]): LogEntry[] {
-  const seen = new Set<string>();
-  return lines.filter((line) => {
-    const key = JSON.stringify([line.at, line.eventId, line.from, line.to, line.by, line.detail]);
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
 }

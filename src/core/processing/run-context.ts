@@ -17,6 +17,7 @@ import type {
 import type { IncidentCode } from '../codes';
 import type { JournalState } from '../journal/journal-check';
 import type { QueueRow } from '../queue-row';
+import { distinctLines } from '../send-ledger';
 import { logLineOf, submissionIdentity } from '../submission-identity';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
@@ -292,17 +293,6 @@ export function ledgerRecheck(run: Run, row: QueueRow): LogEntry[] {
 /** The keys a row's ledger is found by: its event_id, and its identity when it has one. */
 function ledgerKeys(row: QueueRow): string[] {
   return [row.eventId, submissionIdentity(row)].filter((key) => key !== '');
-}
-
-/** A line found by both keys (or read by two lookups) counts once. */
-function distinctLines(lines: readonly LogEntry[]): LogEntry[] {
-  const seen = new Set<string>();
-  return lines.filter((line) => {
-    const key = JSON.stringify([line.at, line.eventId, line.from, line.to, line.by, line.detail]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function noteInLedger(run: Run, entries: readonly LogEntry[]): void {
