@@ -165,7 +165,8 @@ async function drain(rt, actors) {
   const host = rt.host;
   host.faults.clear();
   host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
-  const check = await rt.run('reconcileTypeform');
+  if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
+  let check = await rt.run('reconcileTypeform');
   const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
   let quiet = 0, drainRuns = 0;
   while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
@@ -173,6 +174,12 @@ async function drain(rt, actors) {
     await approveAll(host);
     if ((await resendAsAdvised(host)) > 0) actors.add('staff-resend-as-advised');
     if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
+    // The check is a daily trigger: one that failed (a sheet missing until staff ran Set up) runs again the next day,
+    // after staff did what the mail said, and its 48-to-12-hour window still holds what the schedule delivered.
+    if (check.status !== 'ok') {
+      check = await rt.run('reconcileTypeform');
+      drainLog.push(`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '').slice(0, 600)}`);
+    }
     const before = fingerprint(rt);
     const exec = await rt.run('processQueue');
     drainLog.push(`${exec.status}: ${String(exec.value ?? exec.error?.message ?? '')}`);

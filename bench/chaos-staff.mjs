@@ -54,12 +54,14 @@ export function resendAsAdvised(host) {
 }
 
 /**
- * Staff do what the "Setting missing" mail (CONFIG_MISSING) tells them when a sheet is gone (a Queue renamed away while
- * Set up failed): run formqueue → Set up / repair. Resolves true when they did.
+ * Staff do what the "Setting missing" mail (CONFIG_MISSING) tells them when a sheet is gone, or what they see
+ * themselves when the Queue tab is gone (renamed away while Set up failed): run formqueue → Set up / repair. Resolves
+ * true when they did.
  */
 export async function setupAsAdvised(host) {
   const open = host.properties.get('FQ_INCIDENT_CONFIG_MISSING');
-  if (open === null || open === undefined || !/sheet/i.test(String(open))) return false;
+  const told = open !== null && open !== undefined && /sheet/i.test(String(open));
+  if (!told && host.ss.byName('Queue')) return false;
   await host.run('setup', [], { kind: 'menu', user: STAFF });
   return true;
 }
