@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { runChaos } from '../../bench/chaos-core.mjs';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
 import { UNKNOWN_FORM_EVENTS } from '../../bench/chaos-schedule.mjs';
-import { eventIdOf, recipientOf } from '../../bench/runtime.mjs';
+import { eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
 import issue24Actors from './chaos-issue24-actors.json';
+import pasteInFlight from './chaos-paste-in-flight.json';
 
 /** The actors issue #24 added; the fixed schedule chaos-issue24-actors.json fires each of them. */
 const ISSUE_24_ACTORS = ['staff-delete-pending', 'staff-delete-ready', 'staff-delete-sent', 'staff-insert-column', 'staff-log-delete',
@@ -142,5 +143,19 @@ describe('the actors of issue #24 in the runtime', () => {
 
   it('Queue renamed and Set up run: no SENT submission is mailed again', { timeout: 120_000 }, async () => {
     expect(await violationsOf(schedule([{ t: 'deliver', n: 1 }, { t: 'deliver', n: 2 }], [{ t: 'process' }], [{ t: 'staffRenameQueue' }]))).toEqual([]);
+  });
+});
+
+describe('found by the 200-schedule run after the fix', () => {
+  // Seed 20261202: a run killed while Gemini wrote left row 2 GENERATING; staff copied that row over another; the next
+  // run swept both copies back to PENDING after it had collapsed duplicates, generated both and mailed both in one batch.
+  it('a whole row copied over another while its submission is being generated is mailed once', { timeout: 120_000 }, async () => {
+    setRuntimeDefaults({ latency: 'google:0.1', latencySeed: 20261202 });
+    try {
+      const result = await runChaos({ replay: pasteInFlight });
+      expect(result.failure?.violations ?? []).toEqual([]);
+    } finally {
+      setRuntimeDefaults();
+    }
   });
 });

@@ -69,6 +69,9 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     collapseDuplicates(run);
     runSentCheck(run);
     sweepStaleRows(run);
+    // A stale claim swept back to PENDING may be a copy of a row that is PENDING too (a staff paste of a GENERATING
+    // row): collapsed before either is generated, so one submission never has two rows in flight.
+    collapseDuplicates(run);
     generateAndSend(run);
     releaseHeld(run);
     run.summary.nextDueAt = nextDueAt(run, deps.clock.now());
@@ -112,7 +115,9 @@ function safeNow(run: Run): number | null {
 
 function collapseDuplicates(run: Run): void {
   const batch = newBatch();
-  for (const finding of findDuplicates(run.rows, () => run.deps.queue.archivedKeys())) {
+  // Read at most once a run, and only when a row may collapse.
+  const archived = () => (run.archivedKeys ??= run.deps.queue.archivedKeys());
+  for (const finding of findDuplicates(run.rows, archived)) {
     const error = errorSummary('DUPLICATE', `the same submission is already in ${finding.original}; not generated or mailed`, run.secrets);
     moveRow(run, batch, finding.row, 'DUPLICATE', error, { error, claimedAt: null });
     run.summary.duplicates++;

@@ -104,6 +104,10 @@ export interface Run {
   held: HeldBatch | null;
   /** The running account, asked once when first needed (runningAccountOf). */
   account?: string;
+  /** The Archive's keys, read once when a row may collapse (process-run.ts). */
+  archivedKeys?: ReadonlySet<string>;
+  /** The event ids and identities this run claimed for sending: a submission is claimed once a run, whatever its rows. */
+  claimedForSending?: Set<string>;
 }
 
 /** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */

@@ -5,6 +5,7 @@ import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
 import { standingSendClaim } from '../mail-guard';
 import { withLedgerFacts } from '../send-ledger';
+import { submissionIdentity } from '../submission-identity';
 import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
@@ -120,9 +121,24 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
  * ledger is read once; a claim it shows is read again first, in case a person settled it since.
  */
 function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
-  if (standingSendClaim(submissionLedger(run, row)) === null) return false;
+  const keys = [row.eventId, submissionIdentity(row)].filter((key) => key !== '');
+  run.claimedForSending ??= new Set();
+  // Another row of this submission claimed by this run (its line not in the Log yet: a batch's claims are written together).
+  if (keys.some((key) => run.claimedForSending?.has(key))) {
+    const error = errorSummary('ALREADY_CLAIMED', 'another row of this submission was claimed for sending by the same run; it is not mailed twice: set SKIPPED on this copy');
+    moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+    countWhenWritten(batch, 'needsReview');
+    return true;
+  }
+  if (standingSendClaim(submissionLedger(run, row)) === null) {
+    for (const key of keys) run.claimedForSending.add(key);
+    return false;
+  }
   const standing = standingSendClaim(ledgerRecheck(run, row));
-  if (standing === null) return false;
+  if (standing === null) {
+    for (const key of keys) run.claimedForSending.add(key);
+    return false;
+  }
   const error = errorSummary(
     'ALREADY_CLAIMED',
     `the Log shows this submission was claimed for sending at ${isoTime(standing.at)} and the mail may have gone; ` +

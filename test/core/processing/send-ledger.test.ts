@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { standingSendClaim, unrecordedSendClaim } from '../../../src/core/mail-guard';
 import type { LogEntry } from '../../../src/core/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
-import { pendingRow, T0, world } from '../memory-ports';
+import { runSendStep } from '../../../src/core/processing/send-step';
+import { pendingRow, runOf, T0, world } from '../memory-ports';
 
 const MINUTE = 60_000;
 const line = (minutesAgo: number, from: string, to: string, by = 'system'): LogEntry => ({
@@ -127,5 +128,25 @@ describe('the send step checks the Log before any claim', () => {
     runProcessing(w.deps, { startedAt: T0 });
     expect(w.audit.lookups).toHaveLength(2);
     expect(w.mailer.outbox).toHaveLength(1);
+  });
+});
+
+describe('one submission is claimed for sending once a run, whatever its rows', () => {
+  it('two stale GENERATING rows of one submission (a staff copy of a row in flight) are swept back, collapsed, and mailed once', () => {
+    const stale = { status: 'GENERATING', responseToken: 'tok-copy', claimedAt: T0 - 60 * MINUTE, attempts: 1 };
+    const w = world([pendingRow({ ...stale, eventId: 'evt-copy' }), pendingRow({ ...stale, eventId: 'evt-copy' })]);
+    runProcessing(w.deps, { startedAt: T0 });
+    expect(w.mailer.outbox).toHaveLength(1);
+    expect(w.queue.rows.map((row) => row.status).sort()).toEqual(['DUPLICATE', 'SENT']);
+  });
+
+  it('two READY rows of one submission in one send batch: the first is claimed, the second goes to a person', () => {
+    const ready2 = (eventId: string) => pendingRow({ eventId, responseToken: 'tok-twin', status: 'READY', result: 'Dear Mina' });
+    const w = world([ready2('evt-a'), ready2('evt-b')]);
+    const run = runOf(w);
+    runSendStep(run);
+    expect(w.mailer.outbox).toHaveLength(1);
+    expect(w.queue.row(3)).toMatchObject({ status: 'NEEDS_REVIEW' });
+    expect(w.queue.row(3).error).toMatch(/^ALREADY_CLAIMED: another row of this submission was claimed for sending by the same run/);
   });
 });
