@@ -4,7 +4,7 @@ import { configFor } from '../form-config';
 import { buildQueueRow } from '../intake/intake';
 import { parseTypeformBody } from '../intake/typeform-payload';
 import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from '../journal/journal-check';
-import { journalEntryOf, type JournalRecord } from '../journal/journal-line';
+import { journalEntryOf, journalKeyOf, type JournalRecord } from '../journal/journal-line';
 import type { LogEntry, JournalStore } from '../ports';
 import { emptyRow, type QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
@@ -97,13 +97,9 @@ function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]
   );
   run.rows = run.deps.queue.readAll();
   const restoredKeys = new Set(toRestore.map((item) => item.key));
-  const rowNumbers = run.rows.filter((row) => row.error.startsWith('RESTORED: ') && restoredKeys.has(keyOfRow(row))).map((row) => row.rowNumber);
+  const rowNumbers = run.rows.filter((row) => row.error.startsWith('RESTORED: ') && restoredKeys.has(journalKeyOf(row))).map((row) => row.rowNumber);
   raiseIncident(run, 'ROWS_RESTORED', restoredDetail(toRestore.length, lost.map((item) => item.key)), rowNumbers);
   return toRestore.map((item) => item.key);
-}
-
-function keyOfRow(row: QueueRow): string {
-  return journalEntryOf(row, 0).key;
 }
 
 function restoredDetail(restored: number, lost: readonly string[]): string {
