@@ -42,8 +42,8 @@ export function checkJournal(run: Run): void {
   const plan = planJournalCheck([...state.open, ...lines.map((line) => line.key)], run.rows);
   const now = run.deps.clock.now();
   journal.append(plan.unjournaled.map((row) => journalEntryOf(row, row.receivedAt ?? now)));
-  const restored = plan.missing.length === 0 ? [] : restoreMissing(run, journal, plan.missing);
-  run.summary.journal = { next, open: [...plan.open, ...restored] };
+  const { restored, open } = plan.missing.length === 0 ? { restored: [], open: [] } : restoreMissing(run, journal, plan.missing);
+  run.summary.journal = { next, open: [...plan.open, ...open, ...restored] };
   if (restored.length === 0) markGone(run, ['ROWS_RESTORED']);
   noteCopies(run);
 }
@@ -72,11 +72,19 @@ function isArchived(key: string, archived: ReadonlySet<string>): boolean {
   return archived.has(bare);
 }
 
-/** Puts back every missing submission the Archive and the Log do not account for; returns the keys put back. */
-function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]): string[] {
-  const archived = run.deps.queue.archivedKeys();
-  const gone = keys.filter((key) => !isArchived(key, archived));
-  if (gone.length === 0) return [];
+/**
+ * Puts back every missing submission that Queue read again, the Archive and the Log do not account for; returns the
+ * keys put back, and the keys Queue holds after all (open: the next check looks at them again).
+ */
+function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]): { restored: string[]; open: string[] } {
+  // doPost runs without the run's lock and appends a row before its Journal line: a line read after the run read
+  // Queue may name a row appended in between. Read once more (only when something looks missing) before putting back.
+  run.rows = run.deps.queue.readAll();
+  const recheck = planJournalCheck(keys, run.rows);
+  const open = recheck.open.filter((key) => keys.includes(key));
+  const archived = recheck.missing.length === 0 ? new Set<string>() : run.deps.queue.archivedKeys();
+  const gone = recheck.missing.filter((key) => !isArchived(key, archived));
+  if (gone.length === 0) return { restored: [], open };
   const records = journal.recordsOf(gone);
   const eventIds = Array.from(new Set(records.map((record) => record.eventId).filter((id) => id !== '')));
   const histories = run.deps.audit.historiesOf([...gone.filter(isSubmissionIdentity), ...eventIds]);
@@ -87,7 +95,7 @@ function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]
   });
   const toRestore = missing.filter((item) => item.record !== undefined && !isFinishedInLog(item.history));
   const lost = missing.filter((item) => item.record === undefined);
-  if (toRestore.length === 0 && lost.length === 0) return [];
+  if (toRestore.length === 0 && lost.length === 0) return { restored: [], open };
   const now = run.deps.clock.now();
   const rows = toRestore.map((item) => restoredRow(run, item.record as JournalRecord, item.history, now));
   run.deps.queue.appendRows(rows);
@@ -99,7 +107,7 @@ function restoreMissing(run: Run, journal: JournalStore, keys: readonly string[]
   const restoredKeys = new Set(toRestore.map((item) => item.key));
   const rowNumbers = run.rows.filter((row) => row.error.startsWith('RESTORED: ') && restoredKeys.has(journalKeyOf(row))).map((row) => row.rowNumber);
   raiseIncident(run, 'ROWS_RESTORED', restoredDetail(toRestore.length, lost.map((item) => item.key)), rowNumbers);
-  return toRestore.map((item) => item.key);
+  return { restored: toRestore.map((item) => item.key), open };
 }
 
 function restoredDetail(restored: number, lost: readonly string[]): string {
