@@ -17,15 +17,17 @@ const bundleHash = () => createHash('sha256').update(readFileSync(BUNDLE)).diges
 /**
  * `onFirstFailure` is called once with the first schedule that broke an invariant, before fast-check starts shrinking it
  * (which can take longer than the run itself): a person can replay it at once.
- * `without` leaves action types out of the random schedules (chaos-schedule.mjs scheduleArbitraryOf).
- * @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null, onFirstFailure?: (found: { schedule: object, violations: string[] }) => void, without?: string[] }} [options]
+ * `without` leaves action types out of the random schedules (chaos-schedule.mjs scheduleArbitraryOf); `randomWorlds`
+ * draws a world (a reading of every undocumented platform answer) per schedule, counted in `worlds`.
+ * @param {{ schedules?: number, seed?: number, progress?: (line: string) => void, replay?: object | null, onFirstFailure?: (found: { schedule: object, violations: string[] }) => void, without?: string[], randomWorlds?: boolean }} [options]
  */
-export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null, onFirstFailure = () => undefined, without = [] } = {}) {
+export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, progress = () => undefined, replay = null, onFirstFailure = () => undefined, without = [], randomWorlds = false } = {}) {
   const gemini = await startOfflineGemini({ port: 0 });
   const totals = { schedules: 0, deliveries: 0, accepted: 0, refusedByPlatform: 0, duplicateEmails: 0, lost: 0, secretsLeaked: 0, executions: 0, mails: 0 };
   const statuses = {};
   const faults = {};
   const actors = {}; // actor → schedules in which it fired
+  const worlds = {}; // key=reading → schedules run in it (drawn worlds only)
   let lastFailure = null;
   const started = Date.now();
   const bundleAtStart = bundleHash();
@@ -38,6 +40,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     totals.accepted += result.accepted;
     totals.refusedByPlatform += result.refusedByPlatform;
     for (const a of observed.actors) actors[a] = (actors[a] ?? 0) + 1;
+    for (const [key, value] of Object.entries(schedule.worlds ?? {})) worlds[`${key}=${value}`] = (worlds[`${key}=${value}`] ?? 0) + 1;
     totals.duplicateEmails += result.duplicateEmails;
     totals.lost += result.lost;
     totals.secretsLeaked += result.secretsLeaked;
@@ -53,7 +56,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
     }
     return true;
   };
-  const property = fc.asyncProperty(scheduleArbitraryOf({ without }), runOne);
+  const property = fc.asyncProperty(scheduleArbitraryOf({ without, randomWorlds }), runOne);
 
   let failure = null;
   try {
@@ -71,7 +74,7 @@ export async function runChaos({ schedules = 20, seed = Date.now() % 2 ** 31, pr
   } finally {
     await gemini.close();
   }
-  return { seed, totals, statuses, faults, actors, failure, seconds: (Date.now() - started) / 1000 };
+  return { seed, totals, statuses, faults, actors, worlds, failure, seconds: (Date.now() - started) / 1000 };
 }
 
 /** What a failed run reports: the seed, fast-check's path and the last (shrunk) failing schedule with its violations. */
@@ -87,6 +90,7 @@ function failureOf(error, seed, lastFailure) {
 }
 
 /** The summary line `npm run chaos` prints last. */
-export function summaryLine({ totals, actors = {} }) {
-  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} actors=${Object.keys(actors).sort().join(',')} refused_by_platform=${totals.refusedByPlatform} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
+export function summaryLine({ totals, actors = {}, worlds = {} }) {
+  const ran = Object.keys(worlds).sort();
+  return `chaos: schedules=${totals.schedules} deliveries=${totals.deliveries} actors=${Object.keys(actors).sort().join(',')}${ran.length > 0 ? ` worlds=${ran.join(',')}` : ''} refused_by_platform=${totals.refusedByPlatform} duplicate_emails=${totals.duplicateEmails} lost=${totals.lost} secrets_leaked=${totals.secretsLeaked}`;
 }

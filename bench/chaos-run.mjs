@@ -197,7 +197,9 @@ async function drain(rt, actors) {
 export async function runSchedule(schedule, { gemini } = {}) {
   const sentCheck = sentCheckBundle(schedule);
   const props = sentCheck ? { ...CHAOS_PROPS, RECONCILE_SENT_MAIL: 'true' } : CHAOS_PROPS;
-  const rt = await startRuntime({ props, gemini, typeform: true, host: sentCheck ? { bundleDir: sentCheck } : {} });
+  // A schedule drawn with worlds (npm run chaos -- --world random) runs in them; others in the runtime's defaults.
+  const hostOptions = { ...(sentCheck ? { bundleDir: sentCheck } : {}), ...(schedule.worlds ? { worlds: schedule.worlds } : {}) };
+  const rt = await startRuntime({ props, gemini, typeform: true, host: hostOptions });
   const host = rt.host;
   const executions = [];
   const quotaSeen = [];

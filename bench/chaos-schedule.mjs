@@ -1,5 +1,6 @@
 // Random chaos schedules as fast-check arbitraries: groups of concurrent actions, each group opened by the faults it injects.
 import fc from 'fast-check';
+import { WORLD_SWITCHES } from '../emulator/worlds.mjs';
 
 /** Submissions are drawn from a small pool, so duplicates (concurrent and late) are common. */
 export const EVENT_POOL = 10;
@@ -78,17 +79,32 @@ const fault = fc.oneof(
  * Schedules of every action but those named in `without` (action types, e.g. 'staffDeleteRow'). Leaving out only
  * actions listed after the others draws, for a seed, the schedules the shorter list drew.
  */
-export function scheduleArbitraryOf({ without = [] } = {}) {
+export function scheduleArbitraryOf({ without = [], randomWorlds = false } = {}) {
   const kept = ACTIONS.filter(({ t }) => !without.includes(t)).map(({ weight, arbitrary }) => ({ weight, arbitrary }));
   const group = fc.record({
     faults: fc.array(fault, { maxLength: 2 }),
     actions: fc.array(fc.oneof(...kept), { minLength: 1, maxLength: 5 }),
   });
-  return fc.record({
+  const schedule = fc.record({
     burst: fc.boolean().chain((on) => (on ? fc.boolean() : fc.constant(false))), // in about a quarter of the runs
     approval: fc.boolean().chain((on) => (on ? fc.boolean() : fc.constant(false))), // on in about a quarter of the runs
     groups: fc.array(group, { minLength: 2, maxLength: 6 }),
   });
+  // Drawn after the rest, so a seed's schedules stay the same with or without worlds; only their world differs.
+  return randomWorlds ? fc.tuple(schedule, worldArbitrary()).map(([drawn, worlds]) => ({ ...drawn, worlds })) : schedule;
+}
+
+/**
+ * One reading of every undocumented platform answer (emulator/worlds.mjs), uniformly: the product must hold in each
+ * world, not in the default one only. A reading that takes a number (late:N) runs with its default number.
+ */
+export function worldArbitrary() {
+  return fc.record(Object.fromEntries(WORLD_SWITCHES.map((world) => [world.key, fc.constantFrom(...world.readings.map((reading) => reading.value))])));
+}
+
+/** The worlds a schedule ran in, as `key=value` words (only the switches not at their default). */
+export function worldWords(worlds = {}) {
+  return WORLD_SWITCHES.filter((world) => worlds[world.key] !== undefined && worlds[world.key] !== world.defaultReading).map((world) => `${world.key}=${worlds[world.key]}`);
 }
 
 
@@ -97,7 +113,8 @@ export function describeSchedule(schedule) {
   const fault = (f) => (f.clear ? `clear ${f.clear}` : `${f.target}:${Object.entries(f).filter(([k]) => k !== 'target').map(([k, v]) => `${k}=${v}`).join(',')}`);
   const act = (a) => (a.t === 'deliver' ? `deliver#${a.n}` : a.t === 'badToken' ? `badToken#${a.n}` : a.t === 'processKilled' ? 'process (killed inside Gemini)'
     : `${a.t}${Object.entries(a).filter(([k]) => k !== 't').map(([k, v]) => `:${k}=${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v}`).join('')}`);
-  return [`approval=${schedule.approval}${schedule.burst ? ` burst=${BURST_SIZE}` : ''}`, ...schedule.groups.map((g, i) => `  ${i + 1}. [${g.faults.map(fault).join('; ')}] ${g.actions.map(act).join(' ‖ ')}`)].join('\n');
+  const worlds = worldWords(schedule.worlds);
+  return [`approval=${schedule.approval}${schedule.burst ? ` burst=${BURST_SIZE}` : ''}${worlds.length > 0 ? ` worlds: ${worlds.join(' ')}` : ''}`, ...schedule.groups.map((g, i) => `  ${i + 1}. [${g.faults.map(fault).join('; ')}] ${g.actions.map(act).join(' ‖ ')}`)].join('\n');
 }
 
 export function deliveriesIn(schedule) {

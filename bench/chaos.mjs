@@ -1,4 +1,4 @@
-// `npm run chaos -- --schedules N [--seed S] [--replay FILE]`: random fault schedules, invariants checked, docs/reliability.md written.
+// `npm run chaos -- --schedules N [--seed S] [--replay FILE] [--world random | --world KEY=VALUE …]`: random fault schedules, invariants checked, docs/reliability.md written.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { runChaos, summaryLine } from './chaos-core.mjs';
 import { CHAOS_PROPS } from './chaos-run.mjs';
 import { setRuntimeDefaults } from './runtime.mjs';
 import { parseLatencySpec } from '../emulator/latency.mjs';
+import { parseWorldPairs } from '../emulator/worlds.mjs';
 import { fmt, machineLines, table, writeDoc } from './report.mjs';
 
 const { values } = parseArgs({
@@ -15,8 +16,17 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     replay: { type: 'string' },
     latency: { type: 'string', default: 'off' },
+    // `random`: each schedule draws one reading of every undocumented platform answer; KEY=VALUE fixes one for all.
+    world: { type: 'string', multiple: true, default: [] },
   },
 });
+const randomWorlds = values.world.includes('random');
+let fixedWorlds;
+try { fixedWorlds = parseWorldPairs(values.world.filter((w) => w !== 'random')); } catch (err) { console.error(`chaos: ${err.message}`); process.exit(2); }
+if (randomWorlds && Object.keys(fixedWorlds).length > 0) {
+  console.error('chaos: --world random draws every switch; give either random or KEY=VALUE pairs');
+  process.exit(2);
+}
 try { parseLatencySpec(values.latency); } catch (err) { console.error(`chaos: ${err.message}`); process.exit(2); }
 const schedules = Number(values.schedules);
 if (!Number.isInteger(schedules) || schedules < 1) {
@@ -27,9 +37,10 @@ const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.se
 const replay = values.replay ? JSON.parse(readFileSync(values.replay, 'utf8')) : null;
 const progress = (line) => console.error(`[chaos] ${line}`);
 // --latency google[:SCALE]: every runtime delays its calls as Google would, drawn from the chaos seed.
-setRuntimeDefaults({ latency: values.latency, latencySeed: seed });
+setRuntimeDefaults({ latency: values.latency, latencySeed: seed, worlds: fixedWorlds });
+const worldsSaid = randomWorlds ? 'a world drawn per schedule' : Object.keys(fixedWorlds).length > 0 ? Object.entries(fixedWorlds).map(([k, v]) => `${k}=${v}`).join(' ') : 'the default world';
 
-progress(`${replay ? `replaying the schedule in ${values.replay}` : `${schedules} schedules, seed ${seed}`}, latency ${values.latency}`);
+progress(`${replay ? `replaying the schedule in ${values.replay}` : `${schedules} schedules, seed ${seed}`}, latency ${values.latency}, ${worldsSaid}`);
 // The first failing schedule is saved (and its violations printed) before shrinking, which can take longer than the run.
 const onFirstFailure = ({ schedule, violations }) => {
   const file = join(tmpdir(), `formqueue-chaos-first-failure-${seed}.json`);
@@ -37,7 +48,7 @@ const onFirstFailure = ({ schedule, violations }) => {
   progress(`an invariant broke; shrinking the schedule now. Unshrunk, it replays with: npm run chaos -- --replay ${file}`);
   for (const violation of violations) progress(`  - ${violation}`);
 };
-const result = await runChaos({ schedules, seed, progress, replay, onFirstFailure });
+const result = await runChaos({ schedules, seed, progress, replay, onFirstFailure, randomWorlds });
 const { totals } = result;
 
 const resultTable = table(['measure', 'value'], [
@@ -55,7 +66,9 @@ const resultTable = table(['measure', 'value'], [
 ]);
 const faultTable = table(['fault fired (kind in execution)', 'schedules'],
   Object.entries(result.faults).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v]));
-console.log(`${resultTable}\n\n${faultTable}`);
+const worldTable = Object.keys(result.worlds).length === 0 ? null : table(['world (switch=reading)', 'schedules'],
+  Object.entries(result.worlds).sort((a, b) => a[0].localeCompare(b[0])).map(([k, v]) => [k, v]));
+console.log(`${resultTable}\n\n${faultTable}${worldTable ? `\n\n${worldTable}` : ''}`);
 
 if (result.failure) {
   const f = result.failure;
@@ -64,7 +77,7 @@ if (result.failure) {
   console.log(`\nchaos: an invariant broke. seed=${f.seed}${f.path ? ` path=${f.path}` : ''}`);
   if (f.readable) console.log(`shrunk schedule:\n${f.readable}\n${JSON.stringify(f.schedule)}`);
   console.log(`violations:\n- ${f.violations.join('\n- ')}`);
-  console.log(`replay: npm run chaos -- --schedules ${schedules} --seed ${f.seed}${f.schedule ? `   or: npm run chaos -- --replay ${file}` : ''}`);
+  console.log(`replay: npm run chaos -- --schedules ${schedules} --seed ${f.seed}${values.world.map((w) => ` --world ${w}`).join('')}${f.schedule ? `   or: npm run chaos -- --replay ${file}` : ''}`);
 } else if (!replay) {
   writeDoc('docs/reliability.md', [
     '# Reliability',
@@ -134,7 +147,7 @@ if (result.failure) {
     '',
     '## Latest run',
     ...machineLines(),
-    `- Seed: ${result.seed}; latency: ${values.latency}`,
+    `- Seed: ${result.seed}; latency: ${values.latency}; worlds: ${worldsSaid}`,
     '',
     resultTable,
     '',
@@ -150,9 +163,10 @@ if (result.failure) {
     '',
     table(['actor', 'schedules'], Object.entries(result.actors).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v])),
     '',
+    ...(worldTable ? ['Worlds (docs/runtime.md#worlds: a reading of each platform answer Google does not document) the schedules ran in:', '', worldTable, ''] : []),
     '## Reproduce',
     '```',
-    `npm run chaos -- --schedules ${schedules} --seed ${result.seed}${values.latency === 'off' ? '' : ` --latency ${values.latency}`}`,
+    `npm run chaos -- --schedules ${schedules} --seed ${result.seed}${values.latency === 'off' ? '' : ` --latency ${values.latency}`}${values.world.map((w) => ` --world ${w}`).join('')}`,
     '```',
     'A failing run prints the seed, the fast-check path and the shrunk schedule, and writes it to a JSON file in the temp',
     'directory (`npm run chaos -- --replay FILE` runs that schedule alone). `npm test` runs 20 schedules of every actor',

@@ -137,7 +137,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     class: 'quota',
     title: 'Mail quota exhausted',
     whatHappened: "The Apps Script account's daily mail quota is used up: replies cannot be sent.",
-    nextStep: "Nothing to do today: the account's daily mail quota is used up; READY rows keep their place and are mailed once the quota returns. If this happens often, run formqueue from a Google Workspace account (1,500 recipients a day).",
+    nextStep: "Nothing to do: the account's daily mail quota is used up. Google gives it back 24 hours after the first mail of that quota day, not at midnight; READY rows keep their place and are mailed once it returns. If this happens often, run formqueue from a Google Workspace account (1,500 recipients a day).",
     raisedBy: "processQueue, when the account's remaining daily mail quota cannot cover the next reply. That row and the ones after it stay READY/APPROVED and are sent on a later run.",
     mails: AT_ONCE,
     followUps: 'reminders-and-recovery',
