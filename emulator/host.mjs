@@ -1,6 +1,6 @@
 // GasHost: owns all shared state and runs each Apps Script execution in its own worker (docs/runtime.md#how-it-works).
 import { EventEmitter } from 'node:events';
-import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { SheetModel, SpreadsheetModel, a1Of, displayValue, parseA1 } from './spreadsheet-model.mjs';
@@ -24,9 +24,9 @@ import { RuntimeClock, clockEvent } from './runtime-clock.mjs';
 import { identityOf, visibleActiveUser } from './identity.mjs';
 import { advancedServices, deniedCalls, grantedScopes } from './scopes.mjs';
 import { resolveWorlds } from './worlds.mjs';
+import { sharedPool } from './worker-pool.mjs';
 import { ACCOUNT_LIMITS, TRIGGER_RUNTIME_EXCEEDED, restoreTable, resetsAt, spend, usedIn } from './daily-quotas.mjs';
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
 const SHEETS_CLASSES = new Set(['SpreadsheetApp', 'Spreadsheet', 'Sheet', 'Range', 'TextFinder', 'Protection']);
 const MAX_EXECUTIONS = 200;
 const MAX_RTT_SAMPLES = 200000;
@@ -85,6 +85,7 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
+    this.pool = sharedPool;
     this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...gmailApiHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
     this.seq = 0;
@@ -165,14 +166,14 @@ export class GasHost extends EventEmitter {
     info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
-    const worker = new Worker(WORKER_URL, {
-      workerData: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info },
-      transferList: [port2],
-    });
+    // A warm thread (worker-pool.mjs); the execution gets a fresh realm in it all the same.
+    const worker = this.pool.take();
+    worker.postMessage({ t: 'run', job: { bundleDir: this.opts.bundleDir, sab, port: port2, fn: functionName, args, info } }, [port2]);
     st.kill = (status, error) => {
       if (st.settled) return;
       st.settled = { status, error };
-      void worker.terminate(); // settled by the 'exit' handler below
+      st.killed = true;
+      void worker.terminate(); // settled by the 'exit' handler below; a killed thread is never reused
     };
     this.live.set(id, st);
     const timer = setTimeout(() => st.kill('timeout', { name: 'Exception', message: 'Exceeded maximum execution time' }), runOpts.timeoutMs ?? this.opts.executionTimeoutMs);
@@ -182,6 +183,11 @@ export class GasHost extends EventEmitter {
       if (msg.t === 'done') {
         if (!st.settled) st.settled = { status: msg.status, value: msg.value, error: msg.error };
         this.recordRtts(msg.rtts);
+        // Finished by itself: the thread goes back warm. A kill already under way ends it ('exit' settles).
+        if (!st.killed) {
+          settle(0);
+          this.pool.give(worker);
+        }
         return;
       }
       // dispatch turns every handler failure into a reply; nothing here awaits the chain.
@@ -194,32 +200,47 @@ export class GasHost extends EventEmitter {
     };
     port1.on('message', onMessage);
 
+    let settle = (_code) => undefined;
+    const onError = (e) => { if (!st.settled) st.settled = { status: 'crash', error: { name: e.name || 'Error', message: e.message } }; };
+    const onExit = (code) => {
+      // 'exit' can overtake messages still queued on the port: drain them first.
+      for (let m; !st.dead && (m = receiveMessageOnPort(port1)); ) if (m.message.t !== 'call') onMessage(m.message);
+      settle(code);
+    };
+    worker.on('error', onError);
+    worker.on('exit', onExit);
     st.finished = new Promise((resolve) => {
-      worker.on('error', (e) => { if (!st.settled) st.settled = { status: 'crash', error: { name: e.name || 'Error', message: e.message } }; });
-      worker.on('exit', (code) => {
-        // 'exit' can overtake messages still queued on the port: drain them first.
-        for (let m; (m = receiveMessageOnPort(port1)); ) if (m.message.t !== 'call') onMessage(m.message);
+      settle = (code) => {
+        if (st.dead) return;
+        worker.off('error', onError);
+        worker.off('exit', onExit);
         clearTimeout(timer);
         st.dead = true;
         port1.close();
-        for (const ac of st.aborts) ac.abort();
-        this.locks.releaseAll(id);
-        this.live.delete(id);
-        const s = st.settled ?? { status: 'crash', error: { name: 'Error', message: `worker exited with code ${code}` } };
-        rec.status = s.status;
-        rec.value = s.value;
-        if (s.error) rec.error = s.error;
-        rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
-        if (st.latency) this.finishLatency(st);
-        if (triggerRun) this.countTriggerRuntime(rec, userEmail);
-        this.executions.push(rec);
-        if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
-        this.markDirty();
-        this.emit('execution', rec);
-        resolve(rec);
-      });
+        resolve(this.recordEnd(st, code, { t0, triggerRun }));
+      };
     });
     return st.finished;
+  }
+
+  /** An execution that ended (by itself, killed, or its thread crashed): locks freed, its record completed and kept. */
+  recordEnd(st, code, { t0, triggerRun }) {
+    const rec = st.rec;
+    for (const ac of st.aborts) ac.abort();
+    this.locks.releaseAll(rec.id);
+    this.live.delete(rec.id);
+    const s = st.settled ?? { status: 'crash', error: { name: 'Error', message: `worker exited with code ${code}` } };
+    rec.status = s.status;
+    rec.value = s.value;
+    if (s.error) rec.error = s.error;
+    rec.durationMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (st.latency) this.finishLatency(st);
+    if (triggerRun) this.countTriggerRuntime(rec, st.userEmail);
+    this.executions.push(rec);
+    if (this.executions.length > MAX_EXECUTIONS) this.executions.splice(0, this.executions.length - MAX_EXECUTIONS);
+    this.markDirty();
+    this.emit('execution', rec);
+    return rec;
   }
 
   /** Executions running now whose simultaneous-executions quota is `user`'s. */

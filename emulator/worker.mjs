@@ -1,5 +1,5 @@
-// One execution: a worker thread with its own vm context running the bundle; every service call blocks on the host.
-import { receiveMessageOnPort, workerData } from 'node:worker_threads';
+// Executions, one at a time: a worker thread (kept warm by worker-pool.mjs) gives each a fresh vm context running the bundle; every service call blocks on the host.
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import vm from 'node:vm';
 import { basename, join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,10 +13,13 @@ import { realmSpreadsheet } from './realm/spreadsheet.mjs';
 import { realmServices } from './realm/services.mjs';
 import { realmOutput } from './realm/output.mjs';
 
-const { bundleDir, sab, port, fn, args, info } = workerData;
-const flag = new Int32Array(sab);
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
-const rtts = [];
+// The execution running now (one at a time per thread): set by each 'run' message, read by the natives below.
+let bundleDir = '';
+let port = /** @type {import('node:worker_threads').MessagePort} */ (/** @type {unknown} */ (null));
+let flag = new Int32Array(1);
+let info = /** @type {any} */ ({});
+let rtts = /** @type {number[]} */ ([]);
 let seq = 0;
 
 /** The bridge (docs/runtime.md#how-it-works): post, then bump seq (a failed post must not desync), block until the host bumps the flag. */
@@ -117,7 +120,7 @@ const SHIFT_DATE = `(function (offset) {
   globalThis.Date = ShiftedDate;
 })`;
 
-async function main() {
+async function main(fn, args) {
   // --latency: the execution starts as late as Google would start it (modeled by the host, see latency.mjs).
   if (info.startDelayMs > 0) Atomics.wait(sleepCell, 0, 0, info.startDelayMs);
   const ctx = vm.createContext({});
@@ -140,4 +143,12 @@ async function main() {
   }
 }
 
-main().catch((e) => finish({ status: 'error', error: errorOf(e) }));
+// One 'run' message per execution, never two at once: the host gives a thread back only after its 'done'.
+parentPort.on('message', (msg) => {
+  if (msg?.t !== 'run') return;
+  ({ bundleDir, port, info } = msg.job);
+  flag = new Int32Array(msg.job.sab);
+  rtts = [];
+  seq = 0;
+  main(msg.job.fn, msg.job.args).catch((e) => finish({ status: 'error', error: errorOf(e) }));
+});
