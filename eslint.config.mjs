@@ -5,23 +5,23 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 /** What one function may be, everywhere outside the tests. */
-const LIMITS = { lines: 80, complexity: 20, depth: 4, params: 5 };
+export const LIMITS = { lines: 80, complexity: 20, depth: 4, params: 5 };
 
 /**
  * Files with a function already over a limit (measured 2026-12-01), each allowed a fifth more than its largest
  * function then, so work in flight can land but the function cannot keep growing. Lower or delete an entry when
- * the function is split; raising one needs a reason in the commit.
+ * the function is split; raising one needs a reason in the commit. test/repo/known-over.test.ts fails when an entry
+ * allows far more than the file's largest function needs, or when the file needs no allowance at all.
  */
-const KNOWN_OVER = {
-  'src/core/intake/answers.ts': { complexity: 46 }, // answerText: one case per Typeform answer type
+export const KNOWN_OVER = {
+  'src/core/intake/answers.ts': { complexity: 35 }, // answerText: one case per Typeform answer type
   'src/core/triage/health.ts': { complexity: 27 },
-  'src/gas/edit-guard.ts': { lines: 125, complexity: 33 },
-  'src/core/intake/intake.ts': { params: 9 },
+  'src/core/intake/intake.ts': { params: 8 },
   'src/core/processing/record-verdicts.ts': { lines: 101, params: 8 }, // recordVerdict, moved here from generate-round.ts
   'src/core/processing/run-context.ts': { params: 8 },
   'src/core/staff/edit-guard.ts': { params: 9 },
   'src/core/triage/triage-mail.ts': { params: 8 },
-  'src/core/processing/reply-format.ts': { complexity: 33 },
+  'src/core/processing/reply-format.ts': { complexity: 32 },
   'emulator/server.mjs': { lines: 183, complexity: 58 }, // handleApi: one branch per /api route
   'emulator/format-date.mjs': { complexity: 48 }, // one case per date-pattern letter
   'emulator/cli.mjs': { complexity: 34 },
@@ -32,8 +32,8 @@ const KNOWN_OVER = {
   'emulator/sheets-typing.mjs': { complexity: 29 },
   'emulator/spreadsheet-model.mjs': { complexity: 34, params: 9 },
   'bench/bench.mjs': { lines: 104 },
-  'bench/chaos-check.mjs': { complexity: 41 },
-  'scripts/deploy.mjs': { lines: 107, complexity: 34 },
+  'bench/chaos-check.mjs': { complexity: 30 },
+  'scripts/deploy.mjs': { lines: 98, complexity: 34 },
 };
 
 function sizeRules({ lines, complexity, depth, params }) {
