@@ -1,6 +1,6 @@
 // `node scripts/combine-mutation-reports.mjs <stryker json>…`: one score for src/core from several scoped Stryker runs.
 // For each file the newest report (by file time) that mutated it counts; a file no report mutated is not counted.
-// This is not one run: each file's figure is from the code and tests of its own run (docs/quality.md says which).
+// This is not one run: each file's figure is from the code and tests of its own run (docs/changelog.md says which).
 import { readFileSync, statSync } from 'node:fs';
 
 const byFile = new Map();
