@@ -1,4 +1,5 @@
 // selfTest: formqueue → Self-test, or run from the editor; checks the platform assumptions on this account.
+import { systemClock } from '../gas/system-clock';
 import { readSettings } from '../core/settings';
 import { createScriptPropertyStore } from '../gas/script-properties';
 import { runSelfTest } from '../gas/self-test';
@@ -7,7 +8,7 @@ import { openSpreadsheet } from '../gas/spreadsheet';
 export function selfTest(): string {
   const { settings } = readSettings(createScriptPropertyStore().getAll());
   const book = SpreadsheetApp.getActiveSpreadsheet() ?? openSpreadsheet(settings);
-  const report = runSelfTest(book, settings, Date.now());
+  const report = runSelfTest(book, settings, systemClock.now());
   console.log(report);
   try {
     const ui = SpreadsheetApp.getUi();

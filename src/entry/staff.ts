@@ -1,4 +1,5 @@
 // The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each wiring adapters to core.
+import { systemClock } from '../gas/system-clock';
 import { messageOf } from '../core/errors';
 import { readSettings, SETTING_KEYS } from '../core/settings';
 import { planPropertyChange } from '../core/staff/set-property';
@@ -67,7 +68,7 @@ export function onOpen(): void {
 export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void {
   const book = e.source;
   const props = createScriptPropertyStore();
-  const now = Date.now();
+  const now = systemClock.now();
   noteConfigEdit(e.range.getSheet().getName(), props, now);
   guardQueueEdit(e, { props, audit: createAuditLog(book), now });
 }
@@ -81,7 +82,7 @@ function selectionAction(action: MenuAction, title: string): void {
       audit: createAuditLog(book),
       props: createScriptPropertyStore(),
       user: currentUser(),
-      now: Date.now(),
+      now: systemClock.now(),
     });
   });
 }
@@ -104,7 +105,7 @@ export function menuMarkSent(): void {
 
 export function menuProcessNow(): void {
   alertOutcome('Process now', () => {
-    createScriptPropertyStore().set(DIRTY_PROPERTY, String(Date.now())); // not an idle tick: look at the queue
+    createScriptPropertyStore().set(DIRTY_PROPERTY, String(systemClock.now())); // not an idle tick: look at the queue
     const summary = processQueue();
     return typeof summary === 'string' && summary !== '' ? summary : 'Done: the queue was processed. See the Queue and Log sheets.';
   });
@@ -123,7 +124,7 @@ export function menuQueueHealth(): void {
   try {
     const book = spreadsheet();
     const props = createScriptPropertyStore();
-    showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().count(), now: Date.now() });
+    showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().count(), now: systemClock.now() });
   } catch (error) {
     alertOutcome('Queue health', () => {
       throw error;
@@ -132,11 +133,11 @@ export function menuQueueHealth(): void {
 }
 
 export function menuPause(): void {
-  alertOutcome('Pause', () => setPaused(createScriptPropertyStore(), true, currentUser(), Date.now()));
+  alertOutcome('Pause', () => setPaused(createScriptPropertyStore(), true, currentUser(), systemClock.now()));
 }
 
 export function menuResume(): void {
-  alertOutcome('Resume', () => setPaused(createScriptPropertyStore(), false, currentUser(), Date.now()));
+  alertOutcome('Resume', () => setPaused(createScriptPropertyStore(), false, currentUser(), systemClock.now()));
 }
 
 /** Script Properties without opening Project Settings: KEY=VALUE in a prompt, checked before it is stored. */
@@ -153,7 +154,7 @@ export function menuSetProperty(): void {
     }
     props.setMany(change.writes.set);
     for (const key of change.writes.remove) props.delete(key);
-    props.set(DIRTY_PROPERTY, String(Date.now()));
+    props.set(DIRTY_PROPERTY, String(systemClock.now()));
     return change.done;
   });
 }

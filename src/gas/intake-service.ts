@@ -78,7 +78,7 @@ export function keepUnhandledBody(body: string, token: string | undefined): void
     const settings = readSettings(createScriptPropertyStore().getAll()).settings;
     const verdict = checkWebhookToken(token, settings.webhookToken, settings.webhookTokenPrevious);
     if (verdict !== 'current' && verdict !== 'previous') return;
-    createSpillStore().save(Date.now(), body);
+    createSpillStore().save(systemClock.now(), body);
   } catch (error) {
     try {
       console.error(`doPost could not keep the body of an internal_error: ${redact(messageOf(error))}`);
