@@ -18,10 +18,10 @@ module.exports = {
     },
     {
       name: 'src-ships-alone',
-      comment: 'The bundle is src only: it never imports the runtime, the benches, the scripts or the tests.',
+      comment: 'The bundle is src only: it never imports the runtime, its harness, the benches, the scripts or the tests.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^(emulator|bench|scripts|test)/' },
+      to: { path: '^(emulator|bench|harness|scripts|test)/' },
     },
     {
       name: 'src-has-no-node',

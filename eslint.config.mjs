@@ -70,7 +70,7 @@ export default tseslint.config(
   {
     // The runtime and everything that drives it: a promise nobody awaits loses its rejection (a hung execution,
     // a silent crash). Type-aware, so only here.
-    files: ['emulator/**/*.mjs', 'bench/**/*.mjs', 'scripts/**/*.mjs', 'src/**/*.ts', 'test/**/*.ts'],
+    files: ['emulator/**/*.mjs', 'bench/**/*.mjs', 'harness/**/*.mjs', 'scripts/**/*.mjs', 'src/**/*.ts', 'test/**/*.ts'],
     languageOptions: { parserOptions: { project: ['./tsconfig.lint.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

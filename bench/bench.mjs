@@ -3,7 +3,7 @@ import { measureIdleAndRuntime } from './idle-bench.mjs';
 import { measureIntake } from './intake-bench.mjs';
 import { measureThroughput } from './throughput-bench.mjs';
 import { fmt, machine, machineLines, table, writeDoc } from './report.mjs';
-import { DIST_DIR, setRuntimeDefaults } from './runtime.mjs';
+import { DIST_DIR, setRuntimeDefaults } from '../harness/runtime.mjs';
 import { statSync } from 'node:fs';
 import { measureBurst } from './burst-bench.mjs';
 import { measureCostPerRow, measureTriggerDay } from './google-bench.mjs';

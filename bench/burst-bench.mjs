@@ -4,7 +4,7 @@ import { executionRng } from '../emulator/latency.mjs';
 import { createTypeformStore, LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { startServer } from '../emulator/server.mjs';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { eventIdOf, startRuntime, submission } from './runtime.mjs';
+import { eventIdOf, startRuntime, submission } from '../harness/runtime.mjs';
 
 const TICK_EVERY_MS = 60000; // the clock trigger: everyMinutes(1) (src/gas/setup.ts)
 const MAX_DRAIN_TICKS = 10;

@@ -1,6 +1,6 @@
 // The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
 import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
-import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from './runtime.mjs';
+import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from '../harness/runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL } from './chaos-schedule.mjs';
 
 /**
@@ -59,7 +59,7 @@ export function refusedByPlatform(answers) {
   return answers.filter(({ answer }) => isRefused(answer)).length;
 }
 
-/** The response token of submission n (bench/runtime.mjs): a row recovered from Typeform has it, with a reconciled: event id. */
+/** The response token of submission n (harness/runtime.mjs): a row recovered from Typeform has it, with a reconciled: event id. */
 const tokenOf = (n) => `tok${String(n).padStart(29, '0')}`;
 
 /** Rows of no known event (by event id, or by response token for a row the Typeform check recovered); blank rows aside. */

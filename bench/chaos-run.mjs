@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manifestFor } from '../scripts/manifest.mjs';
-import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from './runtime.mjs';
+import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from '../harness/runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL, POISON_KINDS, UNKNOWN_FORM_EVENTS } from './chaos-schedule.mjs';
 import { STAFF, approveAll, isStaffAction, resendAsAdvised, setupAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChaos, summaryLine } from './chaos-core.mjs';
 import { CHAOS_PROPS } from './chaos-run.mjs';
-import { setRuntimeDefaults } from './runtime.mjs';
+import { setRuntimeDefaults } from '../harness/runtime.mjs';
 import { parseLatencySpec } from '../emulator/latency.mjs';
 import { parseWorldPairs } from '../emulator/worlds.mjs';
 import { fmt, machineLines, table, writeDoc } from './report.mjs';

@@ -1,5 +1,5 @@
 // Google's costs per mailed reply, the daily trigger budget and the idle tick, in modeled time (--latency google, seeded).
-import { median, pendingQueue, startRuntime, submission } from './runtime.mjs';
+import { median, pendingQueue, startRuntime, submission } from '../harness/runtime.mjs';
 import { modeledMsOf } from './modeled.mjs';
 import { breakdownOf } from './run-breakdown.mjs';
 

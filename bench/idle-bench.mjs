@@ -1,5 +1,5 @@
 // The idle tick (service calls, spreadsheet opened?) and the runtime itself (service-call round trip, execution start-up).
-import { median, startRuntime, submission } from './runtime.mjs';
+import { median, startRuntime, submission } from '../harness/runtime.mjs';
 
 export async function measureIdleAndRuntime({ ticks = 5, progress = () => undefined } = {}) {
   const rt = await startRuntime();

@@ -1,7 +1,7 @@
 // Intake cost at several Queue sizes: formqueue's bundle and the full-scan reference, side by side on the same spreadsheet.
 import { GasHost } from '../emulator/host.mjs';
 import { buildEvent } from '../emulator/server.mjs';
-import { TOKEN, eventIdOf, median, recipientOf, startRuntime, submission } from './runtime.mjs';
+import { TOKEN, eventIdOf, median, recipientOf, startRuntime, submission } from '../harness/runtime.mjs';
 import { modeledMsOf, percentile } from './modeled.mjs';
 
 const FULLSCAN_DIR = new URL('./fullscan', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 // Measures the spill: how many sample deliveries Script Properties keep while Sheets fails, and a burst's losses.
 // npm run spill-capacity -- [--outage 0] [--burst 600] [--concurrency 30] [--latency google] [--bundle DIR]
-import { setRuntimeDefaults, startRuntime, submission } from './runtime.mjs';
+import { setRuntimeDefaults, startRuntime, submission } from '../harness/runtime.mjs';
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
 // Generation throughput: rows generated in one processQueue run against the offline Gemini with a fixed latency, at concurrency K.
-import { pendingQueue, startRuntime } from './runtime.mjs';
+import { pendingQueue, startRuntime } from '../harness/runtime.mjs';
 
 
 /**

@@ -3,7 +3,7 @@
 // The runtime emulates Apps Script where Google documents it; where Google does not, it must not pick the answer
 // the product happens to survive. Each behaviour docs/platform.md marks undocumented, community-sourced or unverified
 // is a "world" switch below, set with `npm start -- --world KEY=VALUE` (cli.mjs, listed by --help), the GasHost
-// option `worlds` (bench/runtime.mjs, test/e2e/runtime.ts) and described in docs/runtime.md#worlds. The default
+// option `worlds` (harness/runtime.mjs, test/e2e/runtime.ts) and described in docs/runtime.md#worlds. The default
 // reading of each is what the runtime did before the switch existed, so a test that names no world keeps its meaning.
 // A new switch is one more entry here, read where the behaviour is emulated as `host.worlds.KEY`.
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runChaos } from '../../bench/chaos-core.mjs';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
 import { UNKNOWN_FORM_EVENTS } from '../../bench/chaos-schedule.mjs';
-import { eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
+import { eventIdOf, recipientOf, setRuntimeDefaults } from '../../harness/runtime.mjs';
 import issue24Actors from './chaos-issue24-actors.json';
 import pasteInFlight from './chaos-paste-in-flight.json';
 

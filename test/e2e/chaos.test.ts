@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos, summaryLine } from '../../bench/chaos-core.mjs';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
-import { GEMINI_KEY, eventIdOf, recipientOf, setRuntimeDefaults } from '../../bench/runtime.mjs';
+import { GEMINI_KEY, eventIdOf, recipientOf, setRuntimeDefaults } from '../../harness/runtime.mjs';
 import everyActor from './chaos-every-actor.json';
 import refusedPoison from './chaos-refused-poison.json';
 import unjudgedPaste from './chaos-unjudged-paste.json';

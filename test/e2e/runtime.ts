@@ -1,6 +1,6 @@
-// One local runtime per test: bench/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front.
+// One local runtime per test: harness/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front.
 import { readFileSync } from 'node:fs';
-import { startHost } from '../../bench/runtime.mjs';
+import { startHost } from '../../harness/runtime.mjs';
 import { startServer } from '../../emulator/server.mjs';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
 

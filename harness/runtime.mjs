@@ -1,4 +1,4 @@
-// A local runtime for bench and chaos: the built bundle in GasHost after Set up, the offline Gemini, deliveries as doPost executions.
+// The local runtime that bench, chaos and the end-to-end tests share: the built bundle in GasHost after Set up, the offline Gemini, deliveries as doPost executions.
 import { readFileSync } from 'node:fs';
 import { GasHost } from '../emulator/host.mjs';
 import { startOfflineGemini } from '../emulator/offline-gemini.mjs';
