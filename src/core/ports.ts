@@ -2,6 +2,7 @@
 import type { IncidentCode } from './codes';
 import type { QueueHeader, QueueRow } from './queue-row';
 import type { RejectionKind } from './intake/rejection-kinds';
+import type { SuppressedEntry } from './suppression';
 
 /** Epoch milliseconds; core never reads the clock itself. */
 export interface Clock {
@@ -190,6 +191,14 @@ export interface JournalStore {
 
 export interface ConfigStore {
   readForms(): FormConfig[];
+}
+
+/** The Suppressed sheet (src/core/suppression.ts). */
+export interface SuppressionList {
+  /** Every line (one read); none when the sheet does not exist yet (nobody could have added one). */
+  read(): SuppressedEntry[];
+  /** Each entry one atomic append; throws CONFIG_MISSING when the sheet does not exist (Set up makes it). */
+  add(entries: readonly SuppressedEntry[]): void;
 }
 
 /** A generateContent call, already shaped by core. */

@@ -5,7 +5,7 @@ import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { finishedSubmissionsRefused, rejectedIncidentDetail } from './intake/rejection-kinds';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
-import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
+import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, SuppressionList, TallyStore } from './ports';
 import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
@@ -46,6 +46,8 @@ export interface Workspace {
   tally: TallyStore;
   /** The record of every accepted submission (src/core/journal). */
   journal?: JournalStore;
+  /** The Suppressed sheet: addresses no reply is mailed to. */
+  suppression?: SuppressionList;
 }
 
 export interface TickPorts {
@@ -143,6 +145,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         readPayload: (row) => workspace.readPayload(row),
         journal: workspace.journal,
         journalState: readJournalState(snapshot),
+        suppression: workspace.suppression,
       },
       { startedAt },
     );

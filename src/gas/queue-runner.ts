@@ -21,6 +21,7 @@ import { createScriptPropertyStore } from './script-properties';
 import { spillFigures } from './spill-store';
 import { createTallyStore } from './tally-store';
 import { createJournalStore } from './journal-store';
+import { createSuppressionList } from './suppression-store';
 import { openSpreadsheet } from './spreadsheet';
 import { scriptDateKey, systemClock, systemRandom } from './system-clock';
 
@@ -83,6 +84,7 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     intakeLock: intakeLock(),
     tally: createTallyStore(spreadsheet),
     journal: createJournalStore(spreadsheet),
+    suppression: createSuppressionList(spreadsheet),
     spreadsheetUrl: () => spreadsheet.getUrl(),
     queueSheetId: () => spreadsheet.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
     watchCapacity: (incidents, now) => watchGrid(spreadsheet, props, incidents, snapshot, now),

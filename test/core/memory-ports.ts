@@ -21,6 +21,7 @@ import type {
   RowIdentity,
   SentCopy,
   SentMailbox,
+  SuppressionList,
   TallyEntry,
   TallyRow,
   TallyStore,
@@ -31,6 +32,7 @@ import { emptyRow, type QueueRow } from '../../src/core/queue-row';
 import type { JournalEntry, JournalRecord } from '../../src/core/journal/journal-line';
 import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
 import { readSettings, type Settings } from '../../src/core/settings';
+import type { SuppressedEntry } from '../../src/core/suppression';
 import { newSummary, type ProcessingDeps, type Run } from '../../src/core/processing/run-context';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
@@ -444,5 +446,18 @@ export class MemoryJournal implements JournalStore {
   append(entries: readonly JournalEntry[]): void {
     this.check();
     this.lines.push(...entries.map((entry) => ({ ...entry })));
+  }
+}
+
+/** The Suppressed sheet: its lines, the reads made and the lines added. */
+export class MemorySuppression implements SuppressionList {
+  reads = 0;
+  constructor(public entries: SuppressedEntry[] = []) {}
+  read(): SuppressedEntry[] {
+    this.reads++;
+    return this.entries.map((entry) => ({ ...entry }));
+  }
+  add(entries: readonly SuppressedEntry[]): void {
+    this.entries.push(...entries);
   }
 }

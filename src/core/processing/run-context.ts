@@ -13,6 +13,7 @@ import type {
   QueueStore,
   Random,
   SentMailbox,
+  SuppressionList,
 } from '../ports';
 import type { IncidentCode } from '../codes';
 import type { JournalState } from '../journal/journal-check';
@@ -21,6 +22,7 @@ import { distinctLines } from '../send-ledger';
 import { logLineOf, submissionIdentity } from '../submission-identity';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
+import { suppressionIndex, type SuppressedEntry } from '../suppression';
 import { isSystemMove } from './transitions';
 import { combine, newBatch, type Batch } from './batch';
 
@@ -51,6 +53,8 @@ export interface ProcessingDeps {
   journal?: JournalStore;
   /** Where the last Journal check stopped (JOURNAL_STATE_PROPERTY). */
   journalState?: JournalState;
+  /** The Suppressed sheet; absent, nothing is suppressed (tests that do not need one). */
+  suppression?: SuppressionList;
 }
 
 export interface ProcessingOptions {
@@ -108,6 +112,8 @@ export interface Run {
   archivedKeys?: ReadonlySet<string>;
   /** The event ids and identities this run claimed for sending: a submission is claimed once a run, whatever its rows. */
   claimedForSending?: Set<string>;
+  /** The Suppressed sheet by mailbox, read once, when the run first plans a send (suppressedOf). */
+  suppressed?: Map<string, SuppressedEntry>;
 }
 
 /** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */
@@ -328,4 +334,10 @@ export function clearGoneIncidents(run: Run): void {
 
 export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();
+}
+
+/** The suppression list, read once per run, when the run first plans a send; lines this run adds are added to it. */
+export function suppressedOf(run: Run): Map<string, SuppressedEntry> {
+  run.suppressed ??= suppressionIndex(run.deps.suppression?.read() ?? []);
+  return run.suppressed;
 }

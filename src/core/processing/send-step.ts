@@ -8,7 +8,7 @@ import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim } from './row-inputs';
-import { planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
+import { parkSuppressed, planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
 import {
   commitBatch,
   countWhenWritten,
@@ -129,6 +129,8 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       run.setAside.add(current?.rowNumber ?? claim.rowNumber);
       continue;
     }
+    // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
+    if (parkSuppressed(run, results, current)) continue;
     const mail = prepareMail(run, step, current);
     if (mail === null) {
       moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
