@@ -1,7 +1,7 @@
-// A small subset of Gmail's search language over sent mail, shared by GmailApp.search and Gmail.Users.Messages.list.
+// A small subset of Gmail's search language over a mailbox, shared by GmailApp.search and Gmail.Users.Messages.list.
 //
-// Supported: words, "phrases", subject:, to:, from:, newer_than:, older_than:, after:, before:, in:/is:/label: (the
-// mailbox holds only sent mail, so they match). after:/before: take YYYY/MM/DD or seconds since the epoch
+// Supported: words, "phrases", subject:, to:, from:, newer_than:, older_than:, after:, before:, in:sent and in:inbox
+// (other in:/is:/label: values match everything). after:/before: take YYYY/MM/DD or seconds since the epoch
 // (https://developers.google.com/workspace/gmail/api/guides/filtering; operators: https://support.google.com/mail/answer/7190).
 
 /** The instant an after:/before: value names (ms); a date is read as midnight UTC here, a documented simplification. */
@@ -16,7 +16,10 @@ export function matchesQuery(mail, query, now) {
     const m = /^(-?)(?:(\w+):)?(.*)$/.exec(tk);
     const neg = m[1] === '-', op = m[2]?.toLowerCase(), val = m[3].replace(/^"|"$/g, '').toLowerCase();
     let ok;
-    if (op === 'in' || op === 'is' || op === 'label') ok = true;
+    // in:sent and in:inbox tell the Sent folder from the inbox (a sent mail has no labels field: it is SENT); any other
+    // label or is: matches, as before the inbox existed.
+    if ((op === 'in' || op === 'label') && (val === 'sent' || val === 'inbox')) ok = (mail.labels ?? ['SENT']).includes(val.toUpperCase());
+    else if (op === 'in' || op === 'is' || op === 'label') ok = true;
     else if (op === 'subject') ok = mail.subject.toLowerCase().includes(val);
     else if (op === 'to') ok = [mail.to, mail.cc, mail.bcc].join(',').toLowerCase().includes(val);
     else if (op === 'from') ok = mail.from.toLowerCase().includes(val);
