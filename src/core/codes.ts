@@ -76,6 +76,7 @@ export const INCIDENT_CODES = [
   'RUNS_MISSED',
   'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
+  'BOUNCE_CHECK_FAILED',
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -254,6 +254,26 @@ export interface SentMailbox {
   search(query: string): SentCopy[];
 }
 
+/** A message of the running account's inbox as the bounce check reads it (RECONCILE_BOUNCES). */
+export interface BounceNotice {
+  id: string;
+  /** Epoch ms (Gmail's internalDate: when it arrived). */
+  receivedAt: number;
+  from: string;
+  subject: string;
+  /** The X-Failed-Recipients header, '' when absent. */
+  failedRecipients: string;
+  /** Every part Gmail shows inline (the human text, the delivery-status fields, the original's headers and text), joined. */
+  text: string;
+}
+
+/** The running account's inbox, for Gmail's delivery-failure notices. Throws when Gmail cannot be searched. */
+export interface BounceMailbox {
+  /** Ids of the messages the query finds, newest first (one page). */
+  list(query: string): string[];
+  read(id: string): BounceNotice;
+}
+
 /** One audit line of the Log sheet. */
 export interface LogEntry {
   at: number;

@@ -15,6 +15,7 @@ import { intakeDeps } from './intake-service';
 import { intakeLock, scriptLock } from './locks';
 import { createMailer } from './mailer';
 import { createSentMailbox } from './sent-mailbox';
+import { createBounceMailbox } from './bounce-mailbox';
 import { readPayload } from './payloads';
 import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
@@ -53,6 +54,7 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         random: systemRandom,
         mailer: createMailer(),
         sentMail: createSentMailbox(),
+        bounceMail: createBounceMailbox(),
         // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs-what).
         runningAccount: () => Session.getEffectiveUser().getEmail(),
         spill: spillFigures(),

@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type {
   AuditLog,
+  BounceMailbox,
+  BounceNotice,
   Cache,
   Clock,
   ConfigStore,
@@ -459,5 +461,25 @@ export class MemorySuppression implements SuppressionList {
   }
   add(entries: readonly SuppressedEntry[]): void {
     this.entries.push(...entries);
+  }
+}
+
+/** The inbox: notices found by any query arriving after its `after:` seconds; every list and read is kept. */
+export class MemoryBounceMailbox implements BounceMailbox {
+  notices: BounceNotice[] = [];
+  queries: string[] = [];
+  reads: string[] = [];
+  failWith: string | null = null;
+  list(query: string): string[] {
+    this.queries.push(query);
+    if (this.failWith !== null) throw new Error(this.failWith);
+    const after = Number(/after:(\d+)/.exec(query)?.[1] ?? 0) * 1000;
+    return this.notices.filter((notice) => notice.receivedAt >= after).map((notice) => notice.id).reverse();
+  }
+  read(id: string): BounceNotice {
+    this.reads.push(id);
+    const notice = this.notices.find((n) => n.id === id);
+    if (!notice) throw new Error('Requested entity was not found.');
+    return notice;
   }
 }

@@ -9,6 +9,7 @@ import { runGenerationRound } from './generate-round';
 import { checkJournal } from './journal-step';
 import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
+import { runBounceCheck } from './bounce-step';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, staleDeadline } from './stale-sweep';
 import {
@@ -68,6 +69,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     checkJournal(run);
     collapseDuplicates(run);
     runSentCheck(run);
+    runBounceCheck(run);
     sweepStaleRows(run);
     // A stale claim swept back to PENDING may be a copy of a row that is PENDING too (a staff paste of a GENERATING
     // row): collapsed before either is generated, so one submission never has two rows in flight.

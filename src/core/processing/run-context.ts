@@ -2,6 +2,7 @@
 import { codedError } from '../errors';
 import type {
   AuditLog,
+  BounceMailbox,
   Clock,
   ConfigStore,
   FormConfig,
@@ -25,6 +26,7 @@ import type { Status } from '../statuses';
 import { suppressionIndex, type SuppressedEntry } from '../suppression';
 import { isSystemMove } from './transitions';
 import { combine, newBatch, type Batch } from './batch';
+import type { BounceCheckState } from './bounces';
 
 export { countWhenWritten, newBatch, type Batch } from './batch';
 
@@ -55,6 +57,10 @@ export interface ProcessingDeps {
   journalState?: JournalState;
   /** The Suppressed sheet; absent, nothing is suppressed (tests that do not need one). */
   suppression?: SuppressionList;
+  /** The inbox, when RECONCILE_BOUNCES is on (src/gas/bounce-mailbox.ts): the running account's. */
+  bounceMail?: BounceMailbox;
+  /** What the last bounce check recorded (BOUNCE_CHECK_PROPERTY); null or absent before the first. */
+  bounceCheck?: BounceCheckState | null;
 }
 
 export interface ProcessingOptions {
@@ -84,6 +90,8 @@ export interface ProcessingSummary {
   journal?: JournalState;
   /** Why the Journal check could not run (no Journal sheet: Set up makes it), so the tick keeps CONFIG_MISSING open. */
   journalMissing?: string;
+  /** What this run's bounce check read, for the next one; absent when it made none. */
+  bounceCheck?: BounceCheckState;
 }
 
 export interface Run {
