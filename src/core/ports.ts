@@ -52,6 +52,8 @@ export interface FormConfig {
   replyTo: string;
   bcc: string;
   senderName: string;
+  /** The hours replies may be mailed ("08:00-20:00", in the script's time zone); empty = any time (send-window.ts). */
+  sendHours: string;
 }
 
 /** Where an already-seen delivery was found. */

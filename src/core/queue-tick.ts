@@ -9,6 +9,7 @@ import type { AuditLog, BounceMailbox, Clock, ConfigStore, GeminiClient, Inciden
 import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from './processing/bounces';
+import type { LocalClock } from './send-window';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
@@ -60,6 +61,8 @@ export interface TickPorts {
   sentMail?: SentMailbox;
   /** The inbox for RECONCILE_BOUNCES; absent, the bounce check does nothing. */
   bounceMail?: BounceMailbox;
+  /** The script's time zone, for Config send_hours; absent, UTC. */
+  localClock?: LocalClock;
   /** The account this execution runs as (ProcessingDeps.runningAccount). */
   runningAccount?(): string;
   /** Deliveries waiting in Script Properties: counted and sized without decoding them. */
@@ -153,6 +156,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         suppression: workspace.suppression,
         bounceMail: ports.bounceMail,
         bounceCheck: readBounceCheckState(snapshot),
+        localClock: ports.localClock,
       },
       { startedAt },
     );

@@ -24,7 +24,7 @@ import { createTallyStore } from './tally-store';
 import { createJournalStore } from './journal-store';
 import { createSuppressionList } from './suppression-store';
 import { openSpreadsheet } from './spreadsheet';
-import { scriptDateKey, systemClock, systemRandom } from './system-clock';
+import { scriptDateKey, scriptLocalClock, systemClock, systemRandom } from './system-clock';
 
 export interface TickOutcome {
   ran: boolean;
@@ -55,6 +55,7 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         mailer: createMailer(),
         sentMail: createSentMailbox(),
         bounceMail: createBounceMailbox(),
+        localClock: scriptLocalClock(),
         // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs-what).
         runningAccount: () => Session.getEffectiveUser().getEmail(),
         spill: spillFigures(),

@@ -24,6 +24,7 @@ import { logLineOf, submissionIdentity } from '../submission-identity';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
 import { suppressionIndex, type SuppressedEntry } from '../suppression';
+import type { LocalClock } from '../send-window';
 import { isSystemMove } from './transitions';
 import { combine, newBatch, type Batch } from './batch';
 import type { BounceCheckState } from './bounces';
@@ -61,6 +62,8 @@ export interface ProcessingDeps {
   bounceMail?: BounceMailbox;
   /** What the last bounce check recorded (BOUNCE_CHECK_PROPERTY); null or absent before the first. */
   bounceCheck?: BounceCheckState | null;
+  /** The script's time zone, for Config send_hours; absent, UTC. */
+  localClock?: LocalClock;
 }
 
 export interface ProcessingOptions {

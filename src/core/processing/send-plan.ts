@@ -26,6 +26,8 @@ export interface SendStep {
   limited: number[];
   configProblems: string[];
   configRows: Map<number, string>;
+  /** Rows outside their form's send window, with their "not before" note. */
+  windowRows: Map<number, string>;
 }
 
 /** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */

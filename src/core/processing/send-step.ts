@@ -9,6 +9,7 @@ import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim } from './row-inputs';
 import { parkSuppressed, planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
+import { rowsInWindow } from './send-window-step';
 import {
   commitBatch,
   countWhenWritten,
@@ -28,8 +29,9 @@ import {
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { limited: [], configProblems: [], configRows: new Map() };
+  const step: SendStep = { limited: [], configProblems: [], configRows: new Map(), windowRows: new Map() };
   sendRows(run, step);
+  if (step.windowRows.size > 0) noteWaitingRows(run, step.windowRows);
   if (step.configProblems.length > 0) {
     noteWaitingRows(run, step.configRows);
     raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), Array.from(step.configRows.keys()));
@@ -49,7 +51,8 @@ export function runSendStep(run: Run): void {
 
 function sendRows(run: Run, step: SendStep): void {
   parkUnmailable(run);
-  const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
+  // Rows outside their send window are left before anything is read for them: a night of safety sweeps costs no more.
+  const waiting = rowsInWindow(run, step, run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber)));
   if (waiting.length === 0) return;
   // The send ledger of every row this run may still mail (READY or APPROVED now, PENDING to be generated): one lookup.
   ledgerOf(run, run.rows.filter((row) => isMailable(row) || row.status === 'PENDING'));
