@@ -10,16 +10,22 @@ function instantOf(val) {
   return Date.parse(val.replace(/\//g, '-'));
 }
 
+/**
+ * in:sent and in:inbox tell the Sent folder from the inbox (a sent mail has no labels field: it is SENT); any other
+ * label, and is:, matches, as before the inbox existed.
+ */
+function inMailbox(mail, op, val) {
+  if (op === 'is' || (val !== 'sent' && val !== 'inbox')) return true;
+  return (mail.labels ?? ['SENT']).includes(val.toUpperCase());
+}
+
 export function matchesQuery(mail, query, now) {
   const tokens = String(query).match(/(-?\w+:)?("[^"]*"|\S+)/g) || [];
   return tokens.every((tk) => {
     const m = /^(-?)(?:(\w+):)?(.*)$/.exec(tk);
     const neg = m[1] === '-', op = m[2]?.toLowerCase(), val = m[3].replace(/^"|"$/g, '').toLowerCase();
     let ok;
-    // in:sent and in:inbox tell the Sent folder from the inbox (a sent mail has no labels field: it is SENT); any other
-    // label or is: matches, as before the inbox existed.
-    if ((op === 'in' || op === 'label') && (val === 'sent' || val === 'inbox')) ok = (mail.labels ?? ['SENT']).includes(val.toUpperCase());
-    else if (op === 'in' || op === 'is' || op === 'label') ok = true;
+    if (op === 'in' || op === 'is' || op === 'label') ok = inMailbox(mail, op, val);
     else if (op === 'subject') ok = mail.subject.toLowerCase().includes(val);
     else if (op === 'to') ok = [mail.to, mail.cc, mail.bcc].join(',').toLowerCase().includes(val);
     else if (op === 'from') ok = mail.from.toLowerCase().includes(val);

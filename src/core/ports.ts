@@ -2,7 +2,6 @@
 import type { IncidentCode } from './codes';
 import type { QueueHeader, QueueRow } from './queue-row';
 import type { RejectionKind } from './intake/rejection-kinds';
-import type { SuppressedEntry } from './suppression';
 
 /** Epoch milliseconds; core never reads the clock itself. */
 export interface Clock {
@@ -193,6 +192,17 @@ export interface JournalStore {
 
 export interface ConfigStore {
   readForms(): FormConfig[];
+}
+
+/** One line of the Suppressed sheet (src/core/suppression.ts). */
+export interface SuppressedEntry {
+  /** As written; a line may hold "Ann <ann@example.org>". */
+  address: string;
+  reason: string;
+  /** "bounce" for the bounce check's lines, else whoever a person wrote. */
+  addedBy: string;
+  /** Epoch ms, or null when the cell is empty or not a time. */
+  addedAt: number | null;
 }
 
 /** The Suppressed sheet (src/core/suppression.ts). */

@@ -1,16 +1,8 @@
 // The suppression list (the Suppressed sheet): addresses no reply is ever mailed to, added by staff or by a bounce.
+import type { SuppressedEntry } from './ports';
 import { mailboxOf } from './processing/mail';
 
-/** One line of the Suppressed sheet. */
-export interface SuppressedEntry {
-  /** As written; a line may hold "Ann <ann@example.org>". */
-  address: string;
-  reason: string;
-  /** "bounce" for the bounce check's lines, else whoever a person wrote. */
-  addedBy: string;
-  /** Epoch ms, or null when the cell is empty or not a time. */
-  addedAt: number | null;
-}
+export type { SuppressedEntry } from './ports';
 
 /** Who the bounce check writes as, in `added_by`. */
 export const ADDED_BY_BOUNCE = 'bounce';
