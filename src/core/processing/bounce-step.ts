@@ -50,7 +50,7 @@ export function runBounceCheck(run: Run): void {
       seen.add(id);
     }
   } catch (error) {
-    if (codeOf(error) === 'SHEETS_UNAVAILABLE') throw error;
+    // Only Gmail is called in here: whatever it throws (scope, service off, outage) is the check's failure.
     raiseIncident(run, 'BOUNCE_CHECK_FAILED', `the inbox could not be searched for delivery-failure notices (${messageOf(error)}); it is tried again at the next run`);
     return;
   }

@@ -1,6 +1,7 @@
 // The bounce check (RECONCILE_BOUNCES): Gmail's failure notices read, matched to the reply, the row marked BOUNCED and
 // the address suppressed; bounded to one check every BOUNCE_CHECK_MINUTES.
 import { describe, expect, it } from 'vitest';
+import { codedError } from '../../../src/core/errors';
 import { matchBounce, readBounce } from '../../../src/core/processing/bounces';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { BounceNotice } from '../../../src/core/ports';
@@ -117,6 +118,18 @@ describe('runProcessing: the bounce check', () => {
     expect(w.queue.row(3).error).toMatch(/^BOUNCED: r2@example.com/);
     expect(list.entries).toHaveLength(1);
     expect(summary.bounceCheck?.seen.sort()).toEqual(['new', 'old']);
+  });
+
+  it('without a Suppressed sheet the row is marked, CONFIG_MISSING is raised, and the check is not recorded: the next run (after Set up) adds the address', () => {
+    const { w, inbox, list } = setup([sent(1)]);
+    list.add = () => {
+      throw codedError('CONFIG_MISSING', 'The spreadsheet has no "Suppressed" sheet. Run formqueue → Set up / repair from the spreadsheet menu.');
+    };
+    inbox.notices.push(notice('n1', 'r1@example.com', { ref: 'FQ-AAAAA1' }));
+    const summary = runProcessing(w.deps, start);
+    expect(w.incidents.codes()).toEqual(['CONFIG_MISSING']);
+    expect(w.queue.row(2).error).toMatch(/^BOUNCED: /);
+    expect(summary.bounceCheck).toBeUndefined();
   });
 
   it('off by default: no search at all', () => {
