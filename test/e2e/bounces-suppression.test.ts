@@ -48,7 +48,7 @@ describe('bounces and the suppression list in the local runtime', () => {
   };
 
   for (const bounceOriginal of ['inline', 'attachment']) {
-    it(`bounceOriginal=${bounceOriginal}: the notice marks the row BOUNCED and suppresses the address; the next submission from it is not mailed`, async () => {
+    it(`bounceOriginal=${bounceOriginal}: the notice marks the row BOUNCED and suppresses the address; the next submission from it is not mailed`, { timeout: 120_000 }, async () => {
       rt = await startRuntime({ props: { RECONCILE_BOUNCES: 'true' }, host: { bundleDir }, worlds: { bounceOriginal } });
       expect(rt.sheet('Suppressed').header).toEqual(['address', 'reason', 'added_by', 'added_at']);
       rt.host.faults.add({ target: 'mail', deadAddress: DEAD });

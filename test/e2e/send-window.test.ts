@@ -25,7 +25,7 @@ describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
     rt.host.advanceClock(next.getTime() - now);
   };
 
-  it('a form with 08:00-20:00 mails nothing at night and everything in the morning, each exactly once; idle night ticks cost at most 2 calls', async () => {
+  it('a form with 08:00-20:00 mails nothing at night and everything in the morning, each exactly once; idle night ticks cost at most 2 calls', { timeout: 180_000 }, async () => {
     rt = await startRuntime();
     expect(rt.sheet('Config').header.at(-1)).toBe('send_hours');
     await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
