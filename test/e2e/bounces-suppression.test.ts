@@ -64,7 +64,9 @@ describe('bounces and the suppression list in the local runtime', () => {
       expect(early.calls['GmailUsersMessages.list']).toBeUndefined();
       expect(String(row(first).error)).toBe('');
       rt.host.advanceClock(21 * MINUTE);
-      await tick();
+      const check = await tick();
+      // The check's cost: one search and one read of the one new notice.
+      expect([check.calls['GmailUsersMessages.list'], check.calls['GmailUsersMessages.get']]).toEqual([1, 1]);
       expect(row(first).status).toBe('SENT');
       expect(String(row(first).error)).toMatch(/^BOUNCED: gone@example.com: Address not found \(550 5\.1\.1 The email account that you tried to reach does not exist\./);
       expect(String(row(other).error)).toBe('');
