@@ -131,12 +131,12 @@ function settled(rt) {
 }
 
 /**
- * A schedule where staff run Process now with a crash after the send is one where the deployer turned the Sent
- * check on (RECONCILE_SENT_MAIL): the runtime runs the same Code.js with the manifest `node scripts/build.mjs
- * --reconcile-sent-mail` writes (Gmail read access). Resolves with the bundle directory, or null for the plain one.
+ * A schedule where staff run Process now with a crash after the send, or where an address bounces, is one where the
+ * deployer turned the Sent check and the bounce check on (RECONCILE_SENT_MAIL, RECONCILE_BOUNCES): the runtime runs
+ * the same Code.js with the manifest `node scripts/build.mjs --reconcile-sent-mail` writes (Gmail read access). Resolves with the bundle directory, or null for the plain one.
  */
 function sentCheckBundle(schedule) {
-  if (!schedule.groups.some((g) => g.actions.some((a) => a.t === 'staffProcessNowCrash'))) return null;
+  if (!schedule.groups.some((g) => g.actions.some((a) => a.t === 'staffProcessNowCrash' || a.t === 'deadAddress'))) return null;
   const dir = mkdtempSync(join(tmpdir(), 'fq-chaos-sent-check-'));
   cpSync(join(DIST_DIR, 'Code.js'), join(dir, 'Code.js'));
   const manifest = manifestFor(JSON.parse(readFileSync(join(DIST_DIR, 'appsscript.json'), 'utf8')), { reconcileSentMail: true });
@@ -196,7 +196,8 @@ async function drain(rt, actors) {
  */
 export async function runSchedule(schedule, { gemini } = {}) {
   const sentCheck = sentCheckBundle(schedule);
-  const props = sentCheck ? { ...CHAOS_PROPS, RECONCILE_SENT_MAIL: 'true' } : CHAOS_PROPS;
+  // With Gmail read access the deployer turns on the bounce check too (issue #28), checking at its most frequent.
+  const props = sentCheck ? { ...CHAOS_PROPS, RECONCILE_SENT_MAIL: 'true', RECONCILE_BOUNCES: 'true', BOUNCE_CHECK_MINUTES: '5' } : CHAOS_PROPS;
   // A schedule drawn with worlds (npm run chaos -- --world random) runs in them; others in the runtime's defaults.
   const hostOptions = { ...(sentCheck ? { bundleDir: sentCheck } : {}), ...(schedule.worlds ? { worlds: schedule.worlds } : {}) };
   const rt = await startRuntime({ props, gemini, typeform: true, host: hostOptions });

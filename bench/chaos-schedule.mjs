@@ -57,6 +57,10 @@ const ACTIONS = [
   { t: 'staffLogLine', weight: 2, arbitrary: fc.record({ t: fc.constant('staffLogLine'), edit: fc.constantFrom('delete', 'event_id', 'detail'), pick }) },
   { t: 'unknownForm', weight: 2, arbitrary: fc.record({ t: fc.constant('unknownForm'), n: fc.integer({ min: 1, max: UNKNOWN_FORM_EVENTS.length }) }) },
   { t: 'staffProcessNowCrash', weight: 2, arbitrary: fc.constant({ t: 'staffProcessNowCrash' }) },
+  // Issue #28, after the others (same draws for a seed without them): a respondent address that bounces, with the bounce
+  // check on (RECONCILE_BOUNCES, bench/chaos-run.mjs); an address a staff member puts on the Suppressed sheet.
+  { t: 'deadAddress', weight: 2, arbitrary: fc.record({ t: fc.constant('deadAddress'), pick }) },
+  { t: 'staffSuppress', weight: 2, arbitrary: fc.record({ t: fc.constant('staffSuppress'), pick }) },
 ];
 
 const sheetsError = fc.constantFrom('Error code INTERNAL', 'Service Spreadsheets failed while accessing document.', 'Service Spreadsheets timed out while accessing document with id local-spreadsheet.');

@@ -1,5 +1,8 @@
 // The staff actors of a chaos schedule: what people do in the spreadsheet and its menu while runs are in flight.
 
+import { recipientOf } from '../harness/runtime.mjs';
+import { EVENT_POOL } from './chaos-schedule.mjs';
+
 export const STAFF = 'staff@example.com';
 
 /**
@@ -186,6 +189,19 @@ const ACTIONS = {
   async staffSetup(host) {
     await host.run('setup', [], { kind: 'menu', user: STAFF });
     return 'staff-setup';
+  },
+  // Issue #28: a respondent's address that bounces (the runtime's deadAddress fault; the schedule then runs with the
+  // bounce check on, bench/chaos-run.mjs), and a staff member who puts an address on the Suppressed sheet by hand.
+  deadAddress(host, a, labels) {
+    const fault = host.faults.add({ target: 'mail', deadAddress: recipientOf(1 + pickOf(a.pick, EVENT_POOL)) });
+    labels.set(fault.id, 'dead address (bounces)');
+    return 'dead-address';
+  },
+  async staffSuppress(host, a) {
+    const { sh } = sheetRows(host, 'Suppressed');
+    if (!sh) return null;
+    await host.edit({ sheet: 'Suppressed', a1: `A${sh.v.length + 1}`, value: recipientOf(1 + pickOf(a.pick, EVENT_POOL)), user: STAFF });
+    return 'staff-suppress';
   },
   async staffAcceptRejected(host, a) {
     const { sh } = sheetRows(host, 'Rejected');

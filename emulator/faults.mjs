@@ -1,4 +1,4 @@
-// Injected faults (Sheets outages, Gemini errors/timeouts/latency/pauses, mail quota and crashes, Gmail API lag/errors), each use recorded.
+// Injected faults (Sheets outages, Gemini errors/timeouts/latency/pauses, mail quota, crashes and dead addresses, Gmail API lag/errors), each use recorded.
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError } from './errors.mjs';
@@ -116,6 +116,19 @@ export class Faults {
     if (!f) return false;
     this.use(f, 'crashBeforeSend', exec);
     return true;
+  }
+
+  /**
+   * `{"target":"mail","deadAddress":"x@example.com"}` (optional `delayMs`, `diagnostic`): a mail to that address goes (it
+   * is in the outbox, the quota is spent, as for any mail Gmail accepts), and Gmail's delivery-failure notice for it
+   * lands in the sender's inbox `delayMs` later (services/bounce-notice.mjs). Not used up: the address stays dead.
+   */
+  deadAddress(address, exec) {
+    const wanted = String(address).trim().toLowerCase();
+    const f = this.active('mail').find((g) => g.deadAddress !== undefined && String(g.deadAddress).trim().toLowerCase() === wanted);
+    if (!f) return null;
+    this.use(f, 'bounce', exec);
+    return f;
   }
 
   /**

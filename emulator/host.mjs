@@ -74,6 +74,7 @@ export class GasHost extends EventEmitter {
     this.caches = new Map();
     this.locks = new LockTable();
     this.outbox = [];
+    this.inbox = []; // mail the accounts received: Gmail's delivery-failure notices (services/bounce-notice.mjs)
     this.triggers = [];
     const account = ACCOUNT_LIMITS[this.opts.account];
     if (!account) throw new Error(`account must be one of ${Object.keys(ACCOUNT_LIMITS).join(', ')}, got ${JSON.stringify(this.opts.account)}`);

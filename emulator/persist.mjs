@@ -1,4 +1,4 @@
-// Saves and restores host state (spreadsheet, properties, triggers, outbox, daily quotas) as JSON files in the data folder.
+// Saves and restores host state (spreadsheet, properties, triggers, outbox, inbox, daily quotas) as JSON files in the data folder.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SheetModel, SpreadsheetModel } from './spreadsheet-model.mjs';
@@ -42,6 +42,7 @@ export function saveState(host) {
   });
   writeJson(dir, 'triggers.json', host.triggers);
   writeJson(dir, 'outbox.json', host.outbox);
+  writeJson(dir, 'inbox.json', host.inbox);
   writeJson(dir, 'mail-quota.json', { users: host.mail.users });
   writeJson(dir, 'daily-quotas.json', host.daily);
   // time moved by POST /api/clock stays moved, so timestamps in the sheet are never in the future after a restart
@@ -72,6 +73,7 @@ export function loadState(host) {
   }
   host.triggers = readJson(dir, 'triggers.json') ?? host.triggers;
   host.outbox.push(...(readJson(dir, 'outbox.json') ?? []));
+  host.inbox.push(...(readJson(dir, 'inbox.json') ?? []));
   const m = readJson(dir, 'mail-quota.json');
   // A file from before quotas were per user holds the deployer's day (restoreDaily reads a day as its UTC midnight).
   const mail = m ? (m.users ?? (m.day ? { [host.owner]: { day: m.day, used: m.used } } : {})) : undefined;

@@ -25,6 +25,9 @@ const TANAIKE_WA = 'https://github.com/tanaikech/taking-advantage-of-Web-Apps-wi
 const CONTENT_REDIRECTS = 'https://developers.google.com/apps-script/guides/content#redirects';
 const BOUND = 'https://developers.google.com/apps-script/guides/bound';
 const GET_ACTIVE = 'https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet-app#getActiveSpreadsheet()';
+const MESSAGE_PART = 'https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages#MessagePart';
+const BOUNCE_DETECTOR = 'https://github.com/rgl/MailBounceDetector (README: a bounce is multipart/report with a human part, ' +
+  'a message/delivery-status part and, optionally, the original message, "might not have the complete message")';
 
 /** @type {readonly WorldSwitch[]} */
 export const WORLD_SWITCHES = Object.freeze([
@@ -157,6 +160,27 @@ export const WORLD_SWITCHES = Object.freeze([
         says: 'null in web-app calls and clock triggers (no spreadsheet is open there); the container in menus, dialogs and edit triggers',
         source: `${GET_ACTIVE}: it returns "the currently active spreadsheet, or null if there is none", and a web app or a ` +
           'time-driven trigger has no spreadsheet open in front of anyone (docs/platform.md#bound-spreadsheet: not documented)',
+      },
+    ],
+  },
+  {
+    key: 'bounceOriginal',
+    behaviour: "how much of the bounced message a Gmail delivery-failure notice shows through Users.Messages.get (format full)",
+    google: `${MESSAGE_PART} describes parts, headers and body.data or body.attachmentId; nothing says which a bounce's ` +
+      'message/rfc822 part (the original message) gets',
+    defaultReading: 'inline',
+    readings: [
+      {
+        value: 'inline',
+        says: "the original's headers and its text come inline as parts of the message/rfc822 part, so its Reference (FQ-…) can be read",
+        source: `${BOUNCE_DETECTOR}: the original message is the report's third part; ${MESSAGE_PART}: a part's body.data holds its text`,
+      },
+      {
+        value: 'attachment',
+        says: 'the original is an attachment (body.attachmentId only): the notice shows its human text, X-Failed-Recipients and the ' +
+          'delivery-status fields, nothing of the original (no Reference)',
+        source: `${MESSAGE_PART}: "attachmentId: When present, contains the ID of an external attachment"; ${BOUNCE_DETECTOR}: the ` +
+          'original part is optional and may be incomplete',
       },
     ],
   },

@@ -1,4 +1,5 @@
-// Host handlers for the Gmail advanced service (Gmail.Users.Messages.list/get) over the effective user's Sent mail.
+// Host handlers for the Gmail advanced service (Gmail.Users.Messages.list/get) over the effective user's Sent mail and
+// the notices delivered to their inbox (Gmail's delivery-failure notices: bounce-notice.mjs).
 //
 // Facts emulated, from Google's reference:
 // - users.messages.list returns only { id, threadId } per message, `resultSizeEstimate`, and `nextPageToken` when more
@@ -14,6 +15,7 @@
 import { GasError } from '../errors.mjs';
 import { matchesQuery } from './mail-query.mjs';
 import { sentCopyOf } from './sent-copy.mjs';
+import { bouncePayload } from './bounce-notice.mjs';
 
 const AUTH = 'https://www.googleapis.com/auth/';
 const LIST_SCOPES = ['https://mail.google.com/', `${AUTH}gmail.modify`, `${AUTH}gmail.readonly`];
@@ -47,6 +49,12 @@ function sentBy(x, { searchable = false } = {}) {
   });
 }
 
+/** The effective user's inbox: the notices that have arrived by now (a notice's sentAt is when it arrives). */
+function receivedBy(x) {
+  const now = x.host.now();
+  return x.host.inbox.filter((m) => m.owner === x.st.userEmail && Date.parse(m.sentAt) <= now);
+}
+
 const b64url = (s) => Buffer.from(s, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 function headersOf(m) {
@@ -62,15 +70,17 @@ function headersOf(m) {
   return h;
 }
 
-function resource(m, format, metadataHeaders) {
-  const base = { id: m.id, threadId: `thread-${m.id}`, labelIds: ['SENT'], snippet: m.body.slice(0, 200), internalDate: String(Date.parse(m.sentAt)), sizeEstimate: Buffer.byteLength(m.body) };
+function resource(host, m, format, metadataHeaders) {
+  const base = { id: m.id, threadId: `thread-${m.id}`, labelIds: m.labels ?? ['SENT'], snippet: m.body.slice(0, 200), internalDate: String(Date.parse(m.sentAt)), sizeEstimate: Buffer.byteLength(m.body) };
   if (format === 'minimal') return base;
-  let headers = headersOf(m);
+  const report = m.kind === 'bounce' ? bouncePayload(host, m) : null;
+  let headers = report ? report.headers : headersOf(m);
   if (format === 'metadata') {
     const wanted = (metadataHeaders || []).map((n) => String(n).toLowerCase());
     if (wanted.length) headers = headers.filter((h) => wanted.includes(h.name.toLowerCase()));
     return { ...base, payload: { mimeType: 'text/plain', headers } };
   }
+  if (report) return { ...base, payload: report };
   return { ...base, payload: { mimeType: 'text/plain', headers, body: { size: Buffer.byteLength(m.body), data: b64url(m.body) } } };
 }
 
@@ -85,7 +95,8 @@ export const gmailApiHandlers = {
       const now = x.host.now();
       const lag = x.host.faults.gmailLagMs();
       // Newest first, as Gmail lists; a copy still inside the index lag is not found yet.
-      const found = sentBy(x, { searchable: true }).filter((m) => now - Date.parse(m.sentAt) >= lag && (!options.q || matchesQuery(m, options.q, now))).reverse();
+      const mailbox = [...sentBy(x, { searchable: true }), ...receivedBy(x)].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
+      const found = mailbox.filter((m) => now - Date.parse(m.sentAt) >= lag && (!options.q || matchesQuery(m, options.q, now))).reverse();
       const start = options.pageToken ? Number(options.pageToken) : 0;
       const page = found.slice(start, start + max);
       const out = { resultSizeEstimate: found.length };
@@ -99,9 +110,9 @@ export const gmailApiHandlers = {
       checkUser(x, 'get', userId);
       if (!FORMATS.includes(format)) throw new GasError(`not emulated: Gmail.Users.Messages.get with format ${format}`, 'Error');
       x.host.faults.gmailError('get', x.exec);
-      const m = sentBy(x).find((n) => n.id === id);
+      const m = sentBy(x).find((n) => n.id === id) ?? receivedBy(x).find((n) => n.id === id);
       if (!m) throw apiError('get', 'Requested entity was not found.');
-      return resource(m, format, options.metadataHeaders);
+      return resource(x.host, m, format, options.metadataHeaders);
     },
   },
 };

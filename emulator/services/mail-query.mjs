@@ -1,7 +1,7 @@
-// A small subset of Gmail's search language over sent mail, shared by GmailApp.search and Gmail.Users.Messages.list.
+// A small subset of Gmail's search language over a mailbox, shared by GmailApp.search and Gmail.Users.Messages.list.
 //
-// Supported: words, "phrases", subject:, to:, from:, newer_than:, older_than:, after:, before:, in:/is:/label: (the
-// mailbox holds only sent mail, so they match). after:/before: take YYYY/MM/DD or seconds since the epoch
+// Supported: words, "phrases", subject:, to:, from:, newer_than:, older_than:, after:, before:, in:sent and in:inbox
+// (other in:/is:/label: values match everything). after:/before: take YYYY/MM/DD or seconds since the epoch
 // (https://developers.google.com/workspace/gmail/api/guides/filtering; operators: https://support.google.com/mail/answer/7190).
 
 /** The instant an after:/before: value names (ms); a date is read as midnight UTC here, a documented simplification. */
@@ -10,13 +10,22 @@ function instantOf(val) {
   return Date.parse(val.replace(/\//g, '-'));
 }
 
+/**
+ * in:sent and in:inbox tell the Sent folder from the inbox (a sent mail has no labels field: it is SENT); any other
+ * label, and is:, matches, as before the inbox existed.
+ */
+function inMailbox(mail, op, val) {
+  if (op === 'is' || (val !== 'sent' && val !== 'inbox')) return true;
+  return (mail.labels ?? ['SENT']).includes(val.toUpperCase());
+}
+
 export function matchesQuery(mail, query, now) {
   const tokens = String(query).match(/(-?\w+:)?("[^"]*"|\S+)/g) || [];
   return tokens.every((tk) => {
     const m = /^(-?)(?:(\w+):)?(.*)$/.exec(tk);
     const neg = m[1] === '-', op = m[2]?.toLowerCase(), val = m[3].replace(/^"|"$/g, '').toLowerCase();
     let ok;
-    if (op === 'in' || op === 'is' || op === 'label') ok = true;
+    if (op === 'in' || op === 'is' || op === 'label') ok = inMailbox(mail, op, val);
     else if (op === 'subject') ok = mail.subject.toLowerCase().includes(val);
     else if (op === 'to') ok = [mail.to, mail.cc, mail.bcc].join(',').toLowerCase().includes(val);
     else if (op === 'from') ok = mail.from.toLowerCase().includes(val);

@@ -3,6 +3,7 @@ import { GasError, KillExecution } from '../errors.mjs';
 import { matchesQuery } from './mail-query.mjs';
 import { MAIL_QUOTA_EXCEEDED, spend, usedIn } from '../daily-quotas.mjs';
 import { sentCopyOf } from './sent-copy.mjs';
+import { bounceNotice } from './bounce-notice.mjs';
 
 const EMAIL_RE = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 const BODY_MAX_BYTES = 200 * 1024; // [GAS-QUOTA] consumer: 200 KB per message
@@ -49,6 +50,12 @@ function send(x, via, msg) {
   host.outbox.push(entry);
   x.exec.mailsSent += 1;
   host.emit('mail', entry);
+  // A dead address (the mail fault deadAddress) takes the mail and answers with Gmail's failure notice to the sender.
+  for (const a of all) {
+    const bare = /<([^>]+)>\s*$/.exec(a)?.[1] ?? a;
+    const dead = host.faults.deadAddress(bare, x.exec);
+    if (dead) host.inbox.push(bounceNotice(host, entry, bare, dead));
+  }
   host.markDirty();
   if (host.faults.takeCrashAfterSend(x.exec)) {
     throw new KillExecution('crash', { name: 'Exception', message: 'Execution killed right after a send (injected fault mail.crashAfterSend)' });

@@ -43,6 +43,9 @@ export const ROW_ERROR_CODES = [
   'COPIED', // another row holds the same submission (a staff copy, a row pasted over another): a person keeps one
   'RESTORED', // the row was removed from Queue by hand before the submission finished: put back from the Journal in NEEDS_REVIEW
   'URLFETCH_DAILY_QUOTA', // systemic: Apps Script's daily URL Fetch quota is used up; the row keeps its place
+  'SUPPRESSED', // the recipient is on the Suppressed sheet: NEEDS_REVIEW, never mailed while it is there
+  'BOUNCED', // a SENT reply bounced (RECONCILE_BOUNCES): the address and the reason; the address is suppressed
+  'SEND_WINDOW', // outside the form's send_hours: the row waits, with the time it may go
 ] as const;
 
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
@@ -73,6 +76,7 @@ export const INCIDENT_CODES = [
   'RUNS_MISSED',
   'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
+  'BOUNCE_CHECK_FAILED',
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -3,6 +3,7 @@ import type { LogEntry } from './ports';
 import type { QueueRow } from './queue-row';
 import { inTimeOrder } from './send-ledger';
 import type { Status } from './statuses';
+import { suppressedDetail, suppressionOf, type SuppressedEntry } from './suppression';
 
 /** The states in which a row asks to be mailed. */
 export const SENDABLE_STATUSES: readonly Status[] = ['READY', 'APPROVED'];
@@ -66,4 +67,14 @@ export function unrecordedSendClaim(history: readonly LogEntry[]): LogEntry | nu
   if (claim === null) return null;
   const mailed = history.some((entry) => entry.by === 'system' && entry.to === 'SENT' && entry.at >= claim.at);
   return mailed ? null : claim;
+}
+
+/**
+ * Why the row must not be mailed to its recipient even though it may be mailed otherwise: the address is on the
+ * suppression list (a bounce, or a person who asked us to stop). Null when the list allows it. Every send asks this
+ * right before its claim and again right before its mail, so no path mails a suppressed address.
+ */
+export function suppressedReason(row: Pick<QueueRow, 'recipient'>, suppressed: ReadonlyMap<string, SuppressedEntry>): string | null {
+  const entry = suppressionOf(row.recipient, suppressed);
+  return entry === null ? null : suppressedDetail(row.recipient.trim(), entry);
 }

@@ -51,6 +51,8 @@ export interface FormConfig {
   replyTo: string;
   bcc: string;
   senderName: string;
+  /** The hours replies may be mailed ("08:00-20:00", in the script's time zone); empty = any time (send-window.ts). */
+  sendHours: string;
 }
 
 /** Where an already-seen delivery was found. */
@@ -192,6 +194,25 @@ export interface ConfigStore {
   readForms(): FormConfig[];
 }
 
+/** One line of the Suppressed sheet (src/core/suppression.ts). */
+export interface SuppressedEntry {
+  /** As written; a line may hold "Ann <ann@example.org>". */
+  address: string;
+  reason: string;
+  /** "bounce" for the bounce check's lines, else whoever a person wrote. */
+  addedBy: string;
+  /** Epoch ms, or null when the cell is empty or not a time. */
+  addedAt: number | null;
+}
+
+/** The Suppressed sheet (src/core/suppression.ts). */
+export interface SuppressionList {
+  /** Every line (one read); none when the sheet does not exist yet (nobody could have added one). */
+  read(): SuppressedEntry[];
+  /** Each entry one atomic append; throws CONFIG_MISSING when the sheet does not exist (Set up makes it). */
+  add(entries: readonly SuppressedEntry[]): void;
+}
+
 /** A generateContent call, already shaped by core. */
 export interface GeminiRequest {
   model: string;
@@ -243,6 +264,26 @@ export interface SentCopy {
 /** The running account's Sent folder (RECONCILE_SENT_MAIL). Throws when Gmail cannot be searched (scope, service, outage). */
 export interface SentMailbox {
   search(query: string): SentCopy[];
+}
+
+/** A message of the running account's inbox as the bounce check reads it (RECONCILE_BOUNCES). */
+export interface BounceNotice {
+  id: string;
+  /** Epoch ms (Gmail's internalDate: when it arrived). */
+  receivedAt: number;
+  from: string;
+  subject: string;
+  /** The X-Failed-Recipients header, '' when absent. */
+  failedRecipients: string;
+  /** Every part Gmail shows inline (the human text, the delivery-status fields, the original's headers and text), joined. */
+  text: string;
+}
+
+/** The running account's inbox, for Gmail's delivery-failure notices. Throws when Gmail cannot be searched. */
+export interface BounceMailbox {
+  /** Ids of the messages the query finds, newest first (one page). */
+  list(query: string): string[];
+  read(id: string): BounceNotice;
 }
 
 /** One audit line of the Log sheet. */

@@ -5,9 +5,11 @@ import { SPILL_LIMIT_CHARS, SPILL_WARN_CHARS } from './intake/intake';
 import { finishedSubmissionsRefused, rejectedIncidentDetail } from './intake/rejection-kinds';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from './intake/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
-import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
+import type { AuditLog, BounceMailbox, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, SuppressionList, TallyStore } from './ports';
 import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
+import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from './processing/bounces';
+import type { LocalClock } from './send-window';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
@@ -46,6 +48,8 @@ export interface Workspace {
   tally: TallyStore;
   /** The record of every accepted submission (src/core/journal). */
   journal?: JournalStore;
+  /** The Suppressed sheet: addresses no reply is mailed to. */
+  suppression?: SuppressionList;
 }
 
 export interface TickPorts {
@@ -55,6 +59,10 @@ export interface TickPorts {
   mailer: Mailer;
   /** The Sent folder for RECONCILE_SENT_MAIL; absent, the Sent check does nothing. */
   sentMail?: SentMailbox;
+  /** The inbox for RECONCILE_BOUNCES; absent, the bounce check does nothing. */
+  bounceMail?: BounceMailbox;
+  /** The script's time zone, for Config send_hours; absent, UTC. */
+  localClock?: LocalClock;
   /** The account this execution runs as (ProcessingDeps.runningAccount). */
   runningAccount?(): string;
   /** Deliveries waiting in Script Properties: counted and sized without decoding them. */
@@ -97,7 +105,9 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // So does where the Journal check stopped.
   const journal = outcome.summary?.journal ? journalStateProperties(outcome.summary.journal, snapshot) : { properties: {}, dropped: 0 };
   if (journal.dropped > 0) ports.warn(`the Journal check watches too many open submissions: ${journal.dropped} of the oldest are no longer watched`);
-  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties });
+  // So does what the bounce check read, when it made one.
+  const bounces: Record<string, string> = outcome.summary?.bounceCheck ? { [BOUNCE_CHECK_PROPERTY]: JSON.stringify(outcome.summary.bounceCheck) } : {};
+  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties, ...bounces });
   return { summary: outcome.summary, nextDueAt };
 }
 
@@ -143,6 +153,10 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         readPayload: (row) => workspace.readPayload(row),
         journal: workspace.journal,
         journalState: readJournalState(snapshot),
+        suppression: workspace.suppression,
+        bounceMail: ports.bounceMail,
+        bounceCheck: readBounceCheckState(snapshot),
+        localClock: ports.localClock,
       },
       { startedAt },
     );

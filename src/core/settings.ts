@@ -37,6 +37,10 @@ export interface Settings {
   reconcileSentMail: boolean;
   /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
   reconcileResend: boolean;
+  /** Find Gmail's delivery-failure notices for sent replies, mark their rows and suppress the address (gmail.readonly). */
+  reconcileBounces: boolean;
+  /** With reconcileBounces: the inbox is searched for notices at most this often (full runs only, never an idle tick). */
+  bounceCheckMinutes: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -70,6 +74,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
+  { key: 'BOUNCE_CHECK_MINUTES', field: 'bounceCheckMinutes', fallback: 30, min: 5, max: 1440 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -89,6 +94,7 @@ export const SETTING_KEYS = [
   'TYPEFORM_BASE_URL',
   'RECONCILE_SENT_MAIL',
   'RECONCILE_RESEND',
+  'RECONCILE_BOUNCES',
 ] as const;
 
 export interface SettingsReading {
@@ -132,6 +138,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
     reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
     reconcileResend: flag(props.RECONCILE_RESEND),
+    reconcileBounces: flag(props.RECONCILE_BOUNCES),
+    bounceCheckMinutes: 30,
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {

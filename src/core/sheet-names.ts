@@ -10,6 +10,7 @@ export const SHEETS = {
   archive: 'Archive',
   tally: 'Tally',
   journal: 'Journal',
+  suppressed: 'Suppressed',
 } as const;
 
 /** `submission` (the identity, submission-identity.ts) came last so Logs of older versions keep their columns. */
@@ -30,3 +31,5 @@ export const TALLY_HEADERS = ['day', 'bytes', 'id', 'kind'] as const;
 export const JOURNAL_HEADERS = ['received_at', 'submission', 'event_id', 'payload'] as const;
 /** Archive keeps Queue's columns, so an archived row reads with the same mapper. */
 export const ARCHIVE_HEADERS = QUEUE_HEADERS;
+/** Addresses no reply is mailed to (src/core/suppression.ts): staff add lines, and so does the bounce check. */
+export const SUPPRESSED_HEADERS = ['address', 'reason', 'added_by', 'added_at'] as const;

@@ -15,14 +15,16 @@ import { intakeDeps } from './intake-service';
 import { intakeLock, scriptLock } from './locks';
 import { createMailer } from './mailer';
 import { createSentMailbox } from './sent-mailbox';
+import { createBounceMailbox } from './bounce-mailbox';
 import { readPayload } from './payloads';
 import { createQueueStore } from './queue-store';
 import { createScriptPropertyStore } from './script-properties';
 import { spillFigures } from './spill-store';
 import { createTallyStore } from './tally-store';
 import { createJournalStore } from './journal-store';
+import { createSuppressionList } from './suppression-store';
 import { openSpreadsheet } from './spreadsheet';
-import { scriptDateKey, systemClock, systemRandom } from './system-clock';
+import { scriptDateKey, scriptLocalClock, systemClock, systemRandom } from './system-clock';
 
 export interface TickOutcome {
   ran: boolean;
@@ -52,6 +54,8 @@ export function runQueueTick(options: { force?: boolean } = {}): TickOutcome {
         random: systemRandom,
         mailer: createMailer(),
         sentMail: createSentMailbox(),
+        bounceMail: createBounceMailbox(),
+        localClock: scriptLocalClock(),
         // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs-what).
         runningAccount: () => Session.getEffectiveUser().getEmail(),
         spill: spillFigures(),
@@ -83,6 +87,7 @@ function openWorkspace(settings: Settings, props: ReturnType<typeof createScript
     intakeLock: intakeLock(),
     tally: createTallyStore(spreadsheet),
     journal: createJournalStore(spreadsheet),
+    suppression: createSuppressionList(spreadsheet),
     spreadsheetUrl: () => spreadsheet.getUrl(),
     queueSheetId: () => spreadsheet.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
     watchCapacity: (incidents, now) => watchGrid(spreadsheet, props, incidents, snapshot, now),

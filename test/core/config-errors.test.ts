@@ -7,13 +7,13 @@ import { errorSummary, redact } from '../../src/core/redact';
 describe('formConfigsFromValues', () => {
   it('reads each row by header name (any order, any case, trimmed), skipping rows without a form id', () => {
     const values = [
-      [' Bcc ', 'FORM_ID', 'prompt', 'enabled', 'approval_required', 'model', 'subject', 'body', 'recipient_field', 'reply_to', 'sender_name', 'notes'],
-      ['b@x.y', ' F1 ', ' Be kind ', 'yes', 'x', ' m ', 's', 'b', 'email', 'r@x.y', 'Desk', 'ignored'],
-      ['', '', 'no id', 'yes', '', '', '', '', '', '', '', ''],
-      ['', 'F2', '', false, true, '', '', '', '', '', '', ''],
+      [' Bcc ', 'FORM_ID', 'prompt', 'enabled', 'approval_required', 'model', 'subject', 'body', 'recipient_field', 'reply_to', 'sender_name', 'notes', 'Send_Hours'],
+      ['b@x.y', ' F1 ', ' Be kind ', 'yes', 'x', ' m ', 's', 'b', 'email', 'r@x.y', 'Desk', 'ignored', ' 08:00-20:00 '],
+      ['', '', 'no id', 'yes', '', '', '', '', '', '', '', '', ''],
+      ['', 'F2', '', false, true, '', '', '', '', '', '', '', ''],
     ];
     expect(formConfigsFromValues(values)).toEqual([
-      { formId: 'F1', enabled: true, prompt: 'Be kind', model: 'm', subject: 's', body: 'b', recipientField: 'email', approvalRequired: true, replyTo: 'r@x.y', bcc: 'b@x.y', senderName: 'Desk' },
+      { formId: 'F1', enabled: true, prompt: 'Be kind', model: 'm', subject: 's', body: 'b', recipientField: 'email', approvalRequired: true, replyTo: 'r@x.y', bcc: 'b@x.y', senderName: 'Desk', sendHours: '08:00-20:00' },
       { ...blankFormConfig('F2'), enabled: false, approvalRequired: true },
     ]);
   });

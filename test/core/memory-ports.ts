@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type {
   AuditLog,
+  BounceMailbox,
+  BounceNotice,
   Cache,
   Clock,
   ConfigStore,
@@ -21,6 +23,7 @@ import type {
   RowIdentity,
   SentCopy,
   SentMailbox,
+  SuppressionList,
   TallyEntry,
   TallyRow,
   TallyStore,
@@ -31,6 +34,7 @@ import { emptyRow, type QueueRow } from '../../src/core/queue-row';
 import type { JournalEntry, JournalRecord } from '../../src/core/journal/journal-line';
 import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
 import { readSettings, type Settings } from '../../src/core/settings';
+import type { SuppressedEntry } from '../../src/core/suppression';
 import { newSummary, type ProcessingDeps, type Run } from '../../src/core/processing/run-context';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
@@ -444,5 +448,38 @@ export class MemoryJournal implements JournalStore {
   append(entries: readonly JournalEntry[]): void {
     this.check();
     this.lines.push(...entries.map((entry) => ({ ...entry })));
+  }
+}
+
+/** The Suppressed sheet: its lines, the reads made and the lines added. */
+export class MemorySuppression implements SuppressionList {
+  reads = 0;
+  constructor(public entries: SuppressedEntry[] = []) {}
+  read(): SuppressedEntry[] {
+    this.reads++;
+    return this.entries.map((entry) => ({ ...entry }));
+  }
+  add(entries: readonly SuppressedEntry[]): void {
+    this.entries.push(...entries);
+  }
+}
+
+/** The inbox: notices found by any query arriving after its `after:` seconds; every list and read is kept. */
+export class MemoryBounceMailbox implements BounceMailbox {
+  notices: BounceNotice[] = [];
+  queries: string[] = [];
+  reads: string[] = [];
+  failWith: string | null = null;
+  list(query: string): string[] {
+    this.queries.push(query);
+    if (this.failWith !== null) throw new Error(this.failWith);
+    const after = Number(/after:(\d+)/.exec(query)?.[1] ?? 0) * 1000;
+    return this.notices.filter((notice) => notice.receivedAt >= after).map((notice) => notice.id).reverse();
+  }
+  read(id: string): BounceNotice {
+    this.reads.push(id);
+    const notice = this.notices.find((n) => n.id === id);
+    if (!notice) throw new Error('Requested entity was not found.');
+    return notice;
   }
 }

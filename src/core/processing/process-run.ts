@@ -9,6 +9,8 @@ import { runGenerationRound } from './generate-round';
 import { checkJournal } from './journal-step';
 import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
+import { runBounceCheck } from './bounce-step';
+import { windowWakeAt } from './send-window-step';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, staleDeadline } from './stale-sweep';
 import {
@@ -68,6 +70,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     checkJournal(run);
     collapseDuplicates(run);
     runSentCheck(run);
+    runBounceCheck(run);
     sweepStaleRows(run);
     // A stale claim swept back to PENDING may be a copy of a row that is PENDING too (a staff paste of a GENERATING
     // row): collapsed before either is generated, so one submission never has two rows in flight.
@@ -165,7 +168,10 @@ function nextDueAt(run: Run, now: number): number | null {
       const due = row.nextAttemptAt ?? now;
       consider(heldBack || run.summary.generationHaltedBy !== null ? Math.max(due, recheck) : due);
     } else if (isMailable(row)) {
-      consider(heldBack || run.summary.sendingHaltedBy !== null ? recheck : now);
+      // A row waiting for its send window wakes the gate when the window opens, not every few minutes overnight.
+      const opensAt = windowWakeAt(run, row, now);
+      if (opensAt !== null) consider(opensAt);
+      else consider(heldBack || run.summary.sendingHaltedBy !== null ? recheck : now);
     } else {
       // A claim left by a run that died becomes stale at a known time: the sweep must run then.
       const look = nextLookAt(run, row, now);

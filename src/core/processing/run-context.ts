@@ -2,6 +2,7 @@
 import { codedError } from '../errors';
 import type {
   AuditLog,
+  BounceMailbox,
   Clock,
   ConfigStore,
   FormConfig,
@@ -13,6 +14,7 @@ import type {
   QueueStore,
   Random,
   SentMailbox,
+  SuppressionList,
 } from '../ports';
 import type { IncidentCode } from '../codes';
 import type { JournalState } from '../journal/journal-check';
@@ -21,8 +23,11 @@ import { distinctLines } from '../send-ledger';
 import { logLineOf, submissionIdentity } from '../submission-identity';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
+import { suppressionIndex, type SuppressedEntry } from '../suppression';
+import type { LocalClock } from '../send-window';
 import { isSystemMove } from './transitions';
 import { combine, newBatch, type Batch } from './batch';
+import type { BounceCheckState } from './bounces';
 
 export { countWhenWritten, newBatch, type Batch } from './batch';
 
@@ -51,6 +56,14 @@ export interface ProcessingDeps {
   journal?: JournalStore;
   /** Where the last Journal check stopped (JOURNAL_STATE_PROPERTY). */
   journalState?: JournalState;
+  /** The Suppressed sheet; absent, nothing is suppressed (tests that do not need one). */
+  suppression?: SuppressionList;
+  /** The inbox, when RECONCILE_BOUNCES is on (src/gas/bounce-mailbox.ts): the running account's. */
+  bounceMail?: BounceMailbox;
+  /** What the last bounce check recorded (BOUNCE_CHECK_PROPERTY); null or absent before the first. */
+  bounceCheck?: BounceCheckState | null;
+  /** The script's time zone, for Config send_hours; absent, UTC. */
+  localClock?: LocalClock;
 }
 
 export interface ProcessingOptions {
@@ -80,6 +93,8 @@ export interface ProcessingSummary {
   journal?: JournalState;
   /** Why the Journal check could not run (no Journal sheet: Set up makes it), so the tick keeps CONFIG_MISSING open. */
   journalMissing?: string;
+  /** What this run's bounce check read, for the next one; absent when it made none. */
+  bounceCheck?: BounceCheckState;
 }
 
 export interface Run {
@@ -108,6 +123,8 @@ export interface Run {
   archivedKeys?: ReadonlySet<string>;
   /** The event ids and identities this run claimed for sending: a submission is claimed once a run, whatever its rows. */
   claimedForSending?: Set<string>;
+  /** The Suppressed sheet by mailbox, read once, when the run first plans a send (suppressedOf). */
+  suppressed?: Map<string, SuppressedEntry>;
 }
 
 /** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */
@@ -328,4 +345,10 @@ export function clearGoneIncidents(run: Run): void {
 
 export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();
+}
+
+/** The suppression list, read once per run, when the run first plans a send; lines this run adds are added to it. */
+export function suppressedOf(run: Run): Map<string, SuppressedEntry> {
+  run.suppressed ??= suppressionIndex(run.deps.suppression?.read() ?? []);
+  return run.suppressed;
 }

@@ -3,14 +3,14 @@ import { codeOf, messageOf } from '../errors';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import type { Status } from '../statuses';
-import { standingSendClaim } from '../mail-guard';
+import { standingSendClaim, suppressedReason } from '../mail-guard';
 import { withLedgerFacts } from '../send-ledger';
 import { submissionIdentity } from '../submission-identity';
 import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
-import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, type Batch, type Run } from './run-context';
+import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, suppressedOf, type Batch, type Run } from './run-context';
 
 /**
  * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
@@ -26,6 +26,8 @@ export interface SendStep {
   limited: number[];
   configProblems: string[];
   configRows: Map<number, string>;
+  /** Rows outside their form's send window, with their "not before" note. */
+  windowRows: Map<number, string>;
 }
 
 /** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */
@@ -82,6 +84,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
   let quotaLeft: number | null = null;
   for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {
     const row = waiting[plan.next];
+    if (parkSuppressed(run, plan.moves, row)) continue;
     const mailbox = mailboxOf(row.recipient);
     if (sendsToRecipientToday(run.rows, row.recipient, now) + (plannedTo.get(mailbox) ?? 0) >= run.settings.maxMailsPerRecipientPerDay) {
       step.limited.push(row.rowNumber);
@@ -113,6 +116,19 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     plan.claims.push({ claim, back: row.status as Status });
   }
   return plan;
+}
+
+/**
+ * A row whose recipient is on the suppression list goes to a person instead of being claimed (the mail guard's
+ * suppressedReason). True when it was parked.
+ */
+export function parkSuppressed(run: Run, batch: Batch, row: QueueRow): boolean {
+  const reason = suppressedReason(row, suppressedOf(run));
+  if (reason === null) return false;
+  const error = errorSummary('SUPPRESSED', reason, run.secrets);
+  moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+  countWhenWritten(batch, 'needsReview');
+  return true;
 }
 
 /**

@@ -8,7 +8,8 @@ import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim } from './row-inputs';
-import { planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
+import { parkSuppressed, planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
+import { rowsInWindow } from './send-window-step';
 import {
   commitBatch,
   countWhenWritten,
@@ -28,8 +29,9 @@ import {
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { limited: [], configProblems: [], configRows: new Map() };
+  const step: SendStep = { limited: [], configProblems: [], configRows: new Map(), windowRows: new Map() };
   sendRows(run, step);
+  if (step.windowRows.size > 0) noteWaitingRows(run, step.windowRows);
   if (step.configProblems.length > 0) {
     noteWaitingRows(run, step.configRows);
     raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), Array.from(step.configRows.keys()));
@@ -49,7 +51,8 @@ export function runSendStep(run: Run): void {
 
 function sendRows(run: Run, step: SendStep): void {
   parkUnmailable(run);
-  const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
+  // Rows outside their send window are left before anything is read for them: a night of safety sweeps costs no more.
+  const waiting = rowsInWindow(run, step, run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber)));
   if (waiting.length === 0) return;
   // The send ledger of every row this run may still mail (READY or APPROVED now, PENDING to be generated): one lookup.
   ledgerOf(run, run.rows.filter((row) => isMailable(row) || row.status === 'PENDING'));
@@ -129,6 +132,8 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       run.setAside.add(current?.rowNumber ?? claim.rowNumber);
       continue;
     }
+    // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
+    if (parkSuppressed(run, results, current)) continue;
     const mail = prepareMail(run, step, current);
     if (mail === null) {
       moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });

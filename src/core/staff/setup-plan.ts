@@ -3,7 +3,7 @@ import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
 import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
-import { ARCHIVE_HEADERS, JOURNAL_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, TALLY_HEADERS } from '../sheet-names';
+import { ARCHIVE_HEADERS, JOURNAL_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, SUPPRESSED_HEADERS, TALLY_HEADERS } from '../sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
 
 const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
@@ -68,6 +68,8 @@ export const SHEET_PLANS: readonly SheetPlan[] = [
     protectSheet: true,
     restrictSheet: true,
   },
+  // Staff add addresses here by hand, so nothing is protected.
+  { name: SHEETS.suppressed, headers: SUPPRESSED_HEADERS, formats: allText(SUPPRESSED_HEADERS, { added_at: TIME_FORMAT }), protectedHeaders: [], protectSheet: false },
 ];
 
 /** Every protection setup makes starts with this, so a re-run can find and replace its own. */

@@ -297,6 +297,17 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
+  BOUNCE_CHECK_FAILED: {
+    class: 'configuration',
+    title: 'Bounce notices cannot be read',
+    whatHappened: "RECONCILE_BOUNCES is on, but searching the inbox for Gmail's delivery-failure notices keeps failing.",
+    nextStep:
+      'Check that appsscript.json enables the Gmail advanced service and grants gmail.readonly, then run formqueue → Set up / repair and accept the consent screen (docs/oauth-scopes.md); or set RECONCILE_BOUNCES off. Replies are still mailed meanwhile; an address that bounces is not suppressed until the check works again (staff can add it to Suppressed by hand).',
+    raisedBy: `processQueue, when a bounce check is due (every BOUNCE_CHECK_MINUTES) and Gmail.Users.Messages.list or get throws. Staff hear of it only once it is seen in at least ${RATE_LIMIT_PERSIST_RUNS} runs spanning at least ${RATE_LIMIT_PERSIST_MINUTES} minutes. The next check that succeeds clears it.`,
+    mails: { kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES },
+    followUps: 'reminders-and-recovery',
+    holdsRowsBack: false,
+  },
 };
 
 export function isGoogleError(code: IncidentCode): boolean {

@@ -25,6 +25,7 @@ export const NEEDS_PERSON_REASONS = [
   'failed-other',
   'approval-overdue',
   'unknown-status',
+  'suppressed',
 ] as const;
 
 export type NeedsPersonReason = (typeof NEEDS_PERSON_REASONS)[number];
@@ -174,6 +175,14 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     label: 'status not known',
     step: 'The status cell holds a word formqueue does not know, so nothing moves this row. Pick the status it should have from the dropdown; the Log line for the event_id shows its last move.',
   },
+  suppressed: {
+    when: 'NEEDS_REVIEW, error `SUPPRESSED`',
+    label: 'address on the Suppressed sheet',
+    step:
+      'The recipient is on the Suppressed sheet (the error cell says who added it and why: a bounce, or a person who asked not to be mailed), so ' +
+      'no reply is mailed to it. Leave it: set SKIPPED (or SENT if you answered another way). If the line is a mistake or the address works again, ' +
+      'remove it from Suppressed, correct recipient if needed, and set PENDING: a new reply is written and mailed.',
+  },
 };
 
 /** When an AWAITING_APPROVAL row began to wait: updated_at (its move there, or a person's last edit of it), else received_at. */
@@ -200,6 +209,8 @@ function reviewReason(error: string): NeedsPersonReason {
       return 'send-claim-unsettled';
     case 'ALREADY_SENT':
       return 'already-sent';
+    case 'SUPPRESSED':
+      return 'suppressed';
     case 'SENT_CHECK':
       if (/\bthe claim was made by a run as\b/.test(error)) return 'sent-from-another-account';
       if (/\bno copy in Sent yet\b/.test(error)) return 'sent-check-looks-again';

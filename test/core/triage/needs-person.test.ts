@@ -25,6 +25,7 @@ describe('needsPersonReason', () => {
     ['an unclear Gmail answer', 'NEEDS_REVIEW', cell('MAIL_UNKNOWN: Exception: odd — the mail may or may not have been sent'), 'mail-outcome-unknown'],
     ['a claim the Log never settled', 'NEEDS_REVIEW', cell('ALREADY_CLAIMED: the Log shows…'), 'send-claim-unsettled'],
     ['sent_at filled', 'NEEDS_REVIEW', cell('ALREADY_SENT: sent_at is filled'), 'already-sent'],
+    ['an address on the Suppressed sheet', 'NEEDS_REVIEW', cell('SUPPRESSED: ann@example.org is on the Suppressed sheet (added by bounce: …)'), 'suppressed'],
     ['the Sent check found 2 copies', 'NEEDS_REVIEW', cell('SENT_CHECK: mailed 2 times (message ids a, b); a person must look'), 'mailed-several-times'],
     ['the Sent check looks again (a parked row)', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent yet at 2026-12-01T10:00:00.000Z; looking again after 2026-12-01T10:45:00.000Z'), 'sent-check-looks-again'],
     ['the Sent check found none', 'NEEDS_REVIEW', cell('SENT_CHECK: no copy in Sent: safe to resend — set PENDING'), 'no-copy-in-sent'],

@@ -19,9 +19,9 @@ describe('docs/triage.md against the incident records', () => {
     expect(doc).toContain(`at least **${RATE_LIMIT_PERSIST_RUNS} runs** spanning at least **${RATE_LIMIT_PERSIST_MINUTES} minutes**`);
   });
 
-  it('only the rate limit, a Gemini outage and a failing Sent check wait until they persist; every other code is mailed at once', () => {
+  it('only the rate limit, a Gemini outage, a failing Sent check and a failing bounce check wait until they persist; every other code is mailed at once', () => {
     const persistent = INCIDENT_CODES.filter((code) => INCIDENTS[code].mails.kind !== 'at-once');
-    expect(persistent.sort()).toEqual(['GEMINI_RATE_LIMITED', 'GEMINI_UNAVAILABLE', 'SENT_CHECK_FAILED']);
+    expect(persistent.sort()).toEqual(['BOUNCE_CHECK_FAILED', 'GEMINI_RATE_LIMITED', 'GEMINI_UNAVAILABLE', 'SENT_CHECK_FAILED']);
     expect(INCIDENTS.GEMINI_UNAVAILABLE.mails).toEqual({ kind: 'once-persistent', runs: OUTAGE_PERSIST_RUNS, minutes: OUTAGE_PERSIST_MINUTES });
     expect(INCIDENTS.GEMINI_RATE_LIMITED.mails).toEqual({ kind: 'once-persistent', runs: RATE_LIMIT_PERSIST_RUNS, minutes: RATE_LIMIT_PERSIST_MINUTES });
   });

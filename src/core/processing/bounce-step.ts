@@ -1,0 +1,98 @@
+// The run's bounce check (RECONCILE_BOUNCES): at most every BOUNCE_CHECK_MINUTES, Gmail's delivery-failure notices for
+// sent replies mark their rows (BOUNCED) and put the address on the Suppressed sheet, so it is never mailed again.
+import { codeOf, messageOf } from '../errors';
+import type { BounceMailbox, BounceNotice } from '../ports';
+import { errorSummary } from '../redact';
+import { ADDED_BY_BOUNCE, suppressionOf, type SuppressedEntry } from '../suppression';
+import { mailboxOf } from './mail';
+import { commitBatch, isOverBudget, isoTime, markGone, newBatch, noteRow, raiseIncident, suppressedOf, type Run } from './run-context';
+import {
+  BOUNCE_OVERLAP_MS,
+  bouncedDetail,
+  bounceQuery,
+  FIRST_LOOKBACK_MS,
+  matchBounce,
+  MAX_NOTICES_PER_CHECK,
+  MAX_SEEN_IDS,
+  readBounce,
+  type BounceCheckState,
+} from './bounces';
+
+/** The inbox the check reads: null when RECONCILE_BOUNCES is off or no inbox is wired. */
+function bounceMailbox(run: Run): BounceMailbox | null {
+  return run.settings.reconcileBounces ? (run.deps.bounceMail ?? null) : null;
+}
+
+/** Whether a check is due now: never before BOUNCE_CHECK_MINUTES after the last one, so most runs cost nothing. */
+export function bounceCheckDue(last: BounceCheckState | null, now: number, minutes: number): boolean {
+  return last === null || now - last.at >= minutes * 60_000;
+}
+
+/**
+ * Reads the notices that arrived since the last check (less an overlap; those already read are skipped without a read),
+ * and for each failure about a reply of ours: the row gets BOUNCED in `error` (status kept: the mail went), and the
+ * address goes on the Suppressed sheet once. A failing search changes nothing and is retried at the next run.
+ */
+export function runBounceCheck(run: Run): void {
+  const mailbox = bounceMailbox(run);
+  if (mailbox === null) return;
+  const now = run.deps.clock.now();
+  const last = run.deps.bounceCheck ?? null;
+  if (!bounceCheckDue(last, now, run.settings.bounceCheckMinutes) || isOverBudget(run)) return;
+  const since = last === null ? now - FIRST_LOOKBACK_MS : last.at - BOUNCE_OVERLAP_MS;
+  const seen = new Set(last?.seen ?? []);
+  let listed: string[];
+  const read: BounceNotice[] = [];
+  try {
+    listed = mailbox.list(bounceQuery(since));
+    for (const id of listed.filter((id) => !seen.has(id)).slice(0, MAX_NOTICES_PER_CHECK)) {
+      read.push(mailbox.read(id));
+      seen.add(id);
+    }
+  } catch (error) {
+    // Only Gmail is called in here: whatever it throws (scope, service off, outage) is the check's failure.
+    raiseIncident(run, 'BOUNCE_CHECK_FAILED', `the inbox could not be searched for delivery-failure notices (${messageOf(error)}); it is tried again at the next run`);
+    return;
+  }
+  markGone(run, ['BOUNCE_CHECK_FAILED']);
+  const batch = newBatch();
+  const additions: SuppressedEntry[] = [];
+  for (const notice of read) {
+    const bounce = readBounce(notice);
+    if (bounce === null) continue;
+    const match = matchBounce(bounce, run.rows);
+    if (match.kind === 'none') continue;
+    const detail = bouncedDetail(match.address, bounce, isoTime);
+    if (match.kind === 'row' && match.row.status === 'SENT' && !match.row.error.startsWith('BOUNCED: ')) {
+      const error = errorSummary('BOUNCED', detail, run.secrets);
+      noteRow(run, batch, match.row, error, { error });
+    }
+    const suppressed = suppressedOf(run);
+    if (suppressionOf(match.address, suppressed) === null) {
+      const entry: SuppressedEntry = { address: match.address, reason: `bounced: ${bounce.reason}`, addedBy: ADDED_BY_BOUNCE, addedAt: now };
+      additions.push(entry);
+      // This run's sends see it at once.
+      suppressed.set(mailboxOf(match.address), entry);
+    }
+  }
+  // Suppressed first: a row marked but an address not suppressed would let the next reply go.
+  const added = additions.length === 0 || addSuppressed(run, additions);
+  commitBatch(run, batch);
+  // Not recorded when the addresses could not be kept: the next run reads the same notices again and adds them.
+  if (!added) return;
+  // Only the ids of this window are kept: older ones are before the next check's `since` anyway.
+  run.summary.bounceCheck = { at: now, seen: Array.from(seen).filter((id) => listed.includes(id)).slice(0, MAX_SEEN_IDS) };
+}
+
+/** False when there is no Suppressed sheet to add them to (the addresses hold for this run only). */
+function addSuppressed(run: Run, entries: SuppressedEntry[]): boolean {
+  try {
+    run.deps.suppression?.add(entries);
+    return true;
+  } catch (error) {
+    if (codeOf(error) !== 'CONFIG_MISSING') throw error;
+    // CONFIG_MISSING tells staff to run Set up, which makes the sheet.
+    raiseIncident(run, 'CONFIG_MISSING', messageOf(error));
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+// Config send_hours end to end: a form with a 08:00–20:00 window mails nothing at night and everything in the morning,
+// each reply exactly once; overnight idle ticks stay skipped by the gate (at most 2 service calls), as without a window.
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIG_HEADERS } from '../../src/core/form-config';
+import { startRuntime, submission, type Runtime } from './runtime';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DIRTY = 'FQ_DIRTY';
+const SEND_HOURS_CELL = `${String.fromCharCode(65 + CONFIG_HEADERS.indexOf('send_hours'))}2`;
+
+describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
+  let rt: Runtime;
+  afterEach(async () => {
+    await rt?.close();
+  });
+
+  const respondentMails = (): any[] => rt.host.outbox.filter((mail: any) => /^r\d@example\.com$/.test(mail.to));
+  /** Moves the runtime's clock to the next `hour`:00 UTC. */
+  const advanceTo = (hour: number) => {
+    const now = rt.host.now();
+    const next = new Date(now);
+    next.setUTCHours(hour, 0, 0, 0);
+    if (next.getTime() <= now) next.setUTCDate(next.getUTCDate() + 1);
+    rt.host.advanceClock(next.getTime() - now);
+  };
+
+  it('a form with 08:00-20:00 mails nothing at night and everything in the morning, each exactly once; idle night ticks cost at most 2 calls', { timeout: 180_000 }, async () => {
+    rt = await startRuntime();
+    expect(rt.sheet('Config').header.at(-1)).toBe('send_hours');
+    await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
+    advanceTo(2);
+    for (const n of [1, 2, 3]) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
+    const night = await rt.run('processQueue');
+    expect(night.status).toBe('ok');
+    // Generated at night, not mailed: each waits with the time it may go.
+    expect(rt.queue().map((row) => row.status)).toEqual(['READY', 'READY', 'READY']);
+    const morning = new Date(rt.host.now());
+    morning.setUTCHours(8, 0, 0, 0);
+    for (const row of rt.queue()) expect(row.error).toBe(`SEND_WINDOW: outside the form's send_hours 08:00-20:00 (Etc/UTC); not mailed before ${morning.toISOString()}`);
+    expect(respondentMails()).toHaveLength(0);
+
+    // The minute ticks between safety sweeps are skipped by the gate, as on any idle night.
+    for (let minute = 1; minute <= 14; minute++) {
+      rt.host.advanceClock(MINUTE);
+      const idle = await rt.run('processQueue');
+      expect(idle.value).toBe('Skipped: nothing new, no retry due.');
+      expect(idle.serviceCalls).toBeLessThanOrEqual(2);
+    }
+    // The 15-minute safety sweeps of the night run and mail nothing.
+    while (rt.host.now() + 15 * MINUTE < morning.getTime()) {
+      rt.host.advanceClock(15 * MINUTE);
+      const sweep = await rt.run('processQueue');
+      expect(sweep.status).toBe('ok');
+    }
+    expect(respondentMails()).toHaveLength(0);
+
+    // 08:00: the gate wakes for the window (FQ_NEXT_DUE_AT), with no new delivery or edit, and every reply goes.
+    advanceTo(8);
+    const opened = await rt.run('processQueue');
+    expect(String(opened.value)).not.toMatch(/^Skipped/);
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'SENT', 'SENT']);
+    expect(respondentMails().map((mail) => mail.to).sort()).toEqual(['r1@example.com', 'r2@example.com', 'r3@example.com']);
+    expect(respondentMails().every((mail) => Date.parse(mail.sentAt) >= morning.getTime())).toBe(true);
+
+    // Exactly once: the day goes on and nothing is mailed again.
+    for (const hours of [1, 5, 13]) {
+      rt.host.advanceClock(hours * HOUR);
+      rt.host.properties.set(DIRTY, String(rt.host.now()));
+      await rt.run('processQueue');
+    }
+    expect(respondentMails()).toHaveLength(3);
+  });
+});
