@@ -73,6 +73,9 @@ export const INCIDENT_CODES = [
   'RUNS_MISSED',
   'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
+  // issue #29: a model in the list retired (its next one writes), and the daily token budget
+  'GEMINI_MODEL_RETIRED',
+  'GEMINI_BUDGET_REACHED',
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -8,6 +8,8 @@ import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from './intake/forms-mirror';
 import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, TallyStore } from './ports';
 import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
+import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from './processing/model-list';
+import { USAGE_PROPERTY, readUsage, tokensOn, usageSections, usageToWrite, type StoredUsage } from './processing/usage-tally';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
@@ -88,7 +90,10 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // Cleared only after the run: a missing sheet or column found by processing is the same incident.
   if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
   watchSideConditions(book, ports, outcome, snapshot, startedAt);
-  sendTriage(book, ports, outcome.health, settings, outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)));
+  // The tokens this run spent and the models it found retired are stored with the run's other marks (below).
+  const spending = spendingProperties(outcome.summary, snapshot, ports.dateKey(startedAt));
+  const usage = readUsage(spending[USAGE_PROPERTY] ?? snapshot[USAGE_PROPERTY]);
+  sendTriage(book, ports, outcome.health, settings, { rejected: outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)), usage });
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
   // The gate's marks go with the incidents' changes, in one write.
@@ -97,8 +102,20 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // So does where the Journal check stopped.
   const journal = outcome.summary?.journal ? journalStateProperties(outcome.summary.journal, snapshot) : { properties: {}, dropped: 0 };
   if (journal.dropped > 0) ports.warn(`the Journal check watches too many open submissions: ${journal.dropped} of the oldest are no longer watched`);
-  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties });
+  // So do the tokens this run spent and the models it found retired: no Script Properties call of their own.
+  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties, ...spending });
   return { summary: outcome.summary, nextDueAt };
+}
+
+/** FQ_TOKENS with this run's spending added, and FQ_MODELS_RETIRED as this run left it; only what changed. */
+function spendingProperties(summary: ProcessingSummary | undefined, snapshot: Record<string, string>, dayKey: string): Record<string, string> {
+  if (!summary) return {};
+  const properties: Record<string, string> = {};
+  const usage = usageToWrite(snapshot[USAGE_PROPERTY], summary.usage, dayKey);
+  if (usage !== null) properties[USAGE_PROPERTY] = usage;
+  const retired = retiredModelsToWrite(summary.retiredModels, snapshot[RETIRED_MODELS_PROPERTY]);
+  if (retired !== null) properties[RETIRED_MODELS_PROPERTY] = retired;
+  return properties;
 }
 
 interface RunOutcome {
@@ -143,6 +160,8 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         readPayload: (row) => workspace.readPayload(row),
         journal: workspace.journal,
         journalState: readJournalState(snapshot),
+        retiredModels: readRetiredModels(snapshot[RETIRED_MODELS_PROPERTY], startedAt),
+        tokensSpentToday: tokensOn(readUsage(snapshot[USAGE_PROPERTY]), ports.dateKey(startedAt)),
       },
       { startedAt },
     );
@@ -296,7 +315,14 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
   }
 }
 
-function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, rejected: RejectedTotals): void {
+/** What the daily summary reports besides the queue: the day's rejected deliveries and the Gemini spending. */
+interface SummaryFigures {
+  rejected: RejectedTotals;
+  usage: StoredUsage;
+}
+
+function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, figures: SummaryFigures): void {
+  const { rejected, usage } = figures;
   let quota = 0;
   try {
     quota = ports.mailer.remainingDailyQuota();
@@ -328,6 +354,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     settings,
     remainingMailQuota: quota - plan.mails.length * settings.staffEmails.length,
     rejected,
+    usage: usageSections(usage, dateKey),
   });
   if (!summary) return;
   try {

@@ -1,4 +1,6 @@
 // Script Properties → typed settings: secrets, ids and knobs, with safe defaults and errors that name the setting.
+import { modelList } from './processing/model-list';
+import { parsePrices, type ModelPrice } from './processing/token-usage';
 
 export interface Settings {
   webhookToken: string;
@@ -37,6 +39,12 @@ export interface Settings {
   reconcileSentMail: boolean;
   /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
   reconcileResend: boolean;
+  /** GEMINI_MODEL as an ordered list: a model Gemini answers 404 for gives way to the next (geminiModel is the first). */
+  geminiModels: string[];
+  /** US dollars per 1M tokens by model id: the defaults, with GEMINI_PRICES on top (processing/token-usage.ts). */
+  geminiPrices: Record<string, ModelPrice>;
+  /** Tokens (prompt, output and thinking) a calendar day may spend on replies before generation waits for the next day; 0 = no cap. */
+  dailyTokenBudget: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -70,6 +78,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
+  { key: 'DAILY_TOKEN_BUDGET', field: 'dailyTokenBudget', fallback: 0, min: 0, max: 1_000_000_000 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -89,6 +98,7 @@ export const SETTING_KEYS = [
   'TYPEFORM_BASE_URL',
   'RECONCILE_SENT_MAIL',
   'RECONCILE_RESEND',
+  'GEMINI_PRICES',
 ] as const;
 
 export interface SettingsReading {
@@ -132,7 +142,18 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
     reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
     reconcileResend: flag(props.RECONCILE_RESEND),
+    geminiModels: [],
+    geminiPrices: {},
+    dailyTokenBudget: 0,
   };
+  settings.geminiModels = modelList(settings.geminiModel);
+  if (settings.geminiModels.length === 0) settings.geminiModels = [DEFAULT_GEMINI_MODEL];
+  settings.geminiModel = settings.geminiModels[0];
+  const prices = parsePrices(text('GEMINI_PRICES'));
+  settings.geminiPrices = prices.prices;
+  if (prices.problems.length > 0) {
+    problems.push(`Script Property GEMINI_PRICES has entries it cannot read (${prices.problems.join('; ')}): write model=input/output in US dollars per 1M tokens, e.g. gemini-3.5-flash=1.50/9.00; those entries are ignored.`);
+  }
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {
     const raw = text(knob.key);

@@ -6,12 +6,14 @@ import { runGap } from '../core/run-gap';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { healthDialogHtml } from '../core/staff/health-view';
+import { USAGE_PROPERTY, readUsage, usageSections } from '../core/processing/usage-tally';
 import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
 import { staffName } from '../core/staff/staff-moves';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
+import { scriptDateKey } from './system-clock';
 import { readPayloadParts } from './payloads';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -127,7 +129,8 @@ export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps):
     spilled: deps.spilled,
     approvalWaitHours: settings.approvalWaitHours,
   });
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, runGap(all, deps.now));
+  const usage = usageSections(readUsage(all[USAGE_PROPERTY]), scriptDateKey(deps.now));
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, { gap: runGap(all, deps.now), usage });
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

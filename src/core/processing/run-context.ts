@@ -23,6 +23,8 @@ import type { Settings } from '../settings';
 import type { Status } from '../statuses';
 import { isSystemMove } from './transitions';
 import { combine, newBatch, type Batch } from './batch';
+import type { RetiredModels } from './model-list';
+import type { UsageTally } from './usage-tally';
 
 export { countWhenWritten, newBatch, type Batch } from './batch';
 
@@ -51,6 +53,10 @@ export interface ProcessingDeps {
   journal?: JournalStore;
   /** Where the last Journal check stopped (JOURNAL_STATE_PROPERTY). */
   journalState?: JournalState;
+  /** Models Gemini answered 404 for lately (model-list.ts, RETIRED_MODELS_PROPERTY): skipped for the next in the list. */
+  retiredModels?: RetiredModels;
+  /** Tokens spent on replies today before this run (usage-tally.ts): what DAILY_TOKEN_BUDGET counts against. */
+  tokensSpentToday?: number;
 }
 
 export interface ProcessingOptions {
@@ -80,6 +86,10 @@ export interface ProcessingSummary {
   journal?: JournalState;
   /** Why the Journal check could not run (no Journal sheet: Set up makes it), so the tick keeps CONFIG_MISSING open. */
   journalMissing?: string;
+  /** What this run's Gemini calls spent, per form and model. */
+  usage: UsageTally;
+  /** The models known retired after this run (the deps' ones, with those this run found), to store for the next. */
+  retiredModels: RetiredModels;
 }
 
 export interface Run {
@@ -129,6 +139,8 @@ export function newSummary(): ProcessingSummary {
     stoppedBecause: 'done',
     generationHaltedBy: null,
     sendingHaltedBy: null,
+    usage: {},
+    retiredModels: new Map(),
   };
 }
 
