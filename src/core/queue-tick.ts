@@ -9,6 +9,7 @@ import type { AuditLog, Clock, ConfigStore, GeminiClient, IncidentSink, JournalS
 import { journalStateProperties, readJournalState } from './journal/journal-check';
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from './processing/model-list';
+import { readReviews, reviewLines, REVIEWS_PROPERTY } from './staff/review-stats';
 import { USAGE_PROPERTY, readUsage, tokensOn, usageSections, usageToWrite, type StoredUsage } from './processing/usage-tally';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
@@ -93,7 +94,7 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // The tokens this run spent and the models it found retired are stored with the run's other marks (below).
   const spending = spendingProperties(outcome.summary, snapshot, ports.dateKey(startedAt));
   const usage = readUsage(spending[USAGE_PROPERTY] ?? snapshot[USAGE_PROPERTY]);
-  sendTriage(book, ports, outcome.health, settings, { rejected: outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)), usage });
+  sendTriage(book, ports, outcome.health, settings, { rejected: outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)), usage, reviews: reviewLines(readReviews(snapshot[REVIEWS_PROPERTY])) });
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
   // The gate's marks go with the incidents' changes, in one write.
@@ -319,10 +320,12 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
 interface SummaryFigures {
   rejected: RejectedTotals;
   usage: StoredUsage;
+  /** Approvals as the staff console counted them (REVIEWS_PROPERTY). */
+  reviews: string[];
 }
 
 function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, figures: SummaryFigures): void {
-  const { rejected, usage } = figures;
+  const { rejected, usage, reviews } = figures;
   let quota = 0;
   try {
     quota = ports.mailer.remainingDailyQuota();
@@ -355,6 +358,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     remainingMailQuota: quota - plan.mails.length * settings.staffEmails.length,
     rejected,
     usage: usageSections(usage, dateKey),
+    reviews,
   });
   if (!summary) return;
   try {

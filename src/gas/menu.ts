@@ -14,6 +14,7 @@ import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
 import { scriptDateKey } from './system-clock';
+import { withReviewTrail } from './review-trail';
 import { readPayloadParts } from './payloads';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -88,7 +89,12 @@ export function runSelectionAction(action: MenuAction, deps: SelectionDeps): str
   const read = new Map(rows.map((row) => [row.rowNumber, row]));
   const placed = deps.store.writeRows(outcome.changed, outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow));
   deps.store.flush();
-  deps.audit.append(outcome.log.filter((_entry, i) => placed[i] !== null));
+  const written = outcome.changed.filter((_row, i) => placed[i] !== null);
+  deps.audit.append(withReviewTrail(deps.spreadsheet, deps.audit, outcome.log.filter((_entry, i) => placed[i] !== null), written, {
+    props: deps.props,
+    dayKey: scriptDateKey(deps.now),
+    now: deps.now,
+  }));
   deps.props.set(DIRTY_PROPERTY, String(deps.now));
   const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
   return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;

@@ -31,6 +31,8 @@ export interface DailySummaryInput {
   rejected?: RejectedTotals;
   /** Replies, tokens and estimated cost per form and model (processing/usage-tally.ts usageSections). */
   usage?: readonly UsageSection[];
+  /** Approvals by staff: as written, edited, skipped, median wait (staff/review-stats.ts reviewLines). */
+  reviews?: readonly string[];
 }
 
 /** " (2 without their body; unknown form 1, partial response 3)": how many kept no body, and the kinds when known. */
@@ -78,6 +80,9 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   if (rejected) parts.push({ kind: 'field', label: 'Rejected deliveries', text: rejected });
   if (!health.readable) parts.push({ kind: 'line', text: health.countedAt === null ? 'The queue could not be read.' : `The queue could not be read; figures as last read ${formatTime(health.countedAt)}.` });
   if (input.usage) parts.push(...usageParts(input.usage));
+  if (input.reviews && input.reviews.length > 0) {
+    parts.push({ kind: 'heading', text: 'Replies that waited for approval' }, ...input.reviews.map((text): MailPart => ({ kind: 'line', text })));
+  }
   parts.push({ kind: 'heading', text: 'Incidents of the last 24 hours' });
   if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });
   for (const incident of current) {
