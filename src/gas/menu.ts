@@ -37,6 +37,8 @@ export const MENU_ITEMS: readonly (readonly [string, string] | null)[] = [
   ['Set a Script Property…', 'menuSetProperty'],
   ['Set up / repair', 'setup'],
   ['Self-test', 'selfTest'],
+  null,
+  ['Preview reply (selected row, nothing sent)', 'menuPreviewReply'],
 ];
 
 export function addFormqueueMenu(ui: GoogleAppsScript.Base.Ui): void {

@@ -71,4 +71,27 @@ describe('the review trail in the runtime', () => {
     const summaries = rt.host.outbox.filter((mail: any) => mail.subject.includes('Daily summary'));
     expect(summaries[summaries.length - 1].body).toMatch(/Replies that waited for approval[\s\S]*: 1 approved as written, 1 edited, 0 skipped; median wait for approval \d+ min/);
   });
+
+  it('Preview reply shows the selected row\'s reply with its model, tokens and cost, and changes nothing', async () => {
+    rt = await startRuntime({ props: { GEMINI_MODEL: 'gemini-2.0-flash, gemini-3.5-flash' } });
+    rt.host.faults.add({ target: 'gemini', status: 404, model: 'gemini-2.0-flash' });
+    await rt.host.edit({ sheet: 'Config', a1: 'H2', value: 'TRUE', user: 'owner@example.com' });
+    await rt.deliver(submission(7, (body) => { body.form_response.answers[1].email = 'r7@example.com'; }));
+    await tick();
+    const before = rt.queue()[0];
+    expect(before.status).toBe('AWAITING_APPROVAL');
+    const logLines = rt.sheet('Log').rows.length;
+    const mails = rt.host.outbox.length;
+
+    const run = await rt.host.run('menuPreviewReply', [], { kind: 'menu', user: ANA, activeRange: { sheet: 'Queue', a1: 'C2' } });
+    expect(run.status, JSON.stringify(run.error)).toBe('ok');
+    const dialog = rt.host.ui.dialogs.at(-1);
+    expect(dialog.title).toBe('formqueue: reply preview for row 2');
+    expect(dialog.content).toContain('Model gemini-2.0-flash: not found (404)');
+    expect(dialog.content).toContain('Dear Mina Okafor');
+    expect(dialog.content).toMatch(/Model: gemini-3\.5-flash\nTokens: prompt \d+, output \d+, thinking \d+\nEstimated cost: \$0\.\d{5}/);
+    expect(rt.queue()[0]).toEqual(before);
+    expect(rt.sheet('Log').rows).toHaveLength(logLines);
+    expect(rt.host.outbox).toHaveLength(mails);
+  });
 });
