@@ -52,9 +52,12 @@ export function fallBackFromRetired(
   call: (requests: readonly GeminiRequest[]) => GeminiOutcome[],
 ): void {
   const replaced = new Map<string, string>();
+  const retired = run.summary.retiredModels;
+  const before = new Map(retired);
+  const isNotFound = (verdict: GeminiVerdict) => verdict.kind === 'systemic' && verdict.incident === 'GEMINI_MODEL_NOT_FOUND';
   for (let step = 0; step < MAX_FALLBACK_STEPS; step++) {
-    const notFound = verdicts.flatMap((verdict, i) => (verdict.kind === 'systemic' && verdict.incident === 'GEMINI_MODEL_NOT_FOUND' ? [i] : []));
-    for (const i of notFound) run.summary.retiredModels.set(rows[i].request.model, run.deps.clock.now());
+    const notFound = verdicts.flatMap((verdict, i) => (isNotFound(verdict) ? [i] : []));
+    for (const i of notFound) retired.set(rows[i].request.model, run.deps.clock.now());
     const moving = notFound.filter((i) => nextLiveModel(rows[i].models, rows[i].request.model, run.summary.retiredModels) !== null);
     if (moving.length === 0) break;
     for (const i of moving) {
@@ -72,6 +75,17 @@ export function fallBackFromRetired(
       noteSpent(run, rows[i], again[j]);
       verdicts[i] = classifyGeminiOutcome(again[j], { model: rows[i].request.model });
     });
+  }
+  // A model that wrote a reply is not retired, whatever an earlier 404 said.
+  verdicts.forEach((verdict, i) => {
+    if (verdict.kind === 'ok') retired.delete(rows[i].request.model);
+  });
+  if (verdicts.every(isNotFound)) {
+    // Every model of the round answered 404: a wrong GEMINI_BASE_URL or path looks like that too, so nothing is
+    // remembered as retired (GEMINI_MODEL_NOT_FOUND pauses generation; the ids are asked again once it is fixed).
+    retired.clear();
+    for (const [model, at] of before) retired.set(model, at);
+    return;
   }
   if (replaced.size > 0) {
     const lines = Array.from(replaced, ([from, to]) => `Gemini answered 404 (not found) for model ${from}: it is retired or unknown. Replies are now written by ${to}.`);

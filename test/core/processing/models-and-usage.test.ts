@@ -92,3 +92,33 @@ describe('day and month totals', () => {
     expect(sections[0].lines).toEqual(['form f1, gemini-3.5-flash: 1 replies (2 calls), tokens prompt 200, output 50, thinking 220; est. $0.0030']);
   });
 });
+
+describe('falling back from a retired model in a run', () => {
+  it('a model that answers 404 gives way to the next in the same round, is remembered, and the row keeps one attempt', async () => {
+    const { runProcessing } = await import('../../../src/core/processing/process-run');
+    const { fixtureOutcome, okOutcome, pendingRow, T0: start, world } = await import('../memory-ports');
+    const w = world([pendingRow()], { GEMINI_MODEL: 'old-model, gemini-3.5-flash' });
+    const asked: string[] = [];
+    w.gemini.respond = (request) => {
+      asked.push(request.model);
+      return request.model === 'old-model' ? fixtureOutcome(404, 'error-404-model') : okOutcome('A reply.');
+    };
+    const summary = runProcessing(w.deps, { startedAt: start });
+    expect(asked).toEqual(['old-model', 'gemini-3.5-flash']);
+    expect(w.queue.row(2)).toMatchObject({ attempts: 1, result: 'A reply.' });
+    expect(Array.from(summary.retiredModels.keys())).toEqual(['old-model']);
+    expect(w.incidents.raised.map((raise: { code: string }) => raise.code)).toContain('GEMINI_MODEL_RETIRED');
+  });
+
+  it('when every model answers 404 (a wrong base URL looks the same) none is remembered as retired', async () => {
+    const { runProcessing } = await import('../../../src/core/processing/process-run');
+    const { fixtureOutcome, pendingRow, T0: start, world } = await import('../memory-ports');
+    const w = world([pendingRow()], { GEMINI_MODEL: 'a-model, b-model' });
+    w.gemini.respond = () => fixtureOutcome(404, 'error-404-model');
+    const summary = runProcessing(w.deps, { startedAt: start });
+    expect(summary.retiredModels.size).toBe(0);
+    expect(summary.generationHaltedBy).toBe('GEMINI_MODEL_NOT_FOUND');
+    expect(w.queue.row(2).attempts).toBe(0);
+    expect(w.incidents.raised.map((raise: { code: string }) => raise.code)).not.toContain('GEMINI_MODEL_RETIRED');
+  });
+});
