@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError } from './errors.mjs';
+import { modelNotFound } from './offline-gemini.mjs';
 
 const TARGETS = ['sheets', 'gemini', 'mail', 'gmail'];
 const LOCAL_DIR = new URL('./gemini-bodies/', import.meta.url);
@@ -185,13 +186,20 @@ export class Faults {
         signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
       });
     }
-    // `match`: the fault hits only requests whose body contains that text (one row of a fetchAll batch).
-    const f = this.active('gemini').find((g) => (g.timeout || g.blocked || g.status) && (g.match === undefined || String(payload).includes(String(g.match))));
+    // `match`: the fault hits only requests whose body contains that text (one row of a fetchAll batch);
+    // `model`: only requests to that model (the id in the URL, …/models/<id>:generateContent).
+    const modelOf = /\/models\/([^/:]+):generateContent/.exec(url);
+    const asked = modelOf ? decodeURIComponent(modelOf[1]) : null;
+    const f = this.active('gemini').find((g) => (g.timeout || g.blocked || g.status)
+      && (g.match === undefined || String(payload).includes(String(g.match)))
+      && (g.model === undefined || g.model === asked));
     if (!f) return null;
     this.use(f, f.timeout ? 'timeout' : f.blocked ? 'blocked' : `status ${f.status}`, exec);
     if (f.timeout) throw new GasError(`Timeout: ${url}`);
     if (f.blocked) return { code: 200, body: this.bodies.blocked };
     const status = Number(f.status);
+    // A 404 aimed at a model names that model, as Gemini does for a retired id (offline-gemini.mjs modelNotFound).
+    if (status === 404 && f.model !== undefined) return { code: 404, body: JSON.stringify(modelNotFound(String(f.model)).body) };
     const body = (status === 429 && f.quota === 'day' ? this.bodies['429day'] : this.bodies[status])
       ?? JSON.stringify({ error: { code: status, message: `Injected fault ${status}`, status: STATUS_NAMES[status] || 'UNKNOWN' } });
     return { code: status, body };

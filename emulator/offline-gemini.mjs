@@ -24,11 +24,23 @@ const NOUNS = ['lantern', 'meadow', 'compass', 'harbor', 'orchard', 'kite', 'sum
 const CLOSINGS = ['Best regards', 'Kind regards', 'Warm wishes', 'With thanks', 'All the best', 'Sincerely'];
 
 /**
- * Starts the stand-in on 127.0.0.1; the bundle reaches it through GEMINI_BASE_URL = baseUrl.
- * @param {{ port?: number, hostname?: string }} [options]
+ * Gemini's answer for a model it does not serve (retired, or never existed): 404 NOT_FOUND naming `models/<id>`, the
+ * API version and ListModels, as users of the real API quote it (wwardaww/gnome-gemini-ai#21 for gemini-1.0-pro,
+ * google/adk-python#200 for gemini-2.0-flash-live-001, ECuiDev/obsidian-quiz-generator#43 for gemini-1.5-flash).
+ * @param {string} model @param {string} [version]
+ */
+export function modelNotFound(model, version = 'v1beta') {
+  return errorBody(404, 'NOT_FOUND', `models/${model} is not found for API version ${version}, or is not supported for generateContent. `
+    + 'Call ListModels to see the list of available models and their supported methods.');
+}
+
+/**
+ * Starts the stand-in on 127.0.0.1; the bundle reaches it through GEMINI_BASE_URL = baseUrl. `retiredModels`: ids
+ * answered as Gemini answers a retired model (modelNotFound).
+ * @param {{ port?: number, hostname?: string, retiredModels?: string[] }} [options]
  * @returns {Promise<{ baseUrl: string, port: number, requests: GeminiRequest[], close: () => Promise<void> }>}
  */
-export async function startOfflineGemini({ port = 0, hostname = '127.0.0.1' } = {}) {
+export async function startOfflineGemini({ port = 0, hostname = '127.0.0.1', retiredModels = [] } = {}) {
   /** @type {GeminiRequest[]} */
   const requests = [];
   const server = createServer(async (req, res) => {
@@ -43,6 +55,7 @@ export async function startOfflineGemini({ port = 0, hostname = '127.0.0.1' } = 
       const text = await readBody(req);
       if (!match || req.method !== 'POST') answer = errorBody(404, 'NOT_FOUND', 'Method not found.');
       else if (!hasApiKey) answer = missingKey();
+      else if (retiredModels.includes(decodeURIComponent(match[1]))) answer = modelNotFound(decodeURIComponent(match[1]), url.pathname.startsWith('/v1beta/') ? 'v1beta' : 'v1');
       else {
         try { parsed = JSON.parse(text); } catch { parsed = undefined; }
         answer = parsed === undefined ? invalidJson(text) : generate(decodeURIComponent(match[1]), parsed);

@@ -77,6 +77,9 @@ export const INCIDENT_CODES = [
   'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
   'BOUNCE_CHECK_FAILED',
+  // issue #29: a model in the list retired (its next one writes), and the daily token budget
+  'GEMINI_MODEL_RETIRED',
+  'GEMINI_BUDGET_REACHED',
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -10,6 +10,9 @@ import { journalStateProperties, readJournalState } from './journal/journal-chec
 import { runProcessing, type ProcessingSummary } from './processing/process-run';
 import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from './processing/bounces';
 import type { LocalClock } from './send-window';
+import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from './processing/model-list';
+import { readReviews, reviewLines, REVIEWS_PROPERTY } from './staff/review-stats';
+import { USAGE_PROPERTY, readUsage, tokensOn, usageSections, usageToWrite, type StoredUsage } from './processing/usage-tally';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
@@ -96,7 +99,10 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // Cleared only after the run: a missing sheet or column found by processing is the same incident.
   if (missing.length === 0 && outcome.sheetsConfigured) book.clear('CONFIG_MISSING');
   watchSideConditions(book, ports, outcome, snapshot, startedAt);
-  sendTriage(book, ports, outcome.health, settings, outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)));
+  // The tokens this run spent and the models it found retired are stored with the run's other marks (below).
+  const spending = spendingProperties(outcome.summary, snapshot, ports.dateKey(startedAt));
+  const usage = readUsage(spending[USAGE_PROPERTY] ?? snapshot[USAGE_PROPERTY]);
+  sendTriage(book, ports, outcome.health, settings, { rejected: outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)), usage, reviews: reviewLines(readReviews(snapshot[REVIEWS_PROPERTY])) });
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
   // The gate's marks go with the incidents' changes, in one write.
@@ -107,8 +113,20 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   if (journal.dropped > 0) ports.warn(`the Journal check watches too many open submissions: ${journal.dropped} of the oldest are no longer watched`);
   // So does what the bounce check read, when it made one.
   const bounces: Record<string, string> = outcome.summary?.bounceCheck ? { [BOUNCE_CHECK_PROPERTY]: JSON.stringify(outcome.summary.bounceCheck) } : {};
-  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties, ...bounces });
+  // So do the tokens this run spent and the models it found retired: no Script Properties call of their own.
+  book.commit(undefined, { [LAST_SWEEP_PROPERTY]: String(startedAt), [NEXT_DUE_PROPERTY]: nextDueAt === null ? '' : String(nextDueAt), ...copy, ...journal.properties, ...bounces, ...spending });
   return { summary: outcome.summary, nextDueAt };
+}
+
+/** FQ_TOKENS with this run's spending added, and FQ_MODELS_RETIRED as this run left it; only what changed. */
+function spendingProperties(summary: ProcessingSummary | undefined, snapshot: Record<string, string>, dayKey: string): Record<string, string> {
+  if (!summary) return {};
+  const properties: Record<string, string> = {};
+  const usage = usageToWrite(snapshot[USAGE_PROPERTY], summary.usage, dayKey);
+  if (usage !== null) properties[USAGE_PROPERTY] = usage;
+  const retired = retiredModelsToWrite(summary.retiredModels, snapshot[RETIRED_MODELS_PROPERTY]);
+  if (retired !== null) properties[RETIRED_MODELS_PROPERTY] = retired;
+  return properties;
 }
 
 interface RunOutcome {
@@ -157,6 +175,8 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         bounceMail: ports.bounceMail,
         bounceCheck: readBounceCheckState(snapshot),
         localClock: ports.localClock,
+        retiredModels: readRetiredModels(snapshot[RETIRED_MODELS_PROPERTY], startedAt),
+        tokensSpentToday: tokensOn(readUsage(snapshot[USAGE_PROPERTY]), ports.dateKey(startedAt)),
       },
       { startedAt },
     );
@@ -310,7 +330,16 @@ function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>
   }
 }
 
-function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, rejected: RejectedTotals): void {
+/** What the daily summary reports besides the queue: the day's rejected deliveries and the Gemini spending. */
+interface SummaryFigures {
+  rejected: RejectedTotals;
+  usage: StoredUsage;
+  /** Approvals as the staff console counted them (REVIEWS_PROPERTY). */
+  reviews: string[];
+}
+
+function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, figures: SummaryFigures): void {
+  const { rejected, usage, reviews } = figures;
   let quota = 0;
   try {
     quota = ports.mailer.remainingDailyQuota();
@@ -342,6 +371,8 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     settings,
     remainingMailQuota: quota - plan.mails.length * settings.staffEmails.length,
     rejected,
+    usage: usageSections(usage, dateKey),
+    reviews,
   });
   if (!summary) return;
   try {

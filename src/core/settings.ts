@@ -1,4 +1,6 @@
 // Script Properties → typed settings: secrets, ids and knobs, with safe defaults and errors that name the setting.
+import { modelList } from './processing/model-list';
+import { parsePrices, type ModelPrice } from './processing/token-usage';
 
 export interface Settings {
   webhookToken: string;
@@ -41,6 +43,12 @@ export interface Settings {
   reconcileBounces: boolean;
   /** With reconcileBounces: the inbox is searched for notices at most this often (full runs only, never an idle tick). */
   bounceCheckMinutes: number;
+  /** GEMINI_MODEL as an ordered list: a model Gemini answers 404 for gives way to the next (geminiModel is the first). */
+  geminiModels: string[];
+  /** US dollars per 1M tokens by model id: the defaults, with GEMINI_PRICES on top (processing/token-usage.ts). */
+  geminiPrices: Record<string, ModelPrice>;
+  /** Tokens (prompt, output and thinking) a calendar day may spend on replies before generation waits for the next day; 0 = no cap. */
+  dailyTokenBudget: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -75,6 +83,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
   { key: 'BOUNCE_CHECK_MINUTES', field: 'bounceCheckMinutes', fallback: 30, min: 5, max: 1440 },
+  { key: 'DAILY_TOKEN_BUDGET', field: 'dailyTokenBudget', fallback: 0, min: 0, max: 1_000_000_000 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -95,6 +104,7 @@ export const SETTING_KEYS = [
   'RECONCILE_SENT_MAIL',
   'RECONCILE_RESEND',
   'RECONCILE_BOUNCES',
+  'GEMINI_PRICES',
 ] as const;
 
 export interface SettingsReading {
@@ -140,7 +150,18 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     reconcileResend: flag(props.RECONCILE_RESEND),
     reconcileBounces: flag(props.RECONCILE_BOUNCES),
     bounceCheckMinutes: 30,
+    geminiModels: [],
+    geminiPrices: {},
+    dailyTokenBudget: 0,
   };
+  settings.geminiModels = modelList(settings.geminiModel);
+  if (settings.geminiModels.length === 0) settings.geminiModels = [DEFAULT_GEMINI_MODEL];
+  settings.geminiModel = settings.geminiModels[0];
+  const prices = parsePrices(text('GEMINI_PRICES'));
+  settings.geminiPrices = prices.prices;
+  if (prices.problems.length > 0) {
+    problems.push(`Script Property GEMINI_PRICES has entries it cannot read (${prices.problems.join('; ')}): write model=input/output in US dollars per 1M tokens, e.g. gemini-3.5-flash=1.50/9.00; those entries are ignored.`);
+  }
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {
     const raw = text(knob.key);

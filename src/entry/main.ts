@@ -19,4 +19,5 @@ export {
   menuResume,
   menuSetProperty,
   menuCheckTypeform,
+  menuPreviewReply,
 } from './staff';

@@ -12,6 +12,7 @@ import { acceptRejectedDelivery } from '../gas/intake-service';
 import { intakeLock } from '../gas/locks';
 import { addFormqueueMenu, runSelectionAction, selectedRejectedBody, setPaused, showQueueHealth } from '../gas/menu';
 import { createQueueStore } from '../gas/queue-store';
+import { showReplyPreview } from '../gas/reply-preview';
 import { createScriptPropertyStore } from '../gas/script-properties';
 import { runSetup } from '../gas/setup';
 import { createSpillStore } from '../gas/spill-store';
@@ -127,6 +128,17 @@ export function menuQueueHealth(): void {
     showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().count(), now: systemClock.now() });
   } catch (error) {
     alertOutcome('Queue health', () => {
+      throw error;
+    });
+  }
+}
+
+export function menuPreviewReply(): void {
+  try {
+    const book = spreadsheet();
+    showReplyPreview(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props: createScriptPropertyStore() });
+  } catch (error) {
+    alertOutcome('Preview reply', () => {
       throw error;
     });
   }

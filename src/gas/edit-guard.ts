@@ -15,6 +15,9 @@ import {
 import type { StaffContext } from '../core/staff/staff-moves';
 import { cellText, finish, isWholeRows, SUPERSEDED, writeChanges, type EditGuardDeps, type EditScope, type GuardOutcome } from './edit-scope';
 import { guardSystemBlock, guardSystemColumns } from './system-edit-guard';
+import { draftKey } from '../core/staff/review-trail';
+import { keepModelDraft, withReviewTrail } from './review-trail';
+import { scriptDateKey } from './system-clock';
 
 export type { EditGuardDeps, GuardOutcome } from './edit-scope';
 
@@ -107,7 +110,7 @@ function guardSingleCell(scope: EditScope): GuardOutcome {
     return outcome;
   }
   if (decision.kind === 'allowed') {
-    log.push(decision.log);
+    log.push(...reviewed(scope, decision, from));
     outcome.allowed++;
   } else if (decision.kind === 'refused') {
     log.push(decision.log);
@@ -117,6 +120,20 @@ function guardSingleCell(scope: EditScope): GuardOutcome {
   // A note from an earlier refusal would mislead once a move stands; a refusal says why on the cell itself.
   if (decision.kind !== 'unchanged') e.range.setNote(decision.kind === 'refused' ? decision.note : '');
   return finish(scope, after, log, outcome);
+}
+
+/**
+ * The review trail of an allowed single-cell edit: a reply's first edit keeps the model's text (the cell before it) in
+ * Payloads, and an approval's line says whether and how much the reply was changed and how long it waited.
+ */
+function reviewed(scope: EditScope, decision: Extract<EditDecision, { kind: 'allowed' }>, from: string): LogEntry[] {
+  const spreadsheet = scope.sheet.getParent();
+  if (scope.statusTouched) {
+    const counter = { props: scope.deps.props, dayKey: scriptDateKey(scope.deps.now), now: scope.deps.now };
+    return withReviewTrail(spreadsheet, scope.deps.audit, [decision.log], [decision.row], counter);
+  }
+  const kept = keepModelDraft(spreadsheet, decision.row.eventId, from, historyOf(scope.deps, decision.row.eventId));
+  return [kept ? { ...decision.log, detail: `${decision.log.detail}; the model's draft is kept in Payloads as ${draftKey(decision.row.eventId)}` } : decision.log];
 }
 
 /**

@@ -6,12 +6,15 @@ import { runGap } from '../core/run-gap';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
 import { healthDialogHtml } from '../core/staff/health-view';
+import { USAGE_PROPERTY, readUsage, usageSections } from '../core/processing/usage-tally';
 import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
 import { staffName } from '../core/staff/staff-moves';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
+import { scriptDateKey } from './system-clock';
+import { withReviewTrail } from './review-trail';
 import { readPayloadParts } from './payloads';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -34,6 +37,8 @@ export const MENU_ITEMS: readonly (readonly [string, string] | null)[] = [
   ['Set a Script Property…', 'menuSetProperty'],
   ['Set up / repair', 'setup'],
   ['Self-test', 'selfTest'],
+  null,
+  ['Preview reply (selected row, nothing sent)', 'menuPreviewReply'],
 ];
 
 export function addFormqueueMenu(ui: GoogleAppsScript.Base.Ui): void {
@@ -86,7 +91,12 @@ export function runSelectionAction(action: MenuAction, deps: SelectionDeps): str
   const read = new Map(rows.map((row) => [row.rowNumber, row]));
   const placed = deps.store.writeRows(outcome.changed, outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow));
   deps.store.flush();
-  deps.audit.append(outcome.log.filter((_entry, i) => placed[i] !== null));
+  const written = outcome.changed.filter((_row, i) => placed[i] !== null);
+  deps.audit.append(withReviewTrail(deps.spreadsheet, deps.audit, outcome.log.filter((_entry, i) => placed[i] !== null), written, {
+    props: deps.props,
+    dayKey: scriptDateKey(deps.now),
+    now: deps.now,
+  }));
   deps.props.set(DIRTY_PROPERTY, String(deps.now));
   const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
   return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;
@@ -127,7 +137,8 @@ export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps):
     spilled: deps.spilled,
     approvalWaitHours: settings.approvalWaitHours,
   });
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, runGap(all, deps.now));
+  const usage = usageSections(readUsage(all[USAGE_PROPERTY]), scriptDateKey(deps.now));
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, { gap: runGap(all, deps.now), usage });
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

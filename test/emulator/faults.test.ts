@@ -52,6 +52,20 @@ describe('faults', () => {
     expect(host.faults.list()).toEqual([]);
   });
 
+  // A retired model answers 404 NOT_FOUND naming models/<id> (wwardaww/gnome-gemini-ai#21, google/adk-python#200).
+  it('a gemini fault with a model hits only calls to that model, and its 404 is Gemini\'s answer for a retired model', async () => {
+    host = makeHost('triggers');
+    host.faults.add({ target: 'gemini', status: 404, model: 'other-model' });
+    host.faults.add({ target: 'gemini', status: 503, count: 1 });
+    expect(await ok('gemini')).toMatchObject({ code: 503 }); // the call to model m passed the model fault by
+    host.faults.clear();
+    host.faults.add({ target: 'gemini', status: 404, model: 'm' });
+    const answer = await ok('gemini');
+    expect(answer.code).toBe(404);
+    expect(answer.body).toEqual({ error: { code: 404, status: 'NOT_FOUND',
+      message: 'models/m is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.' } });
+  });
+
   // [GAS-FETCH] a UrlFetch timeout throws "Timeout: <url>"; a blocked prompt is a 200 with promptFeedback.
   it('gemini timeout and blocked faults', async () => {
     host = makeHost('triggers');

@@ -2,6 +2,7 @@
 import type { FormConfig, GeminiOutcome, GeminiRequest } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { redact } from '../redact';
+import { modelsFor } from './model-list';
 import { DEFAULT_PROMPT, placeholdersIn, renderTemplate } from './templates';
 
 export const ANSWERS_OPEN = '<<<ANSWERS';
@@ -74,6 +75,8 @@ export interface PromptInput {
   answers: Readonly<Record<string, string>> | null;
   /** GEMINI_MODEL, used when the form's Config names no model. */
   defaultModel: string;
+  /** The model to ask, chosen from the form's list (model-list.ts); absent: the first of that list. */
+  model?: string;
 }
 
 /**
@@ -116,7 +119,7 @@ export function generationConfigFor(model: string, larger = false): Record<strin
 }
 
 export function buildGeminiRequest(input: PromptInput): GeminiRequest {
-  const model = input.config.model.trim() || input.defaultModel;
+  const model = input.model ?? modelsFor(input.config.model, [input.defaultModel])[0];
   return {
     model,
     body: {
@@ -131,6 +134,12 @@ export function buildGeminiRequest(input: PromptInput): GeminiRequest {
 export function withLargerBudget(request: GeminiRequest): GeminiRequest {
   const body = request.body as Record<string, unknown>;
   return { model: request.model, body: { ...body, generationConfig: generationConfigFor(request.model, true) } };
+}
+
+/** The same request asked of another model (a fallback after a 404), with that model's generationConfig. */
+export function withModel(request: GeminiRequest, model: string): GeminiRequest {
+  const body = request.body as Record<string, unknown>;
+  return { model, body: { ...body, generationConfig: generationConfigFor(model) } };
 }
 
 /** Text beyond the cap is cut at the last paragraph break that fits, so the reply does not stop mid-sentence. */

@@ -12,6 +12,9 @@ import {
   type GeminiVerdict,
 } from './gemini';
 import { recipientProblem } from './mail';
+import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } from './model-fallback';
+import { firstLiveModel, modelsFor } from './model-list';
+import { tallyTokens } from './usage-tally';
 import { recordVerdicts } from './record-verdicts';
 import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
 import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, type Run } from './run-context';
@@ -23,6 +26,8 @@ export function isDue(row: QueueRow, now: number): boolean {
 interface Prepared {
   row: QueueRow;
   request: GeminiRequest;
+  /** The form's model list (Config `model`, else GEMINI_MODEL): the request asks the first not known retired. */
+  models: string[];
   approvalRequired: boolean;
 }
 
@@ -45,9 +50,11 @@ function prepareRequests(run: Run, now: number): Prepared[] {
     }
     const config = processingConfigFor(row.formId, run.forms);
     try {
-      const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel });
+      const models = modelsFor(config.model, run.settings.geminiModels);
+      const model = firstLiveModel(models, run.summary.retiredModels);
+      const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel, model });
       // A row recovered from Typeform waits for a person whatever the form says: nobody saw it arrive.
-      prepared.push({ row, request, approvalRequired: config.approvalRequired || isReconciledEventId(row.eventId) });
+      prepared.push({ row, request, models, approvalRequired: config.approvalRequired || isReconciledEventId(row.eventId) });
       markGone(run, ['TEMPLATE_INVALID']);
     } catch (error) {
       if (codeOf(error) !== 'TEMPLATE_INVALID') throw error;
@@ -115,7 +122,8 @@ function callGemini(run: Run, requests: readonly GeminiRequest[]): GeminiOutcome
  * Replies lost to thinking (MAX_TOKENS before any text) are asked once more, at once, with the larger budget;
  * what that retry says replaces the first verdict, and a second loss is final for the row.
  */
-function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdicts: readonly GeminiVerdict[]): GeminiVerdict[] {
+function retryLostToThinking(run: Run, rows: readonly AskedRow[], verdicts: readonly GeminiVerdict[]): GeminiVerdict[] {
+  const requests = rows.map((row) => row.request);
   const lost = verdicts.flatMap((verdict, i) => (verdict.kind === 'out-of-tokens' ? [i] : []));
   if (lost.length === 0) return [...verdicts];
   if (isOverBudget(run)) {
@@ -127,6 +135,7 @@ function retryLostToThinking(run: Run, requests: readonly GeminiRequest[], verdi
   }
   const larger = lost.map((i) => withLargerBudget(requests[i]));
   const again = callGemini(run, larger);
+  lost.forEach((i, j) => noteSpent(run, rows[i], again[j]));
   return verdicts.map((verdict, i) => {
     const j = lost.indexOf(i);
     if (j < 0) return verdict;
@@ -144,6 +153,8 @@ export function runGenerationRound(run: Run): boolean {
   const now = run.deps.clock.now();
   const candidates = prepareRequests(run, now);
   if (candidates.length === 0) return false;
+  if (budgetReached(run)) return false;
+  markGone(run, ['GEMINI_BUDGET_REACHED']);
 
   // The run's copies may be minutes old: the claim's compare-and-set, right before it is written, skips a row staff
   // moved since (e.g. SKIPPED) and keeps any cell they edited (run-context.ts commitBatch); no read of its own first.
@@ -166,20 +177,37 @@ export function runGenerationRound(run: Run): boolean {
   if (ours.length === 0) return true;
 
   run.summary.rounds++;
-  const requests = ours.map(({ item }) => item.request);
-  const outcomes = callGemini(run, requests);
-  const verdicts = retryLostToThinking(
-    run,
-    requests,
-    outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: requests[i].model })),
-  );
+  const rows = ours.map(({ item }) => askedRow(item.row.formId, item.request, item.models));
+  const outcomes = callGemini(run, rows.map((row) => row.request));
+  outcomes.forEach((outcome, i) => noteSpent(run, rows[i], outcome));
+  const first = outcomes.map((outcome, i) => classifyGeminiOutcome(outcome, { model: rows[i].request.model }));
+  fallBackFromRetired(run, rows, first, (requests) => callGemini(run, requests));
+  const verdicts = retryLostToThinking(run, rows, first);
 
   // The rows as read back (our claim, with any cell staff edited since): each verdict is written where the row still
   // holds that claim, by the compare-and-set right before the write (record-verdicts.ts).
   recordVerdicts(
     run,
-    ours.map(({ item, claim }) => ({ claim: readBack.find((row) => row.rowNumber === claim.rowNumber) ?? claim, approvalRequired: item.approvalRequired })),
+    ours.map(({ item, claim }, i) => ({
+      claim: readBack.find((row) => row.rowNumber === claim.rowNumber) ?? claim,
+      approvalRequired: item.approvalRequired,
+      spent: spentDetail(run, rows[i]),
+    })),
     verdicts,
   );
+  return true;
+}
+
+/**
+ * True when DAILY_TOKEN_BUDGET is set and today's replies (before this run and in it) have reached it: generation
+ * waits (rows stay PENDING, unclaimed) with GEMINI_BUDGET_REACHED; sending goes on. A new day starts at zero.
+ */
+function budgetReached(run: Run): boolean {
+  const budget = run.settings.dailyTokenBudget;
+  if (budget <= 0) return false;
+  const spent = (run.deps.tokensSpentToday ?? 0) + tallyTokens(run.summary.usage);
+  if (spent < budget) return false;
+  run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_BUDGET_REACHED';
+  raiseIncident(run, 'GEMINI_BUDGET_REACHED', `${spent.toLocaleString('en-US')} tokens spent today of DAILY_TOKEN_BUDGET ${budget.toLocaleString('en-US')}`);
   return true;
 }

@@ -5,6 +5,7 @@ import { secretValues } from '../settings';
 import { isMailable } from '../mail-guard';
 import { MINUTE_MS } from '../time';
 import { findDuplicates } from './duplicates';
+import { modelList } from './model-list';
 import { runGenerationRound } from './generate-round';
 import { checkJournal } from './journal-step';
 import { restoreFromLedger } from './ledger-step';
@@ -42,13 +43,15 @@ const MAX_ROUNDS_PER_RUN = 500;
  */
 export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions): ProcessingSummary {
   const settings = deps.settings;
+  const summary = newSummary();
+  summary.retiredModels = new Map(deps.retiredModels ?? []);
   const run: Run = {
     deps,
     settings,
     deadline: options.startedAt + settings.runBudgetSeconds * 1000,
     rows: [],
     forms: [],
-    summary: newSummary(),
+    summary,
     raised: new Set(),
     setAside: new Set(),
     secrets: secretValues(settings),
@@ -76,6 +79,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     // row): collapsed before either is generated, so one submission never has two rows in flight.
     collapseDuplicates(run);
     generateAndSend(run);
+    noteRetiredModelsGone(run);
     releaseHeld(run);
     run.summary.nextDueAt = nextDueAt(run, deps.clock.now());
     ended = true;
@@ -94,6 +98,15 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     if (ended) endWithError(run, error);
   }
   return run.summary;
+}
+
+/**
+ * GEMINI_MODEL_RETIRED ends once no model list in use names a model known retired (staff took it out, or it answered
+ * again after RETIRED_MODEL_RECHECK_MS); while a list still names one, the incident stays open without reminders.
+ */
+function noteRetiredModelsGone(run: Run): void {
+  const lists = [...run.settings.geminiModels, ...run.forms.flatMap((form) => modelList(form.model))];
+  if (!lists.some((model) => run.summary.retiredModels.has(model))) markGone(run, ['GEMINI_MODEL_RETIRED']);
 }
 
 function endWithError(run: Run, error: unknown): void {

@@ -14,6 +14,8 @@ const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI
 export interface AskedClaim {
   claim: QueueRow;
   approvalRequired: boolean;
+  /** Which model wrote it and what its calls spent (model-fallback.ts spentDetail), for the Log line; absent: not said. */
+  spent?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts:
 
   const results = newBatch();
   const systemic: SystemicFindings = new Map();
-  asked.forEach(({ claim, approvalRequired }, i) => recordVerdict(run, results, claim, verdicts[i], approvalRequired, systemic, outage.lasting));
+  asked.forEach(({ claim, approvalRequired, spent }, i) => recordVerdict(run, results, claim, verdicts[i], approvalRequired, systemic, outage.lasting, spent));
   // Written with the run's next commit: for a reply, usually its send claim (one compare-and-set read, write and flush
   // for both moves, checked against our GENERATING claim right before the write).
   holdBatch(run, results, () => {
@@ -93,8 +95,10 @@ function recordVerdict(
   approvalRequired: boolean,
   systemic: SystemicFindings,
   lastingOutage: boolean,
+  spent?: string,
 ): void {
   const now = run.deps.clock.now();
+  const withSpent = (detail: string) => (spent === undefined ? detail : `${detail}; ${spent}`);
   const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
   const leaving = { claimedAt: null };
   switch (verdict.kind) {
@@ -102,7 +106,7 @@ function recordVerdict(
       // An empty mailRef in the set is harmless: newMailRef never draws ''.
       const taken = new Set(run.rows.map((other) => other.mailRef));
       const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
-      moveRow(run, batch, row, to, approvalRequired ? 'reply written; waits for approval' : 'reply written', {
+      moveRow(run, batch, row, to, withSpent(approvalRequired ? 'reply written; waits for approval' : 'reply written'), {
         ...leaving,
         result: verdict.text,
         mailRef: row.mailRef || newMailRef(run.deps.random, taken),
@@ -162,7 +166,7 @@ function recordVerdict(
         `${verdict.reason}. Next step: set a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) ` +
           'or shorten the prompt, then Retry; or reply yourself and set SENT',
       );
-      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
+      moveRow(run, batch, row, 'FAILED', withSpent(error), { ...leaving, error });
       countWhenWritten(batch, 'failed');
       return;
     }

@@ -28,6 +28,8 @@ import type { LocalClock } from '../send-window';
 import { isSystemMove } from './transitions';
 import { combine, newBatch, type Batch } from './batch';
 import type { BounceCheckState } from './bounces';
+import type { RetiredModels } from './model-list';
+import type { UsageTally } from './usage-tally';
 
 export { countWhenWritten, newBatch, type Batch } from './batch';
 
@@ -64,6 +66,10 @@ export interface ProcessingDeps {
   bounceCheck?: BounceCheckState | null;
   /** The script's time zone, for Config send_hours; absent, UTC. */
   localClock?: LocalClock;
+  /** Models Gemini answered 404 for lately (model-list.ts, RETIRED_MODELS_PROPERTY): skipped for the next in the list. */
+  retiredModels?: RetiredModels;
+  /** Tokens spent on replies today before this run (usage-tally.ts): what DAILY_TOKEN_BUDGET counts against. */
+  tokensSpentToday?: number;
 }
 
 export interface ProcessingOptions {
@@ -95,6 +101,10 @@ export interface ProcessingSummary {
   journalMissing?: string;
   /** What this run's bounce check read, for the next one; absent when it made none. */
   bounceCheck?: BounceCheckState;
+  /** What this run's Gemini calls spent, per form and model. */
+  usage: UsageTally;
+  /** The models known retired after this run (the deps' ones, with those this run found), to store for the next. */
+  retiredModels: RetiredModels;
 }
 
 export interface Run {
@@ -146,6 +156,8 @@ export function newSummary(): ProcessingSummary {
     stoppedBecause: 'done',
     generationHaltedBy: null,
     sendingHaltedBy: null,
+    usage: {},
+    retiredModels: new Map(),
   };
 }
 

@@ -5,8 +5,17 @@ import type { QueueHealth } from '../triage/health';
 import { INCIDENTS } from '../triage/incident-catalog';
 import type { Incident } from '../triage/incident-record';
 import { escapeHtml, formatDuration, formatTime, plural } from '../triage/text';
+import type { UsageSection } from '../processing/usage-tally';
 
-export function healthDialogHtml(health: QueueHealth, incidents: readonly Incident[], now: number, paused: boolean, gap: RunGap | null = null): string {
+export function healthDialogHtml(
+  health: QueueHealth,
+  incidents: readonly Incident[],
+  now: number,
+  paused: boolean,
+  extras: { gap?: RunGap | null; usage?: readonly UsageSection[] } = {},
+): string {
+  const gap = extras.gap ?? null;
+  const usage = extras.usage ?? [];
   const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">'];
   if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
   if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
@@ -46,6 +55,10 @@ export function healthDialogHtml(health: QueueHealth, incidents: readonly Incide
       );
     }
     parts.push('</ul>');
+  }
+  if (usage.length > 0) {
+    parts.push('<p><b>Replies, tokens and estimated cost</b></p>');
+    for (const section of usage) parts.push(`<p><i>${escapeHtml(section.title)}</i><br>${section.lines.map(escapeHtml).join('<br>')}</p>`);
   }
   parts.push(`<p style="color:#666">${escapeHtml(health.userImpact.statement)}</p></div>`);
   return parts.join('\n');

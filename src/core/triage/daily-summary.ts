@@ -13,6 +13,7 @@ import { redactSubject, renderMail } from './mail-text';
 import { SUBJECT_PREFIX, staffMailFits, staffMailRedaction } from './triage-mail';
 import { formatDuration, formatTime, plural } from './text';
 import { DAY_MS } from '../time';
+import type { UsageSection } from '../processing/usage-tally';
 
 export interface DailySummaryInput {
   /** The caller's calendar day in the script's time zone, e.g. "2025-06-01": the summary goes once per key. */
@@ -28,6 +29,10 @@ export interface DailySummaryInput {
   remainingMailQuota: number;
   /** The day's rejected deliveries as last folded (REJECTED_DELIVERIES sends no reminder: this is where staff see them go on). */
   rejected?: RejectedTotals;
+  /** Replies, tokens and estimated cost per form and model (processing/usage-tally.ts usageSections). */
+  usage?: readonly UsageSection[];
+  /** Approvals by staff: as written, edited, skipped, median wait (staff/review-stats.ts reviewLines). */
+  reviews?: readonly string[];
 }
 
 /** " (2 without their body; unknown form 1, partial response 3)": how many kept no body, and the kinds when known. */
@@ -43,6 +48,17 @@ function rejectedLine(totals: RejectedTotals | undefined): string | null {
   if (totals.count > 0) days.push(`${totals.count} today so far${dayDetail(totals.dropped, totals.kinds)}`);
   if (totals.previous && totals.previous.count > 0) days.push(`${totals.previous.count} on ${totals.previous.day}${dayDetail(totals.previous.dropped, totals.previous.kinds)}`);
   return days.length > 0 ? `${days.join('; ')}; see the Rejected sheet` : null;
+}
+
+/** Replies, tokens and estimated cost per period, one line per form and model. */
+function usageParts(usage: readonly UsageSection[]): MailPart[] {
+  const parts: MailPart[] = [{ kind: 'heading', text: 'Replies, tokens and estimated cost (Gemini)' }];
+  if (usage.length === 0) parts.push({ kind: 'line', text: 'No Gemini call recorded this month.' });
+  for (const section of usage) {
+    parts.push({ kind: 'field', label: section.title, text: section.lines.length === 1 ? section.lines[0] : `${section.lines.length} forms × models` });
+    if (section.lines.length > 1) for (const line of section.lines) parts.push({ kind: 'line', text: line });
+  }
+  return parts;
 }
 
 /** The summary due now, or null (off, already sent for this date, nobody to send to, or the quota is down to the replies' reserve: it waits). */
@@ -63,6 +79,10 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   const rejected = rejectedLine(input.rejected);
   if (rejected) parts.push({ kind: 'field', label: 'Rejected deliveries', text: rejected });
   if (!health.readable) parts.push({ kind: 'line', text: health.countedAt === null ? 'The queue could not be read.' : `The queue could not be read; figures as last read ${formatTime(health.countedAt)}.` });
+  if (input.usage) parts.push(...usageParts(input.usage));
+  if (input.reviews && input.reviews.length > 0) {
+    parts.push({ kind: 'heading', text: 'Replies that waited for approval' }, ...input.reviews.map((text): MailPart => ({ kind: 'line', text })));
+  }
   parts.push({ kind: 'heading', text: 'Incidents of the last 24 hours' });
   if (current.length === 0 && resolved.length === 0) parts.push({ kind: 'line', text: 'None.' });
   for (const incident of current) {

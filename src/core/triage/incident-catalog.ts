@@ -308,6 +308,31 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     followUps: 'reminders-and-recovery',
     holdsRowsBack: false,
   },
+  GEMINI_MODEL_RETIRED: {
+    class: 'configuration',
+    title: 'Gemini model retired',
+    whatHappened: 'Gemini answered 404 (not found) for a model in the list; replies are written by the next model of the list.',
+    nextStep:
+      'Nothing is waiting: replies go on with the model named above. Take the retired id out of Script Property GEMINI_MODEL (or the form\'s Config model cell) and, if you want a spare again, add a current model after the one now used; check its price (GEMINI_PRICES).',
+    raisedBy:
+      'processQueue, when Gemini answers 404 for a model and the row\'s list has another one: that row is asked again with it in the same run, and is charged no attempt. The retired id is skipped for a week (Script Property FQ_MODELS_RETIRED), then asked once more. Ends (silently) once no model list in use names a retired id. When every model of a list is retired, GEMINI_MODEL_NOT_FOUND is raised instead.',
+    mails: AT_ONCE,
+    followUps: 'none',
+    holdsRowsBack: false,
+    summaryShowsDetail: true,
+  },
+  GEMINI_BUDGET_REACHED: {
+    class: 'quota',
+    title: 'Daily token budget reached',
+    whatHappened: "Today's replies have spent the daily token budget (Script Property DAILY_TOKEN_BUDGET): no new reply is written until tomorrow.",
+    nextStep:
+      'Nothing to do unless replies are urgent: waiting rows stay PENDING and are written from the first run of the next calendar day (script time zone); replies already written, and approved ones, are still mailed. To go on today, raise or clear DAILY_TOKEN_BUDGET.',
+    raisedBy:
+      "processQueue, before a generation round, when the tokens spent today (prompt, output and thinking, as Gemini reported them; Script Property FQ_TOKENS) and by this run reach DAILY_TOKEN_BUDGET while a row waits to be generated. Cleared by the first run under the budget (the next day's, or after the budget is raised).",
+    mails: AT_ONCE,
+    followUps: 'recovery-only',
+    holdsRowsBack: true,
+  },
 };
 
 export function isGoogleError(code: IncidentCode): boolean {

@@ -308,10 +308,10 @@ describe('recording the verdicts', () => {
   it.each([
     [true, 'GENERATING>AWAITING_APPROVAL: reply written; waits for approval'],
     [false, 'GENERATING>READY: reply written'],
-  ])('with approval %s the Log says %s', (approvalRequired, line) => {
+  ])('with approval %s the Log says %s, then the model and what it spent', (approvalRequired, line) => {
     const w = world([row(1)], {}, [formConfig({ approvalRequired })]);
     runProcessing(w.deps, start);
-    expect(logOf(w, 'evt-1')[1]).toBe(line);
+    expect(logOf(w, 'evt-1')[1]).toMatch(new RegExp(`^${line}; model gemini-[\\w.-]+; tokens: prompt \\d+, output \\d+, thinking \\d+; est\\. `));
   });
 
   it('a 503 is retried later with the time in the Log, and counted as deferred', () => {

@@ -177,7 +177,7 @@ describe('recovery', () => {
 
 describe('incidents without follow-ups (REJECTED_DELIVERIES, ROWS_RESTORED)', () => {
   it('the catalog says which codes get no reminder and no recovery mail', () => {
-    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES', 'ROWS_RESTORED', 'SUBMISSIONS_IN_REJECTED', 'RUNS_MISSED']);
+    expect(INCIDENT_CODES.filter((code) => INCIDENTS[code].followUps === 'none')).toEqual(['REJECTED_DELIVERIES', 'ROWS_RESTORED', 'SUBMISSIONS_IN_REJECTED', 'RUNS_MISSED', 'GEMINI_MODEL_RETIRED']);
   });
 
   it('raised every hour for a day: one first mail, no reminder, and when it clears no "Resolved" mail — the daily summary keeps it', () => {
@@ -308,6 +308,8 @@ describe('classification', () => {
     URLFETCH_DAILY_QUOTA: 'quota',
     CODE_BUG: 'code-bug',
     BOUNCE_CHECK_FAILED: 'configuration',
+    GEMINI_MODEL_RETIRED: 'configuration',
+    GEMINI_BUDGET_REACHED: 'quota',
   };
   for (const code of INCIDENT_CODES) {
     it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {
