@@ -22,7 +22,7 @@ const MIME_TYPES = {
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'DELETE /api/sent/ID', 'POST /api/run/FUNCTION',
   'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock',
   'POST /api/typeform/responses', 'POST /api/typeform/webhooks', 'POST /api/typeform/submit', 'POST /api/typeform/deliver',
-  'GET /api/typeform/deliveries?form_id=ID', 'POST /api/typeform/tokens', 'GET /typeform/forms[/ID[/responses|/webhooks[/TAG]]]', 'PUT /typeform/forms/ID/webhooks/TAG'];
+  'GET /api/typeform/deliveries?form_id=ID', 'POST /api/typeform/tokens', 'POST /api/deployment', 'GET /typeform/forms[/ID[/responses|/webhooks[/TAG]]]', 'PUT /typeform/forms/ID/webhooks/TAG'];
 
 /**
  * Typeform's webhook sender over the offline store; a form's webhook points at this web app with its webhook token,
@@ -62,6 +62,14 @@ async function typeformApi(req, url, parts, { method, typeform, sender }) {
   return answer;
 }
 
+/** POST /api/deployment {"active": false}: the web app's deployment is removed (its /exec answers Google's 404 page). */
+async function setDeployment(req, deployment) {
+  const { active } = await readJson(req);
+  if (typeof active !== 'boolean') throw new HttpError(400, 'POST /api/deployment needs {"active": true|false}');
+  deployment.active = active;
+  return { active };
+}
+
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {
   /** @param {number} status @param {string} message @param {Record<string, unknown>} [extra] */
@@ -81,6 +89,8 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
   const startedAt = Date.now();
   let baseUrl = '';
   const sender = senderFor(host, typeform, () => baseUrl);
+  /** Whether the web app is deployed; POST /api/deployment {"active": false} removes it (its /exec answers 404). */
+  const deployment = { active: true };
 
   const server = createServer((req, res) => handle(req, res).catch((err) => {
     const status = err instanceof HttpError ? err.status : 500;
@@ -116,6 +126,8 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
     const body = req.method === 'POST' ? await readBody(req, MAX_EXEC_BODY_BYTES) : null;
     // Typeform stores the response before it delivers the webhook, so it is there even when Google refuses the call.
     if (body) typeform.recordDelivery(body.toString('utf8'));
+    // A removed (or archived) deployment: Google's 404 page, no script runs (POST /api/deployment).
+    if (!deployment.active) return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
     const event = buildEvent(url, body, req.headers['content-type']);
     const fn = req.method === 'POST' ? 'doPost' : 'doGet';
     const exec = await host.run(fn, [event], { kind: 'webapp' });
@@ -228,6 +240,10 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
         const moved = host.advanceClock(advanceMs);
         await sender.runDue(); // Typeform's retries due in the skipped span, in order
         return sendJson(res, 200, { now: new Date(host.now()).toISOString(), advancedMs: advanceMs, ...moved });
+      }
+      case 'deployment': {
+        allow('POST');
+        return sendJson(res, 200, await setDeployment(req, deployment));
       }
       case 'typeform':
         return sendJson(res, 200, await typeformApi(req, url, parts, { method, typeform, sender }));

@@ -37,6 +37,10 @@ export interface Settings {
   reconcileSentMail: boolean;
   /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
   reconcileResend: boolean;
+  /** The webhook watch switches a disabled Typeform webhook back on (needs the token's webhooks:write scope). */
+  typeformWebhookReenable: boolean;
+  /** A recovered submission younger than this (hours; 0: none) that the ledger proves was never answered is not held for approval. */
+  recoveredAutoSendHours: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -70,6 +74,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
+  { key: 'RECOVERED_AUTO_SEND_HOURS', field: 'recoveredAutoSendHours', fallback: 24, min: 0, max: 720 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -89,6 +94,7 @@ export const SETTING_KEYS = [
   'TYPEFORM_BASE_URL',
   'RECONCILE_SENT_MAIL',
   'RECONCILE_RESEND',
+  'TYPEFORM_WEBHOOK_REENABLE',
 ] as const;
 
 export interface SettingsReading {
@@ -132,6 +138,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
     reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
     reconcileResend: flag(props.RECONCILE_RESEND),
+    typeformWebhookReenable: flag(props.TYPEFORM_WEBHOOK_REENABLE),
+    recoveredAutoSendHours: 24,
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {

@@ -172,6 +172,8 @@ function ensureTriggers(spreadsheet: Spreadsheet, props: PropertyStore, report: 
     if (wanted.schedule === 'every minute') builder.timeBased().everyMinutes(1).create();
     // 06:00 in the script's time zone: yesterday's responses are past the 12 h mark by then, before staff start.
     else if (wanted.schedule === 'daily') builder.timeBased().everyDays(1).atHour(6).create();
+    // The webhook watch (docs/reconciliation.md): without TYPEFORM_TOKEN each run is one Script Properties read.
+    else if (wanted.schedule === 'every 15 minutes') builder.timeBased().everyMinutes(15).create();
     else builder.forSpreadsheet(spreadsheet).onEdit().create();
     report.push(`Triggers: created ${wanted.handler} (${wanted.schedule}).`);
   }

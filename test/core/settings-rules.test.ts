@@ -83,7 +83,7 @@ describe('parseSettingAssignment', () => {
   it('refuses a key formqueue does not read, listing the ones it does', () => {
     const answer = parseSettingAssignment('STAFF_EMAIL=a@x.y', {});
     expect(answer.ok).toBe(false);
-    expect(!answer.ok && answer.message).toMatch(/^STAFF_EMAIL is not a property formqueue reads\. Known: WEBHOOK_TOKEN, .*\bSTAFF_EMAILS, .*, DAILY_SUMMARY, TYPEFORM_BASE_URL, RECONCILE_SENT_MAIL, RECONCILE_RESEND\.$/);
+    expect(!answer.ok && answer.message).toMatch(/^STAFF_EMAIL is not a property formqueue reads\. Known: WEBHOOK_TOKEN, .*\bSTAFF_EMAILS, .*, DAILY_SUMMARY, TYPEFORM_BASE_URL, RECONCILE_SENT_MAIL, RECONCILE_RESEND, TYPEFORM_WEBHOOK_REENABLE\.$/);
   });
 
   it('refuses a knob value out of range with the reason, without the "using" part', () => {

@@ -68,6 +68,8 @@ describe('staff console in the runtime', () => {
       ['onEditInstallable', 'ON_EDIT', undefined],
       // installed always; without TYPEFORM_TOKEN it returns at once (docs/reconciliation.md)
       ['reconcileTypeform', 'CLOCK', '1 day at 6'],
+      // the webhook watch, installed always too: without TYPEFORM_TOKEN one Script Properties read
+      ['watchTypeformWebhook', 'CLOCK', 15],
     ]);
     for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive', 'Tally']) expect(host.sheetJson(name)).not.toBeNull();
     expect(host.sheetJson('Queue')!.header).toEqual([...QUEUE_HEADERS]);
