@@ -127,7 +127,7 @@ export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps):
     spilled: deps.spilled,
     approvalWaitHours: settings.approvalWaitHours,
   });
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, runGap(all, deps.now));
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, { paused: settings.paused, typeformTokenSet: settings.typeformToken !== '' }, runGap(all, deps.now));
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

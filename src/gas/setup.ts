@@ -1,4 +1,5 @@
 // Set up / repair: makes the spreadsheet, triggers and Script Properties match the setup plan; safe to run any number of times.
+import { missedDeliveriesNote } from '../core/reconcile/missed-deliveries';
 import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
@@ -205,5 +206,7 @@ export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string
     report.push('Script Properties: everything formqueue needs is set.');
   }
   if (readSettings(all).settings.paused) report.push('formqueue is PAUSED: nothing is generated or sent until formqueue → Resume.');
+  const missed = missedDeliveriesNote(readSettings(all).settings.typeformToken !== '');
+  if (missed !== null) report.push(missed);
   return ['formqueue set up / repair', '', ...report].join('\n');
 }

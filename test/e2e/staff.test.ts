@@ -63,6 +63,8 @@ describe('staff console in the runtime', () => {
   it('setup twice leaves one trigger of each kind, one default Config row, and reports what is missing', async () => {
     const second = await host.run('setup', [], { kind: 'editor' });
     expect(second.status).toBe('ok');
+    // Without TYPEFORM_TOKEN, Set up says missed deliveries cannot be recovered, and how to fix that.
+    expect(String(second.value)).toContain('Missed Typeform deliveries cannot be recovered: TYPEFORM_TOKEN is not set');
     expect(host.triggers.map((t: any) => [t.handler, t.type, t.everyMinutes ?? (t.everyDays ? `${t.everyDays} day at ${t.atHour}` : undefined)])).toEqual([
       ['processQueue', 'CLOCK', 1],
       ['onEditInstallable', 'ON_EDIT', undefined],

@@ -5,9 +5,14 @@ import type { QueueHealth } from '../triage/health';
 import { INCIDENTS } from '../triage/incident-catalog';
 import type { Incident } from '../triage/incident-record';
 import { escapeHtml, formatDuration, formatTime, plural } from '../triage/text';
+import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
 
-export function healthDialogHtml(health: QueueHealth, incidents: readonly Incident[], now: number, paused: boolean, gap: RunGap | null = null): string {
+/** `state`: whether formqueue is paused, and whether TYPEFORM_TOKEN is set (missed deliveries recoverable; true when only `paused` is given). */
+export function healthDialogHtml(health: QueueHealth, incidents: readonly Incident[], now: number, state: boolean | { paused: boolean; typeformTokenSet: boolean }, gap: RunGap | null = null): string {
+  const paused = typeof state === 'boolean' ? state : state.paused;
   const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">'];
+  const missed = missedDeliveriesNote(typeof state === 'boolean' || state.typeformTokenSet);
+  if (missed !== null) parts.push(`<p style="background:#fff2cc;padding:6px">${escapeHtml(missed)}</p>`);
   if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
   if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
   parts.push('<table style="border-collapse:collapse">');
