@@ -144,9 +144,13 @@ export function createTypeformSender({ store, now, redirect = () => 'follow', ti
   const totals = { attempts: 0, delivered: 0, failed: 0, gaveUp: 0, disabled: 0, dropped: 0 };
   let running = null;
 
+  /** Every time a webhook was disabled: {formId, tag, at} (the delivery log keeps only the last 50 attempts). */
+  const disables = [];
+
   function disable(job, at) {
     store.setWebhookEnabled(job.formId, job.tag, false, at);
     totals.disabled += 1;
+    disables.push({ formId: job.formId, tag: job.tag, at });
     // A disabled webhook sends nothing more: its queued retries are dropped (Typeform has no manual redelivery).
     const before = pending.length;
     pending = pending.filter((p) => !(p.formId === job.formId && p.tag === job.tag));
@@ -190,6 +194,7 @@ export function createTypeformSender({ store, now, redirect = () => 'follow', ti
 
   return {
     totals,
+    disables,
     get pending() { return pending.length; },
     /**
      * A respondent submits: Typeform stores the response, then sends it to every enabled webhook of the form.
