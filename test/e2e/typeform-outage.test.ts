@@ -82,8 +82,8 @@ function expectEveryResponseAnsweredOnce(submitted: number): void {
 }
 
 describe('a Typeform webhook disabled by a 404 window is watched, switched back on, and what it missed is answered once', () => {
-  it.each(['fail', 'follow'] as const)('typeformRedirect=%s: 5 modeled hours, a submission every 15 minutes', async (mode) => {
-    const outage = await runOutage(mode, 5, 1);
+  it.each(['fail', 'follow'] as const)('typeformRedirect=%s: 4 modeled hours, a submission every 15 minutes', async (mode) => {
+    const outage = await runOutage(mode, 4, 1);
     expectEveryResponseAnsweredOnce(outage.submitted);
     // The 404 disabled the webhook at once (it may be disabled again if switched on inside the window: it is not).
     expect(outage.disabledAt).toHaveLength(1);
@@ -94,5 +94,5 @@ describe('a Typeform webhook disabled by a 404 window is watched, switched back 
     expect(first[0].at - outage.disabledAt[0]).toBeLessThanOrEqual(15 * MIN);
     expect(rt.typeform.webhooksOf(FORM)[0].enabled).toBe(true);
     console.log(`[typeform-outage ${mode}] ${outage.submitted} submissions, ${outage.attempts} delivery attempts, disabled at ${new Date(outage.disabledAt[0]).toISOString()}, incident mailed ${(first[0].at - outage.disabledAt[0]) / MIN} min later, ${outage.incidentMails.length} incident mails`);
-  }, 120_000);
+  }, 240_000); // about 40–70 s alone; the machine is shared
 });
