@@ -7,10 +7,15 @@
 // hidden, calculated, variables, answers — no event_id, no form_id, no definition, unlike the webhook's form_response),
 // https://www.typeform.com/developers/create/reference/retrieve-form/ (GET /forms/{id}: id, title, fields),
 // https://www.typeform.com/developers/create/reference/retrieve-forms/ (GET /forms: the account's forms, paged),
-// https://www.typeform.com/developers/webhooks/reference/retrieve-webhooks/ (GET /forms/{id}/webhooks: {items:[…enabled…]}).
+// https://www.typeform.com/developers/webhooks/reference/retrieve-webhooks/ (GET /forms/{id}/webhooks: {items:[…enabled…]}),
+// Webhooks by tag: typeform-webhooks.mjs. Scopes (https://www.typeform.com/developers/get-started/scopes/): responses
+// need responses:read, forms forms:read.
 
-/** The token the local API accepts as `Authorization: Bearer …` (docs/runtime.md). */
+import { TypeformHttpError, createWebhookRegistry, isoSeconds, needScope } from './typeform-webhooks.mjs';
+
+/** The token the local API accepts as `Authorization: Bearer …` (docs/runtime.md), with every scope. */
 export const LOCAL_TYPEFORM_TOKEN = 'tfp_local_runtime_token';
+export const ALL_SCOPES = Object.freeze(['accounts:read', 'forms:read', 'forms:write', 'responses:read', 'webhooks:read', 'webhooks:write']);
 /** page_size may be at most 1000; 25 when absent (retrieve-responses reference). */
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 25;
@@ -20,21 +25,19 @@ const FORMS_MAX_PAGE_SIZE = 200;
 /** "2 requests per second per account" (https://www.typeform.com/developers/get-started/#rate-limits). */
 const RATE_LIMIT_PER_SECOND = 2;
 
-class TypeformHttpError extends Error {
-  /** @param {number} status @param {string} code @param {string} description */
-  constructor(status, code, description) { super(description); this.status = status; this.code = code; }
-}
 
 /**
  * The store the runtime's server and /exec share.
  * @param {{ token?: string, now?: () => number }} [options]
  */
 export function createTypeformStore({ token = LOCAL_TYPEFORM_TOKEN, now = () => Date.now() } = {}) {
+  const tokens = createTokens(token);
   /** @type {Map<string, { id: string, title: string, fields: any[], responses: any[], webhooks: any[] }>} */
   const forms = new Map();
   /** @type {number[]} host-time stamps of recent API requests, for the rate limit */
   const recent = [];
   let rateLimited = 0;
+  const webhooks = createWebhookRegistry(forms, now, (formId) => form(formId));
 
   /** @param {string} formId */
   function form(formId) {
@@ -54,8 +57,9 @@ export function createTypeformStore({ token = LOCAL_TYPEFORM_TOKEN, now = () => 
     return item;
   }
 
-  return {
+  return Object.assign(webhooks, {
     forms,
+    addToken: tokens.addToken,
     get rateLimited() { return rateLimited; },
     /**
      * Records what a webhook body carried as the response Typeform stored (called for every /exec POST, refused or not).
@@ -71,7 +75,7 @@ export function createTypeformStore({ token = LOCAL_TYPEFORM_TOKEN, now = () => 
         entry.fields = fr.definition.fields;
         entry.title = String(fr.definition.title ?? entry.title);
       }
-      if (entry.webhooks.length === 0) entry.webhooks.push(webhookFor(fr.form_id, now()));
+      webhooks.ensureWebhook(entry);
       return addResponse(fr.form_id, responseItem(fr, now()));
     },
     /** POST /api/typeform/responses: {form_id, token?, submitted_at?, answers, hidden?, fields?} stored, not delivered. */
@@ -84,36 +88,29 @@ export function createTypeformStore({ token = LOCAL_TYPEFORM_TOKEN, now = () => 
         answers: input.answers ?? [], hidden: input.hidden ?? {}, calculated: input.calculated ?? { score: 0 }, variables: input.variables };
       return addResponse(input.form_id, responseItem(fr, at));
     },
-    /** POST /api/typeform/webhooks: {form_id, enabled, url?} sets the form's webhook. */
-    setWebhook(input) {
-      if (!input || typeof input.form_id !== 'string' || typeof input.enabled !== 'boolean') {
-        throw new TypeformHttpError(400, 'BAD_REQUEST', 'POST /api/typeform/webhooks needs {"form_id":"…","enabled":false}');
-      }
-      const entry = form(input.form_id);
-      if (entry.webhooks.length === 0) entry.webhooks.push(webhookFor(input.form_id, now()));
-      for (const hook of entry.webhooks) {
-        hook.enabled = input.enabled;
-        if (typeof input.url === 'string') hook.url = input.url;
-        hook.updated_at = isoSeconds(now());
-      }
-      return entry.webhooks;
-    },
     /**
      * One request to the public API (path after the base URL).
      * @param {string} method @param {URL} url @param {string} rest e.g. "/forms/abc/responses" @param {string|undefined} authorization
      * @returns {{ status: number, body: unknown, headers?: Record<string, string> }}
      */
-    handle(method, url, rest, authorization) {
+    handle(method, url, rest, authorization, requestBody = '') {
       try {
-        if (method !== 'GET') throw new TypeformHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not served by the local Typeform API`);
-        checkBearer(authorization, token);
+        if (method !== 'GET' && method !== 'PUT') throw new TypeformHttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not served by the local Typeform API`);
+        const scopes = tokens.scopesOf(authorization);
         if (!takeRateSlot(recent, now())) {
           rateLimited += 1;
           return { status: 429, body: { code: 'RATE_LIMIT_EXCEEDED', description: 'Too many requests' }, headers: { 'Retry-After': '1' } };
         }
-        if (/^\/forms\/?$/.test(rest)) return { status: 200, body: formsPage([...forms.values()], url.searchParams) };
+        const hookPath = /^\/forms\/([^/]+)\/webhooks\/([^/]+)\/?$/.exec(rest);
+        if (hookPath) return webhooks.byTagRequest(method, decodeURIComponent(hookPath[1]), decodeURIComponent(hookPath[2]), scopes, requestBody);
+        if (method !== 'GET') throw new TypeformHttpError(405, 'METHOD_NOT_ALLOWED', `${method} ${rest} is not served by the local Typeform API`);
+        if (/^\/forms\/?$/.test(rest)) {
+          needScope(scopes, 'forms:read');
+          return { status: 200, body: formsPage([...forms.values()], url.searchParams) };
+        }
         const m = /^\/forms\/([^/]+)(\/responses|\/webhooks)?\/?$/.exec(rest);
         if (!m) throw new TypeformHttpError(404, 'NOT_FOUND', `no such endpoint: ${rest}`);
+        needScope(scopes, m[2] === '/webhooks' ? 'webhooks:read' : m[2] === '/responses' ? 'responses:read' : 'forms:read');
         const entry = forms.get(decodeURIComponent(m[1]));
         if (!entry) throw new TypeformHttpError(404, 'FORM_NOT_FOUND', `Non existing form with uid ${decodeURIComponent(m[1])}`);
         if (m[2] === '/webhooks') return { status: 200, body: { items: entry.webhooks } };
@@ -124,16 +121,10 @@ export function createTypeformStore({ token = LOCAL_TYPEFORM_TOKEN, now = () => 
         throw err;
       }
     },
-  };
+  });
 }
 
-/** @param {string|undefined} authorization @param {string} token */
-function checkBearer(authorization, token) {
-  const given = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-  if (!given || given[1].trim() !== token) {
-    throw new TypeformHttpError(401, 'AUTHENTICATION_FAILED', 'Authentication credentials not found on the Request Headers');
-  }
-}
+
 
 /** At most RATE_LIMIT_PER_SECOND requests in any second of host time. @param {number[]} recent @param {number} at */
 function takeRateSlot(recent, at) {
@@ -141,6 +132,31 @@ function takeRateSlot(recent, at) {
   if (recent.length >= RATE_LIMIT_PER_SECOND) return false;
   recent.push(at);
   return true;
+}
+
+/**
+ * Personal access tokens and their scopes: the local token has them all; POST /api/typeform/tokens adds one with fewer.
+ * @param {string} token
+ */
+function createTokens(token) {
+  const tokens = new Map([[token, new Set(ALL_SCOPES)]]);
+  return {
+    /** The scopes of the token a request carries; 401 for none or an unknown one. @param {string|undefined} authorization */
+    scopesOf(authorization) {
+      const given = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+      const scopes = given ? tokens.get(given[1].trim()) : undefined;
+      if (!scopes) throw new TypeformHttpError(401, 'AUTHENTICATION_FAILED', 'Authentication credentials not found on the Request Headers');
+      return scopes;
+    },
+    /** {token, scopes:[…]}: another personal access token, e.g. without webhooks:write. */
+    addToken(input) {
+      if (!input || typeof input.token !== 'string' || !input.token || !Array.isArray(input.scopes)) {
+        throw new TypeformHttpError(400, 'BAD_REQUEST', 'POST /api/typeform/tokens needs {"token":"…","scopes":["webhooks:read",…]}');
+      }
+      tokens.set(input.token, new Set(input.scopes.map(String)));
+      return { token: input.token, scopes: [...tokens.get(input.token)] };
+    },
+  };
 }
 
 /**
@@ -206,12 +222,7 @@ function responseItem(fr, at) {
   };
 }
 
-function webhookFor(formId, at) {
-  return { id: `wh_${formId}`, form_id: formId, tag: 'formqueue', url: 'http://127.0.0.1/exec', enabled: true, verify_ssl: true,
-    created_at: isoSeconds(at), updated_at: isoSeconds(at) };
-}
 
-function isoSeconds(ms) { return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'); }
 
 function randomToken() {
   const abc = 'abcdefghijklmnopqrstuvwxyz0123456789';

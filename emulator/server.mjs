@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { STAFF_OPS } from './staff-edits.mjs';
 import { handleConsole } from './console/routes.mjs';
 import { createTypeformStore } from './offline-typeform.mjs';
+import { createTypeformSender } from './typeform-sender.mjs';
 
 /** @typedef {import('node:http').IncomingMessage} Req @typedef {import('node:http').ServerResponse} Res */
 /** @typedef {{ status: number, type: string, body: string, expiresAt: number }} Echo */
@@ -20,7 +21,54 @@ const MIME_TYPES = {
 };
 const API_ROUTES = ['GET /api/health', 'GET /api/sheets', 'GET /api/sheets/NAME', 'GET /api/outbox', 'DELETE /api/sent/ID', 'POST /api/run/FUNCTION',
   'GET /api/executions', 'GET /api/triggers', 'POST /api/edit', 'GET|POST|DELETE /api/faults', 'GET|POST /api/clock',
-  'POST /api/typeform/responses', 'POST /api/typeform/webhooks', 'GET /typeform/forms[/ID[/responses|/webhooks]]'];
+  'POST /api/typeform/responses', 'POST /api/typeform/webhooks', 'POST /api/typeform/submit', 'POST /api/typeform/deliver',
+  'GET /api/typeform/deliveries?form_id=ID', 'POST /api/typeform/tokens', 'POST /api/deployment', 'GET /typeform/forms[/ID[/responses|/webhooks[/TAG]]]', 'PUT /typeform/forms/ID/webhooks/TAG'];
+
+/**
+ * Typeform's webhook sender over the offline store; a form's webhook points at this web app with its webhook token,
+ * as staff set it up in Typeform. @param {any} host @param {any} typeform @param {() => string} baseUrl
+ */
+function senderFor(host, typeform, baseUrl) {
+  const now = () => (typeof host.now === 'function' ? host.now() : Date.now());
+  const sender = createTypeformSender({ store: typeform, now, redirect: () => host.worlds?.typeformRedirect ?? 'follow' });
+  typeform.onWebhookUpdated = (formId, tag) => sender.forgetFailures(formId, tag);
+  typeform.setDefaultWebhookUrl(() => `${baseUrl()}/exec?token=${encodeURIComponent(host.properties?.get?.('WEBHOOK_TOKEN') ?? '')}`);
+  return sender;
+}
+
+/**
+ * /api/typeform/…: responses and webhooks set by hand, tokens, a submission sent by the sender, its due attempts, its log.
+ * @param {Req} req @param {URL} url @param {string[]} parts @param {{ method: string, typeform: any, sender: any }} context
+ */
+async function typeformApi(req, url, parts, { method, typeform, sender }) {
+  if (parts[1] === 'deliveries') {
+    if (method !== 'GET') throw new HttpError(405, `${method} is not allowed on ${url.pathname}; use GET`);
+    const formId = url.searchParams.get('form_id') ?? '';
+    return { form_id: formId, webhooks: typeform.webhooksOf(formId), items: sender.deliveryLog(formId, url.searchParams.get('tag') ?? undefined), totals: sender.totals, pending: sender.pending };
+  }
+  if (method !== 'POST') throw new HttpError(405, `${method} is not allowed on ${url.pathname}; use POST`);
+  if (parts[1] === 'deliver') return sender.runDue();
+  const body = parts[1] === 'submit' ? (await readBody(req, MAX_EXEC_BODY_BYTES)).toString('utf8') : await readJson(req);
+  let answer;
+  try {
+    if (parts[1] === 'responses') answer = typeform.addFromApi(body);
+    else if (parts[1] === 'webhooks') answer = { items: typeform.setWebhook(body) };
+    else if (parts[1] === 'tokens') answer = typeform.addToken(body);
+    else if (parts[1] === 'submit') answer = { response: sender.submit(body) };
+  } catch (err) { throw new HttpError(400, /** @type {Error} */ (err).message); }
+  if (answer === undefined) throw new HttpError(404, `no such endpoint: ${method} ${url.pathname}; use /api/typeform/responses, webhooks, tokens, submit, deliver or deliveries`);
+  // A submission is sent at once, as Typeform sends it "as soon as it's submitted" [TF-WH].
+  if (parts[1] === 'submit') await sender.runDue();
+  return answer;
+}
+
+/** POST /api/deployment {"active": false}: the web app's deployment is removed (its /exec answers Google's 404 page). */
+async function setDeployment(req, deployment) {
+  const { active } = await readJson(req);
+  if (typeof active !== 'boolean') throw new HttpError(400, 'POST /api/deployment needs {"active": true|false}');
+  deployment.active = active;
+  return { active };
+}
 
 /** An error that becomes a JSON answer with its HTTP status. */
 class HttpError extends Error {
@@ -32,13 +80,17 @@ class HttpError extends Error {
  * Serves the host over HTTP on 127.0.0.1 only (docs/runtime.md).
  * `typeform`: the offline Typeform API under /typeform (TYPEFORM_BASE_URL = url + '/typeform'); every /exec POST is recorded in it.
  * @param {{ host: any, port?: number, hostname?: string, typeform?: ReturnType<typeof createTypeformStore> }} options
- * @returns {Promise<{ url: string, port: number, typeform: ReturnType<typeof createTypeformStore>, close: () => Promise<void> }>}
+ * `sender`: Typeform's webhook sender (typeform-sender.mjs) over that store; POST /api/clock makes its due attempts.
+ * @returns {Promise<{ url: string, port: number, typeform: ReturnType<typeof createTypeformStore>, sender: ReturnType<typeof createTypeformSender>, close: () => Promise<void> }>}
  */
 export async function startServer({ host, port = 8787, hostname = '127.0.0.1', typeform = createTypeformStore({ now: () => (typeof host.now === 'function' ? host.now() : Date.now()) }) }) {
   /** @type {Map<string, Echo>} */
   const echoes = new Map();
   const startedAt = Date.now();
   let baseUrl = '';
+  const sender = senderFor(host, typeform, () => baseUrl);
+  /** Whether the web app is deployed; POST /api/deployment {"active": false} removes it (its /exec answers 404). */
+  const deployment = { active: true };
 
   const server = createServer((req, res) => handle(req, res).catch((err) => {
     const status = err instanceof HttpError ? err.status : 500;
@@ -56,7 +108,8 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
     if (path === '/echo') return handleEcho(req, res, url);
     if (path === '/api' || path.startsWith('/api/')) return handleApi(req, res, url);
     if (path.startsWith('/typeform/')) {
-      const answer = typeform.handle(req.method ?? 'GET', url, path.slice('/typeform'.length), req.headers.authorization);
+      const requestBody = req.method === 'PUT' ? (await readBody(req, MAX_API_BODY_BYTES)).toString('utf8') : '';
+      const answer = typeform.handle(req.method ?? 'GET', url, path.slice('/typeform'.length), req.headers.authorization, requestBody);
       res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', ...(answer.headers ?? {}) });
       return res.end(JSON.stringify(answer.body));
     }
@@ -73,6 +126,8 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
     const body = req.method === 'POST' ? await readBody(req, MAX_EXEC_BODY_BYTES) : null;
     // Typeform stores the response before it delivers the webhook, so it is there even when Google refuses the call.
     if (body) typeform.recordDelivery(body.toString('utf8'));
+    // A removed (or archived) deployment: Google's 404 page, no script runs (POST /api/deployment).
+    if (!deployment.active) return sendHtml(res, 404, 'Error', NOT_FOUND_TEXT);
     const event = buildEvent(url, body, req.headers['content-type']);
     const fn = req.method === 'POST' ? 'doPost' : 'doGet';
     const exec = await host.run(fn, [event], { kind: 'webapp' });
@@ -183,20 +238,15 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
           throw new HttpError(400, `POST /api/clock needs {"advanceMs": N} with N > 0 milliseconds, got ${JSON.stringify(advanceMs)}`);
         }
         const moved = host.advanceClock(advanceMs);
+        await sender.runDue(); // Typeform's retries due in the skipped span, in order
         return sendJson(res, 200, { now: new Date(host.now()).toISOString(), advancedMs: advanceMs, ...moved });
       }
-      case 'typeform': {
+      case 'deployment': {
         allow('POST');
-        const body = await readJson(req);
-        const answer = (() => {
-          try {
-            if (parts[1] === 'responses') return typeform.addFromApi(body);
-            if (parts[1] === 'webhooks') return { items: typeform.setWebhook(body) };
-          } catch (err) { throw new HttpError(400, /** @type {Error} */ (err).message); }
-          throw new HttpError(404, `no such endpoint: ${method} ${url.pathname}; use /api/typeform/responses or /api/typeform/webhooks`);
-        })();
-        return sendJson(res, 200, answer);
+        return sendJson(res, 200, await setDeployment(req, deployment));
       }
+      case 'typeform':
+        return sendJson(res, 200, await typeformApi(req, url, parts, { method, typeform, sender }));
       case 'faults': {
         allow('GET', 'POST', 'DELETE');
         // DELETE /api/faults clears all; DELETE /api/faults/ID ends one, when the host numbers its faults.
@@ -227,7 +277,9 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
   });
   const { port: boundPort } = /** @type {import('node:net').AddressInfo} */ (server.address());
   baseUrl = `http://${hostname}:${boundPort}`;
-  return { url: baseUrl, port: boundPort, typeform, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  // ScriptApp.getService().getUrl() is where the web app is served: here (a port picked at start included).
+  if (host.opts?.webAppUrl) host.opts.webAppUrl = `${baseUrl}/exec`; // "" stays: a project with no deployment
+  return { url: baseUrl, port: boundPort, typeform, sender, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
 
 /**

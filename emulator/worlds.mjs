@@ -24,6 +24,7 @@ const MAIL_APP = 'https://developers.google.com/apps-script/reference/mail/mail-
 const TANAIKE_WA = 'https://github.com/tanaikech/taking-advantage-of-Web-Apps-with-google-apps-script';
 const CONTENT_REDIRECTS = 'https://developers.google.com/apps-script/guides/content#redirects';
 const BOUND = 'https://developers.google.com/apps-script/guides/bound';
+const TF_WEBHOOKS = 'https://www.typeform.com/developers/webhooks/';
 const GET_ACTIVE = 'https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet-app#getActiveSpreadsheet()';
 const MESSAGE_PART = 'https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages#MessagePart';
 const BOUNCE_DETECTOR = 'https://github.com/rgl/MailBounceDetector (README: a bounce is multipart/report with a human part, ' +
@@ -181,6 +182,25 @@ export const WORLD_SWITCHES = Object.freeze([
           'delivery-status fields, nothing of the original (no Reference)',
         source: `${MESSAGE_PART}: "attachmentId: When present, contains the ID of an external attachment"; ${BOUNCE_DETECTOR}: the ` +
           'original part is optional and may be incomplete',
+      },
+    ],
+  },
+  {
+    key: 'typeformRedirect',
+    behaviour: "what Typeform's webhook sender does with the 302 an Apps Script web app answers every POST with",
+    google: `${TF_WEBHOOKS}: a delivery needs "a 2XX HTTP response status code"; nothing on redirects (${CONTENT_REDIRECTS}: every web-app answer is a 302)`,
+    defaultReading: 'follow',
+    readings: [
+      {
+        value: 'follow',
+        says: 'the sender follows the 302 with a GET (as curl -L) and counts the echo URL\'s 200 as delivered',
+        source: 'what the runtime assumed before the switch; no public page says Typeform does it',
+      },
+      {
+        value: 'fail',
+        says: 'the 302 counts as a failed delivery ("any other HTTP code": a few retries with growing gaps), though doPost ran',
+        source: 'other senders posting to Apps Script web apps do not follow it and end with a disabled webhook: ' +
+          'https://github.com/woocommerce/woocommerce/issues/21490, https://github.com/isaacs/github/issues/574',
       },
     ],
   },

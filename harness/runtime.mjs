@@ -103,6 +103,8 @@ export async function startRuntime({ props = {}, host: hostOptions = {}, gemini:
   return {
     host,
     gemini,
+    /** The HTTP front when `typeform` is on: its url, the offline Typeform store and Typeform's webhook sender. */
+    server,
     /**
      * One Typeform delivery as a doPost execution; resolves with { answer, exec }. `typeform: false` is a post that did
      * not come from Typeform (an outsider's), so the offline Typeform does not store it as a response.

@@ -14,6 +14,7 @@ import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from
 import { readReviews, reviewLines, REVIEWS_PROPERTY } from './staff/review-stats';
 import { USAGE_PROPERTY, readUsage, tokensOn, usageSections, usageToWrite, type StoredUsage } from './processing/usage-tally';
 import { inRejectedDetail, readCheckRecord, recoveredDetail } from './reconcile/check-record';
+import { readWatchRecord, watchDetail } from './reconcile/webhook-watch';
 import type { QueueRow } from './queue-row';
 import { missingSettings, readSettings, type Settings } from './settings';
 import { rowsToArchive } from './staff/archive';
@@ -312,7 +313,12 @@ function needsPersonSummary(health: QueueHealth): string {
 /** What the last Typeform check found (docs/reconciliation.md): a disabled webhook, submissions it recovered, and those only in Rejected. */
 function watchTypeformCheck(book: IncidentBook, snapshot: Record<string, string>, now: number): void {
   const check = readCheckRecord(snapshot);
-  if (check !== null && check.disabled.length > 0) {
+  const watch = readWatchRecord(snapshot);
+  // The newer look decides: the 15-minute watch, or the daily check (or the menu's) made after it.
+  if (watch !== null && (check === null || watch.at >= check.at)) {
+    if (watch.unhealthy.length > 0) book.raise('WEBHOOK_DISABLED', watchDetail(watch));
+    else book.clear('WEBHOOK_DISABLED');
+  } else if (check !== null && check.disabled.length > 0) {
     book.raise('WEBHOOK_DISABLED', `the Typeform webhook of form ${check.disabled.join(', ')} is disabled or missing (Typeform check ${new Date(check.at).toISOString()})`);
   } else {
     book.clear('WEBHOOK_DISABLED');

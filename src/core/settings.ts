@@ -49,6 +49,10 @@ export interface Settings {
   geminiPrices: Record<string, ModelPrice>;
   /** Tokens (prompt, output and thinking) a calendar day may spend on replies before generation waits for the next day; 0 = no cap. */
   dailyTokenBudget: number;
+  /** The webhook watch switches a disabled Typeform webhook back on (needs the token's webhooks:write scope). */
+  typeformWebhookReenable: boolean;
+  /** A recovered submission younger than this (hours; 0: none) that the ledger proves was never answered is not held for approval. */
+  recoveredAutoSendHours: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -84,6 +88,7 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
   { key: 'BOUNCE_CHECK_MINUTES', field: 'bounceCheckMinutes', fallback: 30, min: 5, max: 1440 },
   { key: 'DAILY_TOKEN_BUDGET', field: 'dailyTokenBudget', fallback: 0, min: 0, max: 1_000_000_000 },
+  { key: 'RECOVERED_AUTO_SEND_HOURS', field: 'recoveredAutoSendHours', fallback: 24, min: 0, max: 720 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -105,6 +110,7 @@ export const SETTING_KEYS = [
   'RECONCILE_RESEND',
   'RECONCILE_BOUNCES',
   'GEMINI_PRICES',
+  'TYPEFORM_WEBHOOK_REENABLE',
 ] as const;
 
 export interface SettingsReading {
@@ -153,6 +159,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     geminiModels: [],
     geminiPrices: {},
     dailyTokenBudget: 0,
+    typeformWebhookReenable: flag(props.TYPEFORM_WEBHOOK_REENABLE),
+    recoveredAutoSendHours: 24,
   };
   settings.geminiModels = modelList(settings.geminiModel);
   if (settings.geminiModels.length === 0) settings.geminiModels = [DEFAULT_GEMINI_MODEL];

@@ -46,7 +46,7 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     }
     // Runs that stopped (e.g. the daily trigger runtime used up) are seen here at once: doPost still runs, processQueue does not.
     const gap = runGap(snapshot, now);
-    return json(health ? healthReport(health, book.all(), now, gap) : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
+    return json(health ? healthReport(health, book.all(), now, gap, settings.typeformToken !== '') : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
   } catch (error) {
     return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error), secretsOrNone()) });
   }

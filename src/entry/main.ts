@@ -3,6 +3,7 @@ export { doPost } from './do-post';
 export { doGet } from './do-get';
 export { processQueue } from './process-queue';
 export { reconcileTypeform } from './reconcile-typeform';
+export { watchTypeformWebhook } from './watch-typeform';
 export { selfTest } from './self-test';
 export {
   setup,

@@ -138,7 +138,7 @@ export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps):
     approvalWaitHours: settings.approvalWaitHours,
   });
   const usage = usageSections(readUsage(all[USAGE_PROPERTY]), scriptDateKey(deps.now));
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, settings.paused, { gap: runGap(all, deps.now), usage });
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, { paused: settings.paused, typeformTokenSet: settings.typeformToken !== '' }, { gap: runGap(all, deps.now), usage });
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

@@ -1,4 +1,6 @@
 // Set up / repair: makes the spreadsheet, triggers and Script Properties match the setup plan; safe to run any number of times.
+import { missedDeliveriesNote } from '../core/reconcile/missed-deliveries';
+import { WATCH_EVERY_MINUTES } from '../core/reconcile/webhook-watch';
 import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
@@ -172,6 +174,8 @@ function ensureTriggers(spreadsheet: Spreadsheet, props: PropertyStore, report: 
     if (wanted.schedule === 'every minute') builder.timeBased().everyMinutes(1).create();
     // 06:00 in the script's time zone: yesterday's responses are past the 12 h mark by then, before staff start.
     else if (wanted.schedule === 'daily') builder.timeBased().everyDays(1).atHour(6).create();
+    // The webhook watch (docs/reconciliation.md): without TYPEFORM_TOKEN each run is one Script Properties read.
+    else if (wanted.schedule === 'every 15 minutes') builder.timeBased().everyMinutes(WATCH_EVERY_MINUTES).create();
     else builder.forSpreadsheet(spreadsheet).onEdit().create();
     report.push(`Triggers: created ${wanted.handler} (${wanted.schedule}).`);
   }
@@ -203,5 +207,7 @@ export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string
     report.push('Script Properties: everything formqueue needs is set.');
   }
   if (readSettings(all).settings.paused) report.push('formqueue is PAUSED: nothing is generated or sent until formqueue → Resume.');
+  const missed = missedDeliveriesNote(readSettings(all).settings.typeformToken !== '');
+  if (missed !== null) report.push(missed);
   return ['formqueue set up / repair', '', ...report].join('\n');
 }

@@ -5,8 +5,9 @@ import { INTAKE_LOCK_WAIT_MS, storeDelivery } from '../core/intake/intake';
 import { isRejectedBodyKey, joinPayloadParts } from '../core/intake/cell-chunks';
 import { parseTypeformBody } from '../core/intake/typeform-payload';
 import { indexColumns } from '../core/queue-row';
-import { reconcileTypeform, reportLines, type ReconcileReport, type StoreAnswer, type TypeformHttp } from '../core/reconcile/typeform-reconcile';
-import { TYPEFORM_CHECK_PROPERTY, checkRecordOf } from '../core/reconcile/check-record';
+import { reconcileTypeform, reportLines, type ReconcileReport, type StoreAnswer, type TypeformAnswer, type TypeformHttp } from '../core/reconcile/typeform-reconcile';
+import { TYPEFORM_CHECK_PROPERTY, checkRecordOf, readCheckRecord } from '../core/reconcile/check-record';
+import { windowTime, type ResponseWindow } from '../core/reconcile/typeform-window';
 import { rejectedBodyHolds } from '../core/reconcile/rejected-match';
 import { readSettings, type Settings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
@@ -22,11 +23,28 @@ import { isSubmissionIdentity } from '../core/submission-identity';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
+/** What the check says without a token: missed deliveries cannot be recovered, and how to fix that. */
+export const TYPEFORM_OFF_LINE =
+  'TYPEFORM_TOKEN is not set: the Typeform check is off, so submissions whose webhook never arrived cannot be recovered. ' +
+  'Set TYPEFORM_TOKEN (a Typeform personal token with responses:read, forms:read and webhooks:read) in Script Properties (docs/reconciliation.md).';
+
 /** A trigger run may last 6 minutes; new requests stop here so the report is always written. */
 const RUN_BUDGET_MS = 4.5 * MINUTE_MS;
 
-function typeformHttp(settings: Settings): TypeformHttp {
+/** GET (and PUT with a JSON body) to Typeform with the Bearer token; never throws for an HTTP status. */
+export function typeformHttp(settings: Settings): TypeformHttp & { put(path: string, body: unknown): TypeformAnswer } {
   return {
+    put(path, body) {
+      try {
+        const response = UrlFetchApp.fetch(`${settings.typeformBaseUrl}${path}`, {
+          method: 'put', contentType: 'application/json', payload: JSON.stringify(body),
+          headers: { Authorization: `Bearer ${settings.typeformToken}` }, muteHttpExceptions: true,
+        });
+        return { status: response.getResponseCode(), text: response.getContentText(), retryAfterSeconds: null };
+      } catch (error) {
+        return { status: 0, text: messageOf(error), retryAfterSeconds: null };
+      }
+    },
     get(path, query) {
       const search = Object.entries(query).map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
       const url = `${settings.typeformBaseUrl}${path}${search ? `?${search}` : ''}`;
@@ -119,19 +137,22 @@ function storeRecovered(body: string): StoreAnswer {
   }
 }
 
-/** Runs the check when TYPEFORM_TOKEN is set; the report lines, also kept for processQueue's triage and the daily summary. */
-export function runTypeformCheck(): string[] {
-  const props = createScriptPropertyStore();
-  const { settings } = readSettings(props.getAll());
-  if (settings.typeformToken === '') return ['TYPEFORM_TOKEN is not set: the Typeform check is off (docs/reconciliation.md says how to turn it on).'];
-  const spreadsheet = openSpreadsheet(settings);
-  const formIds = formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues())
+/** Enabled forms named in Config (the `*` row names no form Typeform could be asked about). */
+export function checkedFormIds(spreadsheet: Spreadsheet): string[] {
+  return formConfigsFromValues(requireSheet(spreadsheet, SHEETS.config).getDataRange().getValues())
     .filter((form) => form.enabled && form.formId !== ANY_FORM)
     .map((form) => form.formId);
+}
+
+/**
+ * Reads Typeform for the forms and queues what no sheet holds: the daily window (from the last complete check when
+ * that is older), or `window`. The tokens found only in Rejected are pushed onto `foundInRejected`.
+ */
+export function reconcileForms(settings: Settings, formIds: readonly string[], options: { window?: ResponseWindow; lastCompleteUntil?: number | null; foundInRejected: string[] }): ReconcileReport {
+  const spreadsheet = openSpreadsheet(settings);
   const known = new Set<string>();
-  const foundInRejected: string[] = [];
   const now = systemClock.now();
-  const report: ReconcileReport = reconcileTypeform({
+  return reconcileTypeform({
     clock: systemClock,
     sleep: (ms) => Utilities.sleep(ms),
     http: typeformHttp(settings),
@@ -144,13 +165,27 @@ export function runTypeformCheck(): string[] {
         spilledTokens(known);
         return known;
       },
-      inRejected: (token) => inRejected(spreadsheet, token, foundInRejected),
+      inRejected: (token) => inRejected(spreadsheet, token, options.foundInRejected),
     },
     store: storeRecovered,
     webAppUrl: ScriptApp.getService().getUrl() ?? '',
     deadline: now + RUN_BUDGET_MS,
+    window: options.window,
+    lastCompleteUntil: options.lastCompleteUntil,
   });
-  const record = checkRecordOf(report, foundInRejected);
+}
+
+/** Runs the check when TYPEFORM_TOKEN is set; the report lines, also kept for processQueue's triage and the daily summary. */
+export function runTypeformCheck(): string[] {
+  const props = createScriptPropertyStore();
+  const snapshot = props.getAll();
+  const { settings } = readSettings(snapshot);
+  if (settings.typeformToken === '') return [TYPEFORM_OFF_LINE];
+  const previous = readCheckRecord(snapshot);
+  const coveredUntil = previous?.coveredUntil ?? '';
+  const foundInRejected: string[] = [];
+  const report = reconcileForms(settings, checkedFormIds(openSpreadsheet(settings)), { lastCompleteUntil: windowTime(coveredUntil), foundInRejected });
+  const record = checkRecordOf(report, foundInRejected, coveredUntil);
   props.set(TYPEFORM_CHECK_PROPERTY, JSON.stringify(record));
   // The next processQueue tick runs (not skipped as idle) and tells staff what the check found.
   if (record.recovered > 0 || record.inRejected > 0 || record.disabled.length > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));

@@ -12,7 +12,8 @@ afterEach(async () => {
 });
 
 async function runtimeWithTypeform(host: Record<string, unknown> = {}): Promise<Runtime> {
-  rt = await startRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN }, host });
+  // Recovered 13 h after submission: older than RECOVERED_AUTO_SEND_HOURS here, so each waits for a person.
+  rt = await startRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN, RECOVERED_AUTO_SEND_HOURS: '12' }, host });
   rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
   // Reconciliation asks Typeform about the forms Config names (the * row names none).
   await rt.host.edit({ sheet: 'Config', a1: 'A2', value: FORM, user: 'owner@example.com' });

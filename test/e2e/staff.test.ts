@@ -63,11 +63,15 @@ describe('staff console in the runtime', () => {
   it('setup twice leaves one trigger of each kind, one default Config row, and reports what is missing', async () => {
     const second = await host.run('setup', [], { kind: 'editor' });
     expect(second.status).toBe('ok');
+    // Without TYPEFORM_TOKEN, Set up says missed deliveries cannot be recovered, and how to fix that.
+    expect(String(second.value)).toContain('Missed Typeform deliveries cannot be recovered: TYPEFORM_TOKEN is not set');
     expect(host.triggers.map((t: any) => [t.handler, t.type, t.everyMinutes ?? (t.everyDays ? `${t.everyDays} day at ${t.atHour}` : undefined)])).toEqual([
       ['processQueue', 'CLOCK', 1],
       ['onEditInstallable', 'ON_EDIT', undefined],
       // installed always; without TYPEFORM_TOKEN it returns at once (docs/reconciliation.md)
       ['reconcileTypeform', 'CLOCK', '1 day at 6'],
+      // the webhook watch, installed always too: without TYPEFORM_TOKEN one Script Properties read
+      ['watchTypeformWebhook', 'CLOCK', 15],
     ]);
     for (const name of ['Queue', 'Config', 'Log', 'Rejected', 'Payloads', 'Archive', 'Tally']) expect(host.sheetJson(name)).not.toBeNull();
     expect(host.sheetJson('Queue')!.header).toEqual([...QUEUE_HEADERS]);

@@ -30,11 +30,11 @@ describe('the world table', () => {
       expect(world.readings.map((r) => r.value)).toContain(world.defaultReading);
       for (const reading of world.readings) expect([reading.says.length > 0, reading.source.length > 0]).toEqual([true, true]);
     }
-    expect(resolveWorlds()).toEqual({ paste: 'none', sort: 'edit-other', userLock: 'per-deployer', sentCopy: 'at-once', overload: 'behind-302', activeSpreadsheet: 'container', bounceOriginal: 'inline' });
+    expect(resolveWorlds()).toEqual({ paste: 'none', sort: 'edit-other', userLock: 'per-deployer', sentCopy: 'at-once', overload: 'behind-302', activeSpreadsheet: 'container', bounceOriginal: 'inline', typeformRedirect: 'follow' });
   });
 
   it('a switch or reading the table does not list is refused, so a typo never runs the default world', () => {
-    expect(() => makeHost('edits', { worlds: { pasta: 'none' } })).toThrow('no world switch "pasta"; switches: paste, sort, userLock, sentCopy, overload, activeSpreadsheet');
+    expect(() => makeHost('edits', { worlds: { pasta: 'none' } })).toThrow('no world switch "pasta"; switches: paste, sort, userLock, sentCopy, overload, activeSpreadsheet, bounceOriginal, typeformRedirect');
     expect(() => makeHost('edits', { worlds: { paste: 'old-only' } })).toThrow('world switch paste has no reading "old-only"; readings: none, value-only');
   });
 

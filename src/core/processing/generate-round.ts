@@ -1,5 +1,5 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
-import { isReconciledEventId } from '../reconcile/reconciled-id';
+import { isReconciledEventId, recoveredNeedsApproval } from '../reconcile/reconciled-id';
 import { codeOf, messageOf } from '../errors';
 import type { GeminiOutcome, GeminiRequest } from '../ports';
 import type { QueueRow } from '../queue-row';
@@ -16,7 +16,7 @@ import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } 
 import { firstLiveModel, modelsFor } from './model-list';
 import { tallyTokens } from './usage-tally';
 import { recordVerdicts } from './record-verdicts';
-import { answersOf, claimTime, isOurClaim, processingConfigFor } from './row-inputs';
+import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
 import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
@@ -53,8 +53,9 @@ function prepareRequests(run: Run, now: number): Prepared[] {
       const models = modelsFor(config.model, run.settings.geminiModels);
       const model = firstLiveModel(models, run.summary.retiredModels);
       const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel, model });
-      // A row recovered from Typeform waits for a person whatever the form says: nobody saw it arrive.
-      prepared.push({ row, request, models, approvalRequired: config.approvalRequired || isReconciledEventId(row.eventId) });
+      // An old row recovered from Typeform waits for a person whatever the form says (RECOVERED_AUTO_SEND_HOURS).
+      const held = isReconciledEventId(row.eventId) && recoveredNeedsApproval(row.eventId, submittedAtOf(run.deps, row), now, run.settings.recoveredAutoSendHours);
+      prepared.push({ row, request, models, approvalRequired: config.approvalRequired || held });
       markGone(run, ['TEMPLATE_INVALID']);
     } catch (error) {
       if (codeOf(error) !== 'TEMPLATE_INVALID') throw error;

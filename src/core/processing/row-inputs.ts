@@ -19,6 +19,17 @@ export function answersOf(deps: ProcessingDeps, row: QueueRow): Record<string, s
   return answerValuesByRef(payload);
 }
 
+/** When Typeform says the submission was made (its payload's form_response.submitted_at), or null. */
+export function submittedAtOf(deps: ProcessingDeps, row: QueueRow): number | null {
+  try {
+    const payload = deps.readPayload ? deps.readPayload(row) : row.payload;
+    const at = Date.parse(String((JSON.parse(payload ?? '') as { form_response?: { submitted_at?: unknown } }).form_response?.submitted_at ?? ''));
+    return Number.isFinite(at) ? at : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Claims are compared to the second: a sheet's date cell is not trusted to keep milliseconds. */
 export function claimTime(now: number): number {
   return Math.floor(now / 1000) * 1000;

@@ -21,11 +21,14 @@ export interface TypeformCheckRecord {
   /** Forms that could not be checked, with why. */
   errors: string[];
   complete: boolean;
+  /** The `until` of the last check that read every form (this one's when complete): where the next window may start. */
+  coveredUntil?: string;
 }
 
 /** `inRejectedTokens`: the tokens the check's Rejected look said yes to (the report counts them per form, naming none). */
-export function checkRecordOf(report: ReconcileReport, inRejectedTokens: readonly string[] = []): TypeformCheckRecord {
+export function checkRecordOf(report: ReconcileReport, inRejectedTokens: readonly string[] = [], previousCoveredUntil = ''): TypeformCheckRecord {
   return {
+    coveredUntil: report.complete ? report.window.until : previousCoveredUntil,
     at: report.at,
     since: report.window.since,
     until: report.window.until,
@@ -76,6 +79,7 @@ export function readCheckRecord(snapshot: Readonly<Record<string, string>>): Typ
       disabled: Array.isArray(json.disabled) ? json.disabled.map(String) : [],
       errors: Array.isArray(json.errors) ? json.errors.map(String) : [],
       complete: json.complete !== false,
+      coveredUntil: String(json.coveredUntil ?? (json.complete !== false ? (json.until ?? '') : '')),
     };
   } catch {
     return null;

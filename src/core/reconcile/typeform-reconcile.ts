@@ -42,6 +42,10 @@ export interface ReconcileDeps {
   webAppUrl: string;
   /** Stop starting new requests after this instant; the report says the run was cut short. */
   deadline: number;
+  /** The responses to read; the daily window (typeform-window.ts) when absent. */
+  window?: ResponseWindow;
+  /** The `until` of the last complete check (epoch ms): the daily window starts there when that is earlier than 48 h ago. */
+  lastCompleteUntil?: number | null;
 }
 
 export interface FormCheck {
@@ -138,7 +142,7 @@ function readDefinition(deps: ReconcileDeps, pace: { last: number | null }, path
 /** Checks every form; one failing form does not stop the others. */
 export function reconcileTypeform(deps: ReconcileDeps): ReconcileReport {
   const at = deps.clock.now();
-  const window = responseWindow(at);
+  const window = deps.window ?? responseWindow(at, deps.lastCompleteUntil ?? null);
   const report: ReconcileReport = { at, window, forms: [], complete: true };
   const known = deps.places.knownTokens();
   const pace = { last: null as number | null };

@@ -28,8 +28,24 @@ function typeformTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-export function responseWindow(now: number): ResponseWindow {
-  return { since: typeformTime(now - WINDOW_FROM_HOURS * HOUR_MS), until: typeformTime(now - WINDOW_TO_HOURS * HOUR_MS) };
+/** The longest look back when checks could not run for days: Typeform's pages are read 1,000 responses at a time. */
+export const MAX_CATCH_UP_DAYS = 30;
+
+/**
+ * From 48 h to 12 h ago; when the last complete check ended its window earlier than 48 h ago (no check could run for
+ * more than 36 h), from where that window ended, so no response falls between two checks (at most MAX_CATCH_UP_DAYS).
+ * `lastCompleteUntil`: the `until` of the last check that read every form (epoch ms), or null when unknown.
+ */
+export function responseWindow(now: number, lastCompleteUntil: number | null = null): ResponseWindow {
+  const usual = now - WINDOW_FROM_HOURS * HOUR_MS;
+  const from = lastCompleteUntil !== null && lastCompleteUntil < usual ? Math.max(lastCompleteUntil, now - MAX_CATCH_UP_DAYS * 24 * HOUR_MS) : usual;
+  return { since: typeformTime(from), until: typeformTime(now - WINDOW_TO_HOURS * HOUR_MS) };
+}
+
+/** A window bound (Typeform's time, UTC) as epoch ms; null when it is not one. */
+export function windowTime(bound: string): number | null {
+  const ms = Date.parse(`${bound}Z`);
+  return Number.isFinite(ms) ? ms : null;
 }
 
 /** The query of one page: the window, the largest page, and `before` the last token of the page before. */

@@ -2,6 +2,7 @@
 import { classifyGeminiOutcome, type GeminiVerdict } from '../processing/gemini';
 import type { GeminiOutcome } from '../ports';
 import { redact } from '../redact';
+import { MISSED_DELIVERIES_UNRECOVERABLE } from '../reconcile/missed-deliveries';
 
 /** `warn`: formqueue works, but a safety net is off that the operator may want on (the advice says how). */
 export type Verdict = 'pass' | 'fail' | 'unknown' | 'warn';
@@ -234,9 +235,7 @@ export function judgeMissedWebhookRecovery(typeformTokenSet: boolean): CheckResu
   return {
     id: 'missed-webhooks', title, verdict: 'warn',
     evidence: 'TYPEFORM_TOKEN is not set: missed-webhook recovery is off',
-    advice: 'A delivery Google refused (over 30 at once) or answered backlog_full is not recovered: it stays in Typeform only. '
-      + 'Set TYPEFORM_TOKEN (formqueue → Set a Script Property…) to a Typeform personal access token with responses:read, forms:read and webhooks:read '
-      + 'to turn on the daily Typeform check (docs/reconciliation.md).',
+    advice: `A delivery Google refused (over 30 at once) or answered backlog_full is not recovered: it stays in Typeform only. ${MISSED_DELIVERIES_UNRECOVERABLE}`,
   };
 }
 

@@ -6,17 +6,22 @@ import { INCIDENTS } from '../triage/incident-catalog';
 import type { Incident } from '../triage/incident-record';
 import { escapeHtml, formatDuration, formatTime, plural } from '../triage/text';
 import type { UsageSection } from '../processing/usage-tally';
+import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
 
+/** `state`: whether formqueue is paused, and whether TYPEFORM_TOKEN is set (missed deliveries recoverable; true when only `paused` is given). */
 export function healthDialogHtml(
   health: QueueHealth,
   incidents: readonly Incident[],
   now: number,
-  paused: boolean,
+  state: boolean | { paused: boolean; typeformTokenSet: boolean },
   extras: { gap?: RunGap | null; usage?: readonly UsageSection[] } = {},
 ): string {
+  const paused = typeof state === 'boolean' ? state : state.paused;
   const gap = extras.gap ?? null;
   const usage = extras.usage ?? [];
   const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">'];
+  const missed = missedDeliveriesNote(typeof state === 'boolean' || state.typeformTokenSet);
+  if (missed !== null) parts.push(`<p style="background:#fff2cc;padding:6px">${escapeHtml(missed)}</p>`);
   if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
   if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
   parts.push('<table style="border-collapse:collapse">');

@@ -152,7 +152,7 @@ export interface WantedTrigger {
   handler: string;
   kind: Exclude<TriggerKind, 'other'>;
   /** How it is created and named in Set up's report. */
-  schedule: 'every minute' | 'daily' | 'on edit';
+  schedule: 'every minute' | 'daily' | 'on edit' | 'every 15 minutes';
 }
 
 /**
@@ -163,6 +163,7 @@ export const WANTED_TRIGGERS: readonly WantedTrigger[] = [
   { handler: 'processQueue', kind: 'clock', schedule: 'every minute' },
   { handler: 'onEditInstallable', kind: 'edit', schedule: 'on edit' },
   { handler: 'reconcileTypeform', kind: 'clock', schedule: 'daily' },
+  { handler: 'watchTypeformWebhook', kind: 'clock', schedule: 'every 15 minutes' },
 ];
 
 /** Exactly one trigger of each wanted kind: keep the first, remove the rest and any of ours of the wrong kind. */

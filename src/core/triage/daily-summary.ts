@@ -10,6 +10,7 @@ import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
 import { needsPersonRowParts } from './needs-person-mail';
 import { redactSubject, renderMail } from './mail-text';
+import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
 import { SUBJECT_PREFIX, staffMailFits, staffMailRedaction } from './triage-mail';
 import { formatDuration, formatTime, plural } from './text';
 import { DAY_MS } from '../time';
@@ -78,6 +79,8 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   ];
   const rejected = rejectedLine(input.rejected);
   if (rejected) parts.push({ kind: 'field', label: 'Rejected deliveries', text: rejected });
+  const missed = missedDeliveriesNote(settings.typeformToken !== '');
+  if (missed !== null) parts.push({ kind: 'field', label: 'Missed deliveries', text: missed });
   if (!health.readable) parts.push({ kind: 'line', text: health.countedAt === null ? 'The queue could not be read.' : `The queue could not be read; figures as last read ${formatTime(health.countedAt)}.` });
   if (input.usage) parts.push(...usageParts(input.usage));
   if (input.reviews && input.reviews.length > 0) {

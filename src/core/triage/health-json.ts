@@ -6,6 +6,7 @@ import type { QueueHealth } from './health';
 import { oldestPendingMinutes } from './health';
 import type { Incident } from './incidents';
 import { isNotifiable } from './incidents';
+import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
 
 export interface HealthReport {
   /**
@@ -28,9 +29,12 @@ export interface HealthReport {
   runsOverdue: { lastRunAt: string; minutes: number; reason: string } | null;
   countedAt: string | null;
   checkedAt: string;
+  /** Present only when TYPEFORM_TOKEN is not set: missed deliveries cannot be recovered, and how to fix that. */
+  missedDeliveries?: string;
 }
 
-export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number, gap: RunGap | null = null): HealthReport {
+export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number, gap: RunGap | null = null, typeformTokenSet = true): HealthReport {
+  const missed = missedDeliveriesNote(typeformTokenSet);
   const open = incidents.filter((incident) => incident.state === 'open' && isNotifiable(incident));
   // Rows needing a person are judged from the rows read now, not from ROWS_NEED_A_PERSON, which clears only at the next run.
   const outage = open.some((incident) => incident.code !== 'ROWS_NEED_A_PERSON');
@@ -45,6 +49,7 @@ export function healthReport(health: QueueHealth, incidents: readonly Incident[]
     runsOverdue: gap === null ? null : { lastRunAt: iso(gap.lastRunAt), minutes: gap.minutes, reason: overdueReason(gap, iso) },
     countedAt: health.countedAt === null ? null : new Date(health.countedAt).toISOString(),
     checkedAt: new Date(now).toISOString(),
+    ...(missed === null ? {} : { missedDeliveries: missed }),
   };
 }
 

@@ -200,9 +200,9 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
   WEBHOOK_DISABLED: {
     class: 'configuration',
     title: 'Typeform webhook disabled',
-    whatHappened: "Typeform's webhook for a form is disabled or gone, so new submissions no longer reach formqueue (Typeform disables a webhook after a 404/410, or after failing every attempt for a day).",
-    nextStep: 'In Typeform open the form → Connect → Webhooks, switch the webhook to ON (its URL is the web app URL with the token Set up gave it), then run formqueue → Check Typeform for missed submissions: what came in meanwhile is recovered for approval.',
-    raisedBy: "processQueue, from the last Typeform check (the daily reconcileTypeform trigger or the menu item, with TYPEFORM_TOKEN set): Typeform's Webhooks API lists this form's webhook with `enabled: false`, or none. Cleared by the first check that finds it enabled.",
+    whatHappened: "Typeform's webhook for a form is disabled, gone, or points at another URL than this deployment's, so new submissions no longer reach formqueue (Typeform disables a webhook after a 404/410, or when every attempt fails for a day with more than 300 of them). While it lasts, formqueue recovers the submissions from Typeform every hour.",
+    nextStep: 'In Typeform open the form → Connect → Webhooks, switch the webhook to ON and check its URL is the web app URL with the token Set up gave it (or set TYPEFORM_WEBHOOK_REENABLE=true, with a token that has webhooks:write, and formqueue switches a disabled one back on by itself). Submissions that came in meanwhile are recovered hourly; formqueue → Check Typeform for missed submissions runs the daily check now.',
+    raisedBy: "processQueue, from the newest look at Typeform's Webhooks API (with TYPEFORM_TOKEN set): the watchTypeformWebhook trigger every 15 minutes, or the daily reconcileTypeform check and the menu item: this form's webhook is listed with `enabled: false`, none is listed, or none points at this web app. Cleared by the first look that finds it enabled and pointing here.",
     mails: AT_ONCE,
     followUps: 'reminders-and-recovery',
     holdsRowsBack: false,

@@ -9,7 +9,10 @@ const form = (formId: string, patch: Partial<FormCheck> = {}): FormCheck => ({
 });
 const report = (forms: FormCheck[], complete = true): ReconcileReport => ({ at: AT, window: { since: '2026-11-29T06:00:00', until: '2026-11-30T18:00:00' }, forms, complete });
 const record = (patch: Partial<TypeformCheckRecord> = {}): TypeformCheckRecord => ({
-  at: AT, since: '2026-11-29T06:00:00', until: '2026-11-30T18:00:00', recovered: 0, tokens: [], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true, ...patch,
+  at: AT, since: '2026-11-29T06:00:00', until: '2026-11-30T18:00:00', recovered: 0, tokens: [], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true,
+  // where the next window may start: this check's until when it read every form
+  coveredUntil: patch.complete === false ? '' : (patch.until ?? '2026-11-30T18:00:00'),
+  ...patch,
 });
 
 describe('the record of a check', () => {
@@ -59,12 +62,12 @@ describe('a stored record read back', () => {
   });
 
   it('a record with only its time: no window, nothing recovered, nothing disabled, and complete', () => {
-    expect(read(JSON.stringify({ at: AT }))).toEqual({ at: AT, since: '', until: '', recovered: 0, tokens: [], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true });
+    expect(read(JSON.stringify({ at: AT }))).toEqual({ at: AT, since: '', until: '', recovered: 0, tokens: [], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true, coveredUntil: '' });
   });
 
   it('fields of the wrong type read as text, a count, lists of text and a complete flag that only false turns off', () => {
     const odd = { at: AT, since: 20261129, until: true, recovered: 'many', tokens: [1, 't2'], disabled: 'F1', errors: { F1: 'x' }, complete: 'no' };
-    expect(read(JSON.stringify(odd))).toEqual({ at: AT, since: '20261129', until: 'true', recovered: 0, tokens: ['1', 't2'], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true });
+    expect(read(JSON.stringify(odd))).toEqual({ at: AT, since: '20261129', until: 'true', recovered: 0, tokens: ['1', 't2'], inRejected: 0, inRejectedTokens: [], disabled: [], errors: [], complete: true, coveredUntil: 'true' });
     expect(read(JSON.stringify({ at: AT, recovered: '3', disabled: ['F1', 2], errors: ['F2: x'], complete: false }))).toMatchObject({ recovered: 3, disabled: ['F1', '2'], errors: ['F2: x'], complete: false });
   });
 });
@@ -86,5 +89,10 @@ describe('the recovered detail (SUBMISSIONS_RECOVERED)', () => {
     ['more recovered than named', record({ recovered: 21, tokens: ['t1', 't2'] }), '(response tokens t1, t2, …)'],
   ])('%s', (_name, check, tail) => {
     expect(recoveredDetail(check)).toBe(`${check.recovered} submission(s) of 2026-11-29T06:00:00–2026-11-30T18:00:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL ${tail}`);
+  });
+
+  it('an incomplete check keeps the last complete one\'s until as where the next window may start', () => {
+    expect(checkRecordOf(report([form('F1')], false), [], '2026-11-28T18:00:00').coveredUntil).toBe('2026-11-28T18:00:00');
+    expect(checkRecordOf(report([form('F1')], true), [], '2026-11-28T18:00:00').coveredUntil).toBe('2026-11-30T18:00:00');
   });
 });

@@ -1,4 +1,5 @@
 // Each self-test check in full: the verdict, the evidence the operator reads and the advice for every branch, exactly.
+import { MISSED_DELIVERIES_UNRECOVERABLE } from '../../../src/core/reconcile/missed-deliveries';
 import { describe, expect, it } from 'vitest';
 import {
   judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, typeformProbeUrl, type TypeformObservation,
@@ -324,9 +325,7 @@ describe('missed-webhook recovery', () => {
       title: 'Missed-webhook recovery (the daily Typeform check)',
       verdict: 'warn',
       evidence: 'TYPEFORM_TOKEN is not set: missed-webhook recovery is off',
-      advice: 'A delivery Google refused (over 30 at once) or answered backlog_full is not recovered: it stays in Typeform only. '
-        + 'Set TYPEFORM_TOKEN (formqueue → Set a Script Property…) to a Typeform personal access token with responses:read, forms:read and webhooks:read '
-        + 'to turn on the daily Typeform check (docs/reconciliation.md).',
+      advice: `A delivery Google refused (over 30 at once) or answered backlog_full is not recovered: it stays in Typeform only. ${MISSED_DELIVERIES_UNRECOVERABLE}`,
     });
   });
 

@@ -64,13 +64,14 @@ describe('setup plan', () => {
   });
 
   it.each([
-    ['none yet', [], ['processQueue', 'onEditInstallable', 'reconcileTypeform'], []],
+    ['none yet', [], ['processQueue', 'onEditInstallable', 'reconcileTypeform', 'watchTypeformWebhook'], []],
     [
       'exactly one of each',
       [
         { id: '1', handler: 'processQueue', kind: 'clock' },
         { id: '2', handler: 'onEditInstallable', kind: 'edit' },
         { id: '7', handler: 'reconcileTypeform', kind: 'clock' },
+        { id: '8', handler: 'watchTypeformWebhook', kind: 'clock' },
       ],
       [],
       [],
@@ -85,6 +86,7 @@ describe('setup plan', () => {
         { id: '5', handler: 'processQueue', kind: 'edit' },
         { id: '6', handler: 'somethingElse', kind: 'clock' },
         { id: '7', handler: 'reconcileTypeform', kind: 'clock' },
+        { id: '8', handler: 'watchTypeformWebhook', kind: 'clock' },
       ],
       [],
       ['2', '4', '5'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planDailySummary } from '../../../src/core/triage/daily-summary';
+import { MISSED_DELIVERIES_UNRECOVERABLE } from '../../../src/core/reconcile/missed-deliveries';
 import type { DailySummaryInput } from '../../../src/core/triage/daily-summary';
 import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';
@@ -111,6 +112,7 @@ describe('daily summary, exactly', () => {
       '      event_id ev-4 · failed',
       '  row 5 (no status, mail_ref none yet)',
       '      event_id ev-5 · status not known',
+      `Missed deliveries: ${MISSED_DELIVERIES_UNRECOVERABLE}`,
       '',
       'Incidents of the last 24 hours',
       '------------------------------',

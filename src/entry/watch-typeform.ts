@@ -1,0 +1,6 @@
+// The 15-minute trigger's global: reads each form's Typeform webhook and recovers what it missed (docs/reconciliation.md).
+import { runWebhookWatch } from '../gas/webhook-watch';
+
+export function watchTypeformWebhook(): string {
+  return runWebhookWatch().join('\n');
+}
