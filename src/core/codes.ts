@@ -43,6 +43,7 @@ export const ROW_ERROR_CODES = [
   'COPIED', // another row holds the same submission (a staff copy, a row pasted over another): a person keeps one
   'RESTORED', // the row was removed from Queue by hand before the submission finished: put back from the Journal in NEEDS_REVIEW
   'URLFETCH_DAILY_QUOTA', // systemic: Apps Script's daily URL Fetch quota is used up; the row keeps its place
+  'REPLY_POLICY', // the reply broke the reply policy (a link, an address, a look-alike…): AWAITING_APPROVAL until a person approves it
 ] as const;
 
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];

@@ -13,6 +13,8 @@ export const CONFIG_HEADERS = [
   'reply_to',
   'bcc',
   'sender_name',
+  'allowed_link_domains',
+  'allow_phone_numbers',
 ] as const;
 
 export const ANY_FORM = '*';
@@ -24,7 +26,7 @@ function truthy(value: unknown): boolean {
 
 /** A form with nothing configured: every template blank (the defaults apply), approval off. */
 export function blankFormConfig(formId: string): FormConfig {
-  return { formId, enabled: true, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '' };
+  return { formId, enabled: true, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '', allowedLinkDomains: '', allowPhoneNumbers: false };
 }
 
 /** Rows of the Config sheet (header first) → forms; rows without a form id are skipped. */
@@ -51,6 +53,8 @@ export function formConfigsFromValues(values: readonly (readonly unknown[])[]): 
       replyTo: at(row, 'reply_to'),
       bcc: at(row, 'bcc'),
       senderName: at(row, 'sender_name'),
+      allowedLinkDomains: at(row, 'allowed_link_domains'),
+      allowPhoneNumbers: truthy(row[header.indexOf('allow_phone_numbers')]),
     });
   }
   return forms;

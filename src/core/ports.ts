@@ -51,6 +51,10 @@ export interface FormConfig {
   replyTo: string;
   bcc: string;
   senderName: string;
+  /** Config `allowed_link_domains`, as typed: the domains a reply may link to without a person (blank: none). */
+  allowedLinkDomains: string;
+  /** Config `allow_phone_numbers`: a reply may name phone numbers without a person. */
+  allowPhoneNumbers: boolean;
 }
 
 /** Where an already-seen delivery was found. */

@@ -1,7 +1,7 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
 import { isReconciledEventId } from '../reconcile/reconciled-id';
 import { codeOf, messageOf } from '../errors';
-import type { GeminiOutcome, GeminiRequest } from '../ports';
+import type { FormConfig, GeminiOutcome, GeminiRequest } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import {
@@ -24,6 +24,8 @@ interface Prepared {
   row: QueueRow;
   request: GeminiRequest;
   approvalRequired: boolean;
+  /** The form's Config, for the reply policy the written reply is checked against. */
+  config: FormConfig;
 }
 
 /**
@@ -47,7 +49,7 @@ function prepareRequests(run: Run, now: number): Prepared[] {
     try {
       const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel });
       // A row recovered from Typeform waits for a person whatever the form says: nobody saw it arrive.
-      prepared.push({ row, request, approvalRequired: config.approvalRequired || isReconciledEventId(row.eventId) });
+      prepared.push({ row, request, approvalRequired: config.approvalRequired || isReconciledEventId(row.eventId), config });
       markGone(run, ['TEMPLATE_INVALID']);
     } catch (error) {
       if (codeOf(error) !== 'TEMPLATE_INVALID') throw error;
@@ -178,7 +180,7 @@ export function runGenerationRound(run: Run): boolean {
   // holds that claim, by the compare-and-set right before the write (record-verdicts.ts).
   recordVerdicts(
     run,
-    ours.map(({ item, claim }) => ({ claim: readBack.find((row) => row.rowNumber === claim.rowNumber) ?? claim, approvalRequired: item.approvalRequired })),
+    ours.map(({ item, claim }) => ({ claim: readBack.find((row) => row.rowNumber === claim.rowNumber) ?? claim, approvalRequired: item.approvalRequired, config: item.config })),
     verdicts,
   );
   return true;

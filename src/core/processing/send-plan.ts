@@ -9,6 +9,7 @@ import { submissionIdentity } from '../submission-identity';
 import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
+import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
 import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, type Batch, type Run } from './run-context';
 
@@ -43,6 +44,19 @@ export function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild 
     run.summary.deferred++;
     return null;
   }
+}
+
+/**
+ * The reply policy's word on a row about to be claimed or mailed: the row's `error` (REPLY_POLICY: …) when its reply
+ * breaks the policy and no person has approved it, else null. An APPROVED row (or one claimed from APPROVED) was read
+ * and approved by a person: that person decided, so it goes as they left it. A READY row has had no person: it is
+ * checked now, whatever it was checked against when written (Config may have changed, staff may have edited it, or
+ * it was READY before the policy existed), so nothing that breaks the policy is mailed without a person.
+ */
+export function replyPolicyHold(run: Run, row: QueueRow, approvedByPerson: boolean): string | null {
+  if (approvedByPerson) return null;
+  const breaches = rowReplyBreaches(row, processingConfigFor(row.formId, run.forms));
+  return breaches.length === 0 ? null : errorSummary('REPLY_POLICY', replyPolicySummary(breaches), run.secrets);
 }
 
 /**
@@ -82,6 +96,11 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
   let quotaLeft: number | null = null;
   for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {
     const row = waiting[plan.next];
+    const held = replyPolicyHold(run, row, row.status === 'APPROVED');
+    if (held !== null) {
+      moveRow(run, plan.moves, row, 'AWAITING_APPROVAL', `held for a person: ${held}`, { error: held, claimedAt: null });
+      continue;
+    }
     const mailbox = mailboxOf(row.recipient);
     if (sendsToRecipientToday(run.rows, row.recipient, now) + (plannedTo.get(mailbox) ?? 0) >= run.settings.maxMailsPerRecipientPerDay) {
       step.limited.push(row.rowNumber);

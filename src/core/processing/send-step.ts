@@ -8,7 +8,7 @@ import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim } from './row-inputs';
-import { planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
+import { planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
 import {
   commitBatch,
   countWhenWritten,
@@ -130,12 +130,19 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       continue;
     }
     const mail = prepareMail(run, step, current);
+    // The row as it is now (a person may have edited its result since the claim): a READY claim is checked again.
+    const held = mail?.kind === 'mail' ? replyPolicyHold(run, current, back === 'APPROVED') : null;
     if (mail === null) {
       moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
     } else if (mail.kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
       moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
       countWhenWritten(results, 'failed');
+    } else if (held !== null) {
+      // Back to READY, nothing mailed; the next plan gives it to a person (READY → AWAITING_APPROVAL).
+      moveRow(run, results, current, back, `not mailed: ${held}`, { error: held, claimedAt: null });
+      run.setAside.add(current.rowNumber);
+      run.summary.deferred++;
     } else {
       const outcome = deliver(run, results, current, mail.mail, back);
       if (outcome === 'quota') quotaRows.push(current.rowNumber);
