@@ -74,6 +74,7 @@ export const INCIDENT_CODES = [
   'RUNS_MISSED',
   'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
+  'NEW_RECIPIENT_CEILING',
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -37,6 +37,10 @@ export interface Settings {
   reconcileSentMail: boolean;
   /** With reconcileSentMail: a row with no copy in Sent after two looks is sent once more, never twice. */
   reconcileResend: boolean;
+  /** Distinct addresses never mailed before (as Queue shows) that may be mailed in a rolling hour: past it rows wait. */
+  maxNewRecipientsPerHour: number;
+  /** The same in a rolling 24 hours. */
+  maxNewRecipientsPerDay: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -70,6 +74,8 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'ARCHIVE_AFTER_DAYS', field: 'archiveAfterDays', fallback: 30, min: MIN_ARCHIVE_AFTER_DAYS, max: 3650 },
   { key: 'TRIAGE_REMINDER_MINUTES', field: 'triageReminderMinutes', fallback: 60, min: 5, max: 10080 },
   { key: 'APPROVAL_WAIT_HOURS', field: 'approvalWaitHours', fallback: DEFAULT_APPROVAL_WAIT_HOURS, min: 1, max: 720 },
+  { key: 'MAX_NEW_RECIPIENTS_PER_HOUR', field: 'maxNewRecipientsPerHour', fallback: 50, min: 1, max: 1500 },
+  { key: 'MAX_NEW_RECIPIENTS_PER_DAY', field: 'maxNewRecipientsPerDay', fallback: 200, min: 1, max: 1500 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -132,6 +138,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     typeformBaseUrl: (text('TYPEFORM_BASE_URL') || DEFAULT_TYPEFORM_BASE_URL).replace(/\/+$/, ''),
     reconcileSentMail: flag(props.RECONCILE_SENT_MAIL),
     reconcileResend: flag(props.RECONCILE_RESEND),
+    maxNewRecipientsPerHour: 50,
+    maxNewRecipientsPerDay: 200,
   };
   const record = settings as unknown as Record<string, unknown>;
   for (const knob of NUMBER_KNOBS) {

@@ -108,6 +108,8 @@ export interface Run {
   archivedKeys?: ReadonlySet<string>;
   /** The event ids and identities this run claimed for sending: a submission is claimed once a run, whatever its rows. */
   claimedForSending?: Set<string>;
+  /** Mailboxes never mailed before that this run claimed a send to: they count against the new-recipient ceiling. */
+  newRecipients?: Set<string>;
 }
 
 /** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */

@@ -9,6 +9,7 @@ import { submissionIdentity } from '../submission-identity';
 import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
+import { ceilingVerdict, firstMailedAt } from './recipient-ceiling';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
 import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, type Batch, type Run } from './run-context';
@@ -25,6 +26,8 @@ export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: stri
 /** What the send step gathers for its incidents. */
 export interface SendStep {
   limited: number[];
+  /** Rows held back by the new-recipient ceiling (MAX_NEW_RECIPIENTS_PER_HOUR / _PER_DAY). */
+  ceiling: number[];
   configProblems: string[];
   configRows: Map<number, string>;
 }
@@ -93,6 +96,9 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
   // An empty mail_ref among them is harmless: a new reference is never empty.
   const taken = new Set(run.rows.map((other) => other.mailRef));
   const plannedTo = new Map<string, number>();
+  const firstMailed = firstMailedAt(run.rows);
+  const newRecipients = (run.newRecipients ??= new Set());
+  const limits = { perHour: run.settings.maxNewRecipientsPerHour, perDay: run.settings.maxNewRecipientsPerDay };
   let quotaLeft: number | null = null;
   for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {
     const row = waiting[plan.next];
@@ -104,6 +110,13 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     const mailbox = mailboxOf(row.recipient);
     if (sendsToRecipientToday(run.rows, row.recipient, now) + (plannedTo.get(mailbox) ?? 0) >= run.settings.maxMailsPerRecipientPerDay) {
       step.limited.push(row.rowNumber);
+      run.setAside.add(row.rowNumber);
+      run.summary.deferred++;
+      continue;
+    }
+    const ceiling = ceilingVerdict(firstMailed, newRecipients, mailbox, now, limits);
+    if (ceiling === 'hour' || ceiling === 'day') {
+      step.ceiling.push(row.rowNumber);
       run.setAside.add(row.rowNumber);
       run.summary.deferred++;
       continue;
@@ -124,6 +137,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     if (hasStandingClaim(run, plan.moves, row)) continue;
     quotaLeft -= recipientCount(planned.mail);
     plannedTo.set(mailbox, (plannedTo.get(mailbox) ?? 0) + 1);
+    if (ceiling === 'room') newRecipients.add(mailbox);
     const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
     taken.add(mailRef);
     const claimedAt = claimTime(now);

@@ -28,7 +28,7 @@ import {
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { limited: [], configProblems: [], configRows: new Map() };
+  const step: SendStep = { limited: [], ceiling: [], configProblems: [], configRows: new Map() };
   sendRows(run, step);
   if (step.configProblems.length > 0) {
     noteWaitingRows(run, step.configRows);
@@ -44,6 +44,17 @@ export function runSendStep(run: Run): void {
     );
   } else if (run.summary.sendingHaltedBy === null) {
     markGone(run, ['MAIL_LIMIT_REACHED']);
+  }
+  if (step.ceiling.length > 0) {
+    raiseIncident(
+      run,
+      'NEW_RECIPIENT_CEILING',
+      `${step.ceiling.length} row(s) to addresses never mailed before wait: MAX_NEW_RECIPIENTS_PER_HOUR (${run.settings.maxNewRecipientsPerHour}) ` +
+        `or MAX_NEW_RECIPIENTS_PER_DAY (${run.settings.maxNewRecipientsPerDay}) new addresses were mailed in a rolling hour or day`,
+      step.ceiling,
+    );
+  } else if (run.summary.sendingHaltedBy === null) {
+    markGone(run, ['NEW_RECIPIENT_CEILING']);
   }
 }
 
