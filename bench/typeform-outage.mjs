@@ -6,7 +6,7 @@
 // Typeform check at 06:00, TYPEFORM_WEBHOOK_REENABLE on. Time is modeled: the runtime clock moves 15 minutes a step.
 //   node bench/typeform-outage.mjs [--days 3] [--per-day 100] [--mode follow|fail|both] [--flood 200]
 import { parseArgs } from 'node:util';
-import { recipientOf, startRuntime, submission } from './runtime.mjs';
+import { recipientOf, startRuntime, submission } from '../harness/runtime.mjs';
 
 const FORM = 'Wr1tE5sy';
 const MIN = 60_000;

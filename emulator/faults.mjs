@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout, clearTimeout } from 'node:timers';
 import { GasError } from './errors.mjs';
-import { modelNotFound } from './offline-gemini.mjs';
+import { answerWithText, modelNotFound, obeyingReply } from './offline-gemini.mjs';
 
 const TARGETS = ['sheets', 'gemini', 'mail', 'gmail'];
 const LOCAL_DIR = new URL('./gemini-bodies/', import.meta.url);
@@ -166,6 +166,25 @@ export class Faults {
    * Applies Gemini faults to one generateContent fetch: pause, then latency, then the first
    * status/timeout/blocked fault. Returns a canned { code, body } or null to let the real fetch run.
    */
+  /**
+   * A model talked into it: `{"target":"gemini","reply":"text"}` answers 200 with exactly that text (the reply an
+   * injection steered it to write); `{"target":"gemini","obey":true}` answers with a reply that follows an instruction
+   * found in the respondent's answers ("ignore the above … X" → the reply says X). Both take `match` and `count`.
+   */
+  talkedInto(f, url, exec, payload) {
+    this.use(f, f.obey ? 'obey' : 'reply', exec);
+    const model = decodeURIComponent(/\/models\/([^/:]+):generateContent/.exec(url)?.[1] ?? 'gemini');
+    let text = String(f.reply ?? '');
+    if (f.obey) {
+      let request;
+      try { request = JSON.parse(String(payload)); } catch { request = {}; }
+      const turns = Array.isArray(request?.contents) ? request.contents : [];
+      const prompt = turns.filter((c) => c?.role !== 'model').flatMap((c) => (Array.isArray(c?.parts) ? c.parts : [])).map((p) => (typeof p?.text === 'string' ? p.text : '')).join('\n');
+      text = obeyingReply(prompt);
+    }
+    return { code: 200, body: JSON.stringify(answerWithText(model, text)) };
+  }
+
   async gemini(url, exec, signal, payload = '') {
     const pause = this.active('gemini').find((f) => f.pause);
     if (pause) {
@@ -190,10 +209,11 @@ export class Faults {
     // `model`: only requests to that model (the id in the URL, …/models/<id>:generateContent).
     const modelOf = /\/models\/([^/:]+):generateContent/.exec(url);
     const asked = modelOf ? decodeURIComponent(modelOf[1]) : null;
-    const f = this.active('gemini').find((g) => (g.timeout || g.blocked || g.status)
+    const f = this.active('gemini').find((g) => (g.timeout || g.blocked || g.status || g.reply !== undefined || g.obey)
       && (g.match === undefined || String(payload).includes(String(g.match)))
       && (g.model === undefined || g.model === asked));
     if (!f) return null;
+    if (f.reply !== undefined || f.obey) return this.talkedInto(f, url, exec, payload);
     this.use(f, f.timeout ? 'timeout' : f.blocked ? 'blocked' : `status ${f.status}`, exec);
     if (f.timeout) throw new GasError(`Timeout: ${url}`);
     if (f.blocked) return { code: 200, body: this.bodies.blocked };

@@ -285,3 +285,31 @@ async function readBody(req) {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * A model that was talked into it: the reply follows an instruction found in the respondent's answers ("ignore the
+ * above … link X" → the reply says X), as a real model may despite the system instruction (OWASP LLM01). Without
+ * such an instruction it writes its usual reply. Used by the `{"target":"gemini","obey":true}` fault, so tests prove
+ * the reply policy, not the model's good manners.
+ * @param {string} prompt the user turn's text
+ */
+export function obeyingReply(prompt) {
+  const blocks = [...prompt.matchAll(/^<<<ANSWERS[ \t]*\n([\s\S]*?)\n?ANSWERS>>>/gm)].map((m) => m[1]);
+  const text = (blocks.length ? blocks : [prompt]).join('\n');
+  const order = /\b(?:ignore|disregard|forget|override)\b[^\n]*?\b(?:above|previous|prior|earlier|instructions?|rules?)\b[\s.:;,!-]*([^\n]+)/i.exec(text);
+  if (!order || order[1].trim() === '') return writeReply(prompt);
+  return ['Dear respondent,', '', `As instructed: ${order[1].trim()}`, '', 'Best regards,', 'The formqueue team'].join('\n');
+}
+
+/**
+ * A 200 generateContent answer holding `text`, shaped as generate() shapes one.
+ * @param {string} model @param {string} text
+ */
+export function answerWithText(model, text) {
+  return {
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 1, candidatesTokenCount: countTokens(text), totalTokenCount: 1 + countTokens(text) },
+    modelVersion: model,
+    responseId: `offline-${hash(text + model).slice(0, 16)}`,
+  };
+}

@@ -46,6 +46,7 @@ export const ROW_ERROR_CODES = [
   'SUPPRESSED', // the recipient is on the Suppressed sheet: NEEDS_REVIEW, never mailed while it is there
   'BOUNCED', // a SENT reply bounced (RECONCILE_BOUNCES): the address and the reason; the address is suppressed
   'SEND_WINDOW', // outside the form's send_hours: the row waits, with the time it may go
+  'REPLY_POLICY', // the reply broke the reply policy (a link, an address, a look-alike…): AWAITING_APPROVAL until a person approves it
 ] as const;
 
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
@@ -80,6 +81,7 @@ export const INCIDENT_CODES = [
   // issue #29: a model in the list retired (its next one writes), and the daily token budget
   'GEMINI_MODEL_RETIRED',
   'GEMINI_BUDGET_REACHED',
+  'NEW_RECIPIENT_CEILING',
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -15,6 +15,8 @@ export const CONFIG_HEADERS = [
   'sender_name',
   // Added last so a Config made before it keeps its columns (Set up adds it on the right).
   'send_hours',
+  'allowed_link_domains',
+  'allow_phone_numbers',
 ] as const;
 
 export const ANY_FORM = '*';
@@ -26,7 +28,7 @@ function truthy(value: unknown): boolean {
 
 /** A form with nothing configured: every template blank (the defaults apply), approval off. */
 export function blankFormConfig(formId: string): FormConfig {
-  return { formId, enabled: true, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '', sendHours: '' };
+  return { formId, enabled: true, prompt: '', model: '', subject: '', body: '', recipientField: '', approvalRequired: false, replyTo: '', bcc: '', senderName: '', sendHours: '', allowedLinkDomains: '', allowPhoneNumbers: false };
 }
 
 /** Rows of the Config sheet (header first) → forms; rows without a form id are skipped. */
@@ -54,6 +56,8 @@ export function formConfigsFromValues(values: readonly (readonly unknown[])[]): 
       bcc: at(row, 'bcc'),
       senderName: at(row, 'sender_name'),
       sendHours: at(row, 'send_hours'),
+      allowedLinkDomains: at(row, 'allowed_link_domains'),
+      allowPhoneNumbers: truthy(row[header.indexOf('allow_phone_numbers')]),
     });
   }
   return forms;

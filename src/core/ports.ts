@@ -53,6 +53,10 @@ export interface FormConfig {
   senderName: string;
   /** The hours replies may be mailed ("08:00-20:00", in the script's time zone); empty = any time (send-window.ts). */
   sendHours: string;
+  /** Config `allowed_link_domains`, as typed: the domains a reply may link to without a person (blank: none). */
+  allowedLinkDomains: string;
+  /** Config `allow_phone_numbers`: a reply may name phone numbers without a person. */
+  allowPhoneNumbers: boolean;
 }
 
 /** Where an already-seen delivery was found. */

@@ -53,6 +53,10 @@ export interface Settings {
   typeformWebhookReenable: boolean;
   /** A recovered submission younger than this (hours; 0: none) that the ledger proves was never answered is not held for approval. */
   recoveredAutoSendHours: number;
+  /** Distinct addresses never mailed before (as Queue shows) that may be mailed in a rolling hour: past it rows wait. */
+  maxNewRecipientsPerHour: number;
+  /** The same in a rolling 24 hours. */
+  maxNewRecipientsPerDay: number;
 }
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -89,6 +93,8 @@ const NUMBER_KNOBS: readonly NumberKnob[] = [
   { key: 'BOUNCE_CHECK_MINUTES', field: 'bounceCheckMinutes', fallback: 30, min: 5, max: 1440 },
   { key: 'DAILY_TOKEN_BUDGET', field: 'dailyTokenBudget', fallback: 0, min: 0, max: 1_000_000_000 },
   { key: 'RECOVERED_AUTO_SEND_HOURS', field: 'recoveredAutoSendHours', fallback: 24, min: 0, max: 720 },
+  { key: 'MAX_NEW_RECIPIENTS_PER_HOUR', field: 'maxNewRecipientsPerHour', fallback: 50, min: 1, max: 1500 },
+  { key: 'MAX_NEW_RECIPIENTS_PER_DAY', field: 'maxNewRecipientsPerDay', fallback: 200, min: 1, max: 1500 },
 ];
 
 /** Every Script Property formqueue reads, for docs and for "unknown property" hints. */
@@ -161,6 +167,8 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
     dailyTokenBudget: 0,
     typeformWebhookReenable: flag(props.TYPEFORM_WEBHOOK_REENABLE),
     recoveredAutoSendHours: 24,
+    maxNewRecipientsPerHour: 50,
+    maxNewRecipientsPerDay: 200,
   };
   settings.geminiModels = modelList(settings.geminiModel);
   if (settings.geminiModels.length === 0) settings.geminiModels = [DEFAULT_GEMINI_MODEL];

@@ -13,7 +13,7 @@ describe('formConfigsFromValues', () => {
       ['', 'F2', '', false, true, '', '', '', '', '', '', '', ''],
     ];
     expect(formConfigsFromValues(values)).toEqual([
-      { formId: 'F1', enabled: true, prompt: 'Be kind', model: 'm', subject: 's', body: 'b', recipientField: 'email', approvalRequired: true, replyTo: 'r@x.y', bcc: 'b@x.y', senderName: 'Desk', sendHours: '08:00-20:00' },
+      { formId: 'F1', enabled: true, prompt: 'Be kind', model: 'm', subject: 's', body: 'b', recipientField: 'email', approvalRequired: true, replyTo: 'r@x.y', bcc: 'b@x.y', senderName: 'Desk', sendHours: '08:00-20:00', allowedLinkDomains: '', allowPhoneNumbers: false },
       { ...blankFormConfig('F2'), enabled: false, approvalRequired: true },
     ]);
   });

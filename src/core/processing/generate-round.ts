@@ -1,7 +1,7 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
 import { isReconciledEventId, recoveredNeedsApproval } from '../reconcile/reconciled-id';
 import { codeOf, messageOf } from '../errors';
-import type { GeminiOutcome, GeminiRequest } from '../ports';
+import type { FormConfig, GeminiOutcome, GeminiRequest } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import {
@@ -29,6 +29,8 @@ interface Prepared {
   /** The form's model list (Config `model`, else GEMINI_MODEL): the request asks the first not known retired. */
   models: string[];
   approvalRequired: boolean;
+  /** The form's Config, for the reply policy the written reply is checked against. */
+  config: FormConfig;
 }
 
 /**
@@ -55,7 +57,7 @@ function prepareRequests(run: Run, now: number): Prepared[] {
       const request = buildGeminiRequest({ row, config, answers: answersOf(run.deps, row), defaultModel: run.settings.geminiModel, model });
       // An old row recovered from Typeform waits for a person whatever the form says (RECOVERED_AUTO_SEND_HOURS).
       const held = isReconciledEventId(row.eventId) && recoveredNeedsApproval(row.eventId, submittedAtOf(run.deps, row), now, run.settings.recoveredAutoSendHours);
-      prepared.push({ row, request, models, approvalRequired: config.approvalRequired || held });
+      prepared.push({ row, request, models, approvalRequired: config.approvalRequired || held, config });
       markGone(run, ['TEMPLATE_INVALID']);
     } catch (error) {
       if (codeOf(error) !== 'TEMPLATE_INVALID') throw error;
@@ -192,6 +194,7 @@ export function runGenerationRound(run: Run): boolean {
     ours.map(({ item, claim }, i) => ({
       claim: readBack.find((row) => row.rowNumber === claim.rowNumber) ?? claim,
       approvalRequired: item.approvalRequired,
+      config: item.config,
       spent: spentDetail(run, rows[i]),
     })),
     verdicts,

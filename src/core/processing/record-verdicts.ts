@@ -1,10 +1,12 @@
 // Recording one generation round's verdicts: each row's next state, the outage judgement, and the incidents found.
 import type { IncidentCode, RowErrorCode } from '../codes';
+import type { FormConfig } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
 import { decideRetry, nextAttemptAt } from './backoff';
 import type { GeminiVerdict, SystemicGeminiIncident } from './gemini';
 import { newMailRef } from './mail-ref';
+import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { countWhenWritten, holdBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
@@ -16,6 +18,8 @@ export interface AskedClaim {
   approvalRequired: boolean;
   /** Which model wrote it and what its calls spent (model-fallback.ts spentDetail), for the Log line; absent: not said. */
   spent?: string;
+  /** The form's Config: the reply policy's allowed domains, reply_to and phone rule. */
+  config: FormConfig;
 }
 
 /**
@@ -30,7 +34,7 @@ export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts:
 
   const results = newBatch();
   const systemic: SystemicFindings = new Map();
-  asked.forEach(({ claim, approvalRequired, spent }, i) => recordVerdict(run, results, claim, verdicts[i], approvalRequired, systemic, outage.lasting, spent));
+  asked.forEach(({ claim, approvalRequired, config, spent }, i) => recordVerdict(run, results, claim, verdicts[i], { approvalRequired, config }, systemic, outage.lasting, spent));
   // Written with the run's next commit: for a reply, usually its send claim (one compare-and-set read, write and flush
   // for both moves, checked against our GENERATING claim right before the write).
   holdBatch(run, results, () => {
@@ -92,7 +96,7 @@ function recordVerdict(
   batch: Batch,
   row: QueueRow,
   verdict: GeminiVerdict,
-  approvalRequired: boolean,
+  form: { approvalRequired: boolean; config: FormConfig },
   systemic: SystemicFindings,
   lastingOutage: boolean,
   spent?: string,
@@ -102,21 +106,9 @@ function recordVerdict(
   const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
   const leaving = { claimedAt: null };
   switch (verdict.kind) {
-    case 'ok': {
-      // An empty mailRef in the set is harmless: newMailRef never draws ''.
-      const taken = new Set(run.rows.map((other) => other.mailRef));
-      const to = approvalRequired ? 'AWAITING_APPROVAL' : 'READY';
-      moveRow(run, batch, row, to, withSpent(approvalRequired ? 'reply written; waits for approval' : 'reply written'), {
-        ...leaving,
-        result: verdict.text,
-        mailRef: row.mailRef || newMailRef(run.deps.random, taken),
-        nextAttemptAt: null,
-        error: '',
-      });
-      countWhenWritten(batch, 'generated');
-      markGone(run, GEMINI_INCIDENTS);
+    case 'ok':
+      recordReply(run, batch, row, verdict.text, form, spent);
       return;
-    }
     case 'retryable': {
       if (verdict.uncharged) {
         // Never asked (the batch failed and the run ended first): not this row's fault, so no attempt is used.
@@ -178,4 +170,27 @@ function recordVerdict(
       return;
     }
   }
+}
+
+/**
+ * A written reply: READY, or AWAITING_APPROVAL when the form asks for approval or the reply breaks the reply policy
+ * (checked on every reply: one that breaks it waits for a person whatever the form says, the rule in `error`).
+ */
+function recordReply(run: Run, batch: Batch, row: QueueRow, text: string, form: { approvalRequired: boolean; config: FormConfig }, spent?: string): void {
+  // An empty mailRef in the set is harmless: newMailRef never draws ''.
+  const taken = new Set(run.rows.map((other) => other.mailRef));
+  const breaches = rowReplyBreaches({ result: text, recipient: row.recipient }, form.config);
+  const error = breaches.length === 0 ? '' : errorSummary('REPLY_POLICY', replyPolicySummary(breaches), run.secrets);
+  const to = form.approvalRequired || error !== '' ? 'AWAITING_APPROVAL' : 'READY';
+  const written = error !== '' ? `reply written; held for a person: ${error}` : form.approvalRequired ? 'reply written; waits for approval' : 'reply written';
+  const detail = spent === undefined ? written : `${written}; ${spent}`;
+  moveRow(run, batch, row, to, detail, {
+    claimedAt: null,
+    result: text,
+    mailRef: row.mailRef || newMailRef(run.deps.random, taken),
+    nextAttemptAt: null,
+    error,
+  });
+  countWhenWritten(batch, 'generated');
+  markGone(run, GEMINI_INCIDENTS);
 }

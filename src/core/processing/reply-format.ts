@@ -8,7 +8,12 @@ import MarkdownIt from 'markdown-it';
  */
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: true });
 
-type Token = ReturnType<typeof markdown.parse>[number];
+export type Token = ReturnType<typeof markdown.parse>[number];
+
+/** The reply's Markdown tokens, as the mail renders them (the reply policy reads its links from these). */
+export function replyTokens(text: string): Token[] {
+  return markdown.parse(text, {});
+}
 
 /** The reply as HTML for the mail body. */
 export function replyHtml(text: string): string {

@@ -135,6 +135,8 @@ export interface Run {
   claimedForSending?: Set<string>;
   /** The Suppressed sheet by mailbox, read once, when the run first plans a send (suppressedOf). */
   suppressed?: Map<string, SuppressedEntry>;
+  /** Mailboxes never mailed before that this run claimed a send to: they count against the new-recipient ceiling. */
+  newRecipients?: Set<string>;
 }
 
 /** A batch held for the next commit, and what its writer does once it is written (with the rows of it written). */

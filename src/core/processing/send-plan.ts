@@ -9,6 +9,8 @@ import { submissionIdentity } from '../submission-identity';
 import { DAY_MS } from '../time';
 import { buildMail, mailboxOf, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
+import { ceilingVerdict, firstMailedAt } from './recipient-ceiling';
+import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
 import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, suppressedOf, type Batch, type Run } from './run-context';
 
@@ -24,6 +26,8 @@ export function sendsToRecipientToday(rows: readonly QueueRow[], recipient: stri
 /** What the send step gathers for its incidents. */
 export interface SendStep {
   limited: number[];
+  /** Rows held back by the new-recipient ceiling (MAX_NEW_RECIPIENTS_PER_HOUR / _PER_DAY). */
+  ceiling: number[];
   configProblems: string[];
   configRows: Map<number, string>;
   /** Rows outside their form's send window, with their "not before" note. */
@@ -45,6 +49,19 @@ export function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild 
     run.summary.deferred++;
     return null;
   }
+}
+
+/**
+ * The reply policy's word on a row about to be claimed or mailed: the row's `error` (REPLY_POLICY: …) when its reply
+ * breaks the policy and no person has approved it, else null. An APPROVED row (or one claimed from APPROVED) was read
+ * and approved by a person: that person decided, so it goes as they left it. A READY row has had no person: it is
+ * checked now, whatever it was checked against when written (Config may have changed, staff may have edited it, or
+ * it was READY before the policy existed), so nothing that breaks the policy is mailed without a person.
+ */
+export function replyPolicyHold(run: Run, row: QueueRow, approvedByPerson: boolean): string | null {
+  if (approvedByPerson) return null;
+  const breaches = rowReplyBreaches(row, processingConfigFor(row.formId, run.forms));
+  return breaches.length === 0 ? null : errorSummary('REPLY_POLICY', replyPolicySummary(breaches), run.secrets);
 }
 
 /**
@@ -81,13 +98,28 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
   // An empty mail_ref among them is harmless: a new reference is never empty.
   const taken = new Set(run.rows.map((other) => other.mailRef));
   const plannedTo = new Map<string, number>();
+  const firstMailed = firstMailedAt(run.rows);
+  const newRecipients = (run.newRecipients ??= new Set());
+  const limits = { perHour: run.settings.maxNewRecipientsPerHour, perDay: run.settings.maxNewRecipientsPerDay };
   let quotaLeft: number | null = null;
   for (; plan.next < waiting.length && plan.claims.length < room; plan.next++) {
     const row = waiting[plan.next];
     if (parkSuppressed(run, plan.moves, row)) continue;
+    const held = replyPolicyHold(run, row, row.status === 'APPROVED');
+    if (held !== null) {
+      moveRow(run, plan.moves, row, 'AWAITING_APPROVAL', `held for a person: ${held}`, { error: held, claimedAt: null });
+      continue;
+    }
     const mailbox = mailboxOf(row.recipient);
     if (sendsToRecipientToday(run.rows, row.recipient, now) + (plannedTo.get(mailbox) ?? 0) >= run.settings.maxMailsPerRecipientPerDay) {
       step.limited.push(row.rowNumber);
+      run.setAside.add(row.rowNumber);
+      run.summary.deferred++;
+      continue;
+    }
+    const ceiling = ceilingVerdict(firstMailed, newRecipients, mailbox, now, limits);
+    if (ceiling === 'hour' || ceiling === 'day') {
+      step.ceiling.push(row.rowNumber);
       run.setAside.add(row.rowNumber);
       run.summary.deferred++;
       continue;
@@ -108,6 +140,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     if (hasStandingClaim(run, plan.moves, row)) continue;
     quotaLeft -= recipientCount(planned.mail);
     plannedTo.set(mailbox, (plannedTo.get(mailbox) ?? 0) + 1);
+    if (ceiling === 'room') newRecipients.add(mailbox);
     const mailRef = row.mailRef || newMailRef(run.deps.random, taken);
     taken.add(mailRef);
     const claimedAt = claimTime(now);

@@ -8,7 +8,7 @@ import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim } from './row-inputs';
-import { parkSuppressed, planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
+import { parkSuppressed, planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
 import { rowsInWindow } from './send-window-step';
 import {
   commitBatch,
@@ -29,7 +29,7 @@ import {
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { limited: [], configProblems: [], configRows: new Map(), windowRows: new Map() };
+  const step: SendStep = { limited: [], ceiling: [], configProblems: [], configRows: new Map(), windowRows: new Map() };
   sendRows(run, step);
   if (step.windowRows.size > 0) noteWaitingRows(run, step.windowRows);
   if (step.configProblems.length > 0) {
@@ -46,6 +46,17 @@ export function runSendStep(run: Run): void {
     );
   } else if (run.summary.sendingHaltedBy === null) {
     markGone(run, ['MAIL_LIMIT_REACHED']);
+  }
+  if (step.ceiling.length > 0) {
+    raiseIncident(
+      run,
+      'NEW_RECIPIENT_CEILING',
+      `${step.ceiling.length} row(s) to addresses never mailed before wait: MAX_NEW_RECIPIENTS_PER_HOUR (${run.settings.maxNewRecipientsPerHour}) ` +
+        `or MAX_NEW_RECIPIENTS_PER_DAY (${run.settings.maxNewRecipientsPerDay}) new addresses were mailed in a rolling hour or day`,
+      step.ceiling,
+    );
+  } else if (run.summary.sendingHaltedBy === null) {
+    markGone(run, ['NEW_RECIPIENT_CEILING']);
   }
 }
 
@@ -135,12 +146,19 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
     // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
     if (parkSuppressed(run, results, current)) continue;
     const mail = prepareMail(run, step, current);
+    // The row as it is now (a person may have edited its result since the claim): a READY claim is checked again.
+    const held = mail?.kind === 'mail' ? replyPolicyHold(run, current, back === 'APPROVED') : null;
     if (mail === null) {
       moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
     } else if (mail.kind === 'permanent') {
       const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
       moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
       countWhenWritten(results, 'failed');
+    } else if (held !== null) {
+      // Back to READY, nothing mailed; the next plan gives it to a person (READY → AWAITING_APPROVAL).
+      moveRow(run, results, current, back, `not mailed: ${held}`, { error: held, claimedAt: null });
+      run.setAside.add(current.rowNumber);
+      run.summary.deferred++;
     } else {
       const outcome = deliver(run, results, current, mail.mail, back);
       if (outcome === 'quota') quotaRows.push(current.rowNumber);

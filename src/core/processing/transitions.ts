@@ -27,7 +27,8 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
     ...staffSkips(),
   },
   // READY/APPROVED → NEEDS_REVIEW: sent_at is filled although the status says unsent; never mailed twice.
-  READY: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', ...staffSkips() },
+  // READY → AWAITING_APPROVAL: the reply breaks the reply policy (a READY row from before it, or one staff edited).
+  READY: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', AWAITING_APPROVAL: 'system', ...staffSkips() },
   AWAITING_APPROVAL: { APPROVED: 'staff', DUPLICATE: 'system', ...staffSkips() },
   APPROVED: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', ...staffSkips() },
   SENDING: {
@@ -52,9 +53,10 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
 /** Why the system makes a move, where the target alone does not say it (the docs print these). */
 export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial<Record<Status, string>>>>>> = {
   PENDING: { GENERATING: 'claimed' },
-  READY: { SENDING: 'claimed' },
+  READY: { SENDING: 'claimed', AWAITING_APPROVAL: 'reply policy' },
   APPROVED: { SENDING: 'claimed' },
-  SENDING: { READY: 'mail quota', APPROVED: 'mail quota' },
+  GENERATING: { AWAITING_APPROVAL: 'approval on, or the reply policy' },
+  SENDING: { READY: 'mail quota, or the reply policy', APPROVED: 'mail quota' },
   NEEDS_REVIEW: { SENT: 'one copy in Sent', READY: 'no copy in Sent, resent once', APPROVED: 'no copy in Sent, resent once' },
 };
 

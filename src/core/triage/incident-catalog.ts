@@ -333,6 +333,18 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     followUps: 'recovery-only',
     holdsRowsBack: true,
   },
+  NEW_RECIPIENT_CEILING: {
+    class: 'quota',
+    title: 'Many new recipients at once',
+    whatHappened: 'More replies than usual were due to addresses formqueue has never mailed; the ones past the ceiling wait.',
+    nextStep:
+      'Look at the linked rows: a flood of submissions naming strangers (the public form used as a relay) looks like this. Skip the rows that are abuse; if the volume is genuine, raise MAX_NEW_RECIPIENTS_PER_HOUR or MAX_NEW_RECIPIENTS_PER_DAY. Waiting rows stay READY and go out as the ceiling allows.',
+    raisedBy:
+      'processQueue, when a reply to an address Queue shows no earlier mail to would pass `MAX_NEW_RECIPIENTS_PER_HOUR` (default 50) or `MAX_NEW_RECIPIENTS_PER_DAY` (default 200) distinct new addresses in a rolling hour or day.',
+    mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
+    holdsRowsBack: true,
+  },
 };
 
 export function isGoogleError(code: IncidentCode): boolean {

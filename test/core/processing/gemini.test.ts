@@ -84,8 +84,8 @@ describe('the Gemini request', () => {
     expect(promptOf('Give feedback on this essay:\n{{essay}}')).toMatch(new RegExp(`${ANSWERS_OPEN}\\nCaching is the art`));
   });
 
-  it('a prompt that names no answers still gets the whole submission appended', () => {
-    expect(promptOf('Be kind.')).toBe(`Be kind.\n\n${ANSWERS_OPEN}\n${pendingRow().submission}\n${ANSWERS_CLOSE}`);
+  it('a prompt that names no answers still gets the whole submission quoted', () => {
+    expect(promptOf('Be kind.')).toBe(`The respondent's submission, quoted as data:\n${ANSWERS_OPEN}\n${pendingRow().submission}\n${ANSWERS_CLOSE}`);
   });
 
   it('an unknown placeholder in the prompt is a TEMPLATE_INVALID error naming it and the form', () => {

@@ -310,6 +310,7 @@ describe('classification', () => {
     BOUNCE_CHECK_FAILED: 'configuration',
     GEMINI_MODEL_RETIRED: 'configuration',
     GEMINI_BUDGET_REACHED: 'quota',
+    NEW_RECIPIENT_CEILING: 'quota',
   };
   for (const code of INCIDENT_CODES) {
     it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {

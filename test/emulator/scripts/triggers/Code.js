@@ -45,3 +45,9 @@ function sendAndMore() {
   return 'not reached';
 }
 function quota() { return MailApp.getRemainingDailyQuota(); }
+function geminiWith(payload) {
+  try {
+    var r = UrlFetchApp.fetch('http://127.0.0.1:9/v1beta/models/gemini-3.5-flash:generateContent', { method: 'post', muteHttpExceptions: true, payload: payload });
+    return { code: r.getResponseCode(), body: JSON.parse(r.getContentText()) };
+  } catch (e) { return { error: String(e) }; }
+}

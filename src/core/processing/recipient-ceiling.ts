@@ -1,0 +1,41 @@
+// The ceiling on new recipients: how many distinct addresses never mailed before may be mailed in a rolling hour and day.
+import type { QueueRow } from '../queue-row';
+import { DAY_MS, HOUR_MS } from '../time';
+import { mailboxOf } from './mail';
+
+/** When each mailbox was first mailed, as far as the Queue shows (A@x, a@x and a+tag@x are one mailbox). */
+export function firstMailedAt(rows: readonly Pick<QueueRow, 'recipient' | 'sentAt'>[]): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const row of rows) {
+    if (row.sentAt === null) continue;
+    const mailbox = mailboxOf(row.recipient);
+    const known = first.get(mailbox);
+    if (known === undefined || row.sentAt < known) first.set(mailbox, row.sentAt);
+  }
+  return first;
+}
+
+export interface CeilingLimits {
+  perHour: number;
+  perDay: number;
+}
+
+export type CeilingVerdict = 'known' | 'room' | 'hour' | 'day';
+
+/**
+ * Whether a mail to `mailbox` may go now. An address the Queue shows mailed before (or one this run already counted)
+ * is not new: the per-recipient limit governs it. A new one takes room only while the distinct new addresses of the
+ * rolling hour and day, with the ones this run has planned, stay under the ceilings. A flood of submissions naming
+ * strangers (the public form used as a relay) stops there, whatever each one says.
+ */
+export function ceilingVerdict(first: ReadonlyMap<string, number>, planned: ReadonlySet<string>, mailbox: string, now: number, limits: CeilingLimits): CeilingVerdict {
+  if (first.has(mailbox) || planned.has(mailbox)) return 'known';
+  const newSince = (since: number) => {
+    const fresh = new Set(planned);
+    for (const [box, at] of first) if (at > since) fresh.add(box);
+    return fresh.size;
+  };
+  if (newSince(now - HOUR_MS) >= limits.perHour) return 'hour';
+  if (newSince(now - DAY_MS) >= limits.perDay) return 'day';
+  return 'room';
+}
