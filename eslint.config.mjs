@@ -17,7 +17,7 @@ export const KNOWN_OVER = {
   'src/core/intake/answers.ts': { complexity: 35 }, // answerText: one case per Typeform answer type
   'src/core/triage/health.ts': { complexity: 27 },
   'src/core/intake/intake.ts': { params: 8 },
-  'src/core/processing/record-verdicts.ts': { lines: 101, params: 8 }, // recordVerdict, moved here from generate-round.ts
+  'src/core/processing/record-verdicts.ts': { params: 8 }, // recordVerdict: the claim, its verdict, the form and the run's findings
   'src/core/processing/run-context.ts': { params: 8 },
   'src/core/staff/edit-guard.ts': { params: 9 },
   'src/core/triage/triage-mail.ts': { params: 8 },

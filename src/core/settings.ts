@@ -129,6 +129,28 @@ function flag(value: string | undefined): boolean {
   return /^(true|yes|on|1)$/i.test((value ?? '').trim());
 }
 
+/** Every NUMBER_KNOBS setting: its whole number within range, or its fallback with the problem said. */
+function readNumberKnobs(settings: Settings, text: (key: string) => string, problems: string[]): void {
+  const record = settings as unknown as Record<string, unknown>;
+  for (const knob of NUMBER_KNOBS) {
+    const raw = text(knob.key);
+    if (raw === '') {
+      record[knob.field] = knob.fallback;
+      continue;
+    }
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < knob.min || value > knob.max) {
+      problems.push(
+        `Script Property ${knob.key} must be a whole number from ${knob.min} to ${knob.max} (it is "${raw}"); ` +
+          `using ${knob.fallback}. Fix it in Project Settings → Script Properties.`,
+      );
+      record[knob.field] = knob.fallback;
+    } else {
+      record[knob.field] = value;
+    }
+  }
+}
+
 export function readSettings(props: Readonly<Record<string, string | undefined>>): SettingsReading {
   const problems: string[] = [];
   const text = (key: string) => (props[key] ?? '').trim();
@@ -178,24 +200,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
   if (prices.problems.length > 0) {
     problems.push(`Script Property GEMINI_PRICES has entries it cannot read (${prices.problems.join('; ')}): write model=input/output in US dollars per 1M tokens, e.g. gemini-3.5-flash=1.50/9.00; those entries are ignored.`);
   }
-  const record = settings as unknown as Record<string, unknown>;
-  for (const knob of NUMBER_KNOBS) {
-    const raw = text(knob.key);
-    if (raw === '') {
-      record[knob.field] = knob.fallback;
-      continue;
-    }
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < knob.min || value > knob.max) {
-      problems.push(
-        `Script Property ${knob.key} must be a whole number from ${knob.min} to ${knob.max} (it is "${raw}"); ` +
-          `using ${knob.fallback}. Fix it in Project Settings → Script Properties.`,
-      );
-      record[knob.field] = knob.fallback;
-    } else {
-      record[knob.field] = value;
-    }
-  }
+  readNumberKnobs(settings, text, problems);
   const baseUrlProblem = geminiBaseUrlProblem(settings.geminiBaseUrl);
   if (baseUrlProblem !== null) {
     problems.push(`Script Property GEMINI_BASE_URL ${baseUrlProblem}; using ${DEFAULT_GEMINI_BASE_URL}.`);

@@ -143,27 +143,9 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       run.setAside.add(current?.rowNumber ?? claim.rowNumber);
       continue;
     }
-    // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
-    if (parkSuppressed(run, results, current)) continue;
-    const mail = prepareMail(run, step, current);
-    // The row as it is now (a person may have edited its result since the claim): a READY claim is checked again.
-    const held = mail?.kind === 'mail' ? replyPolicyHold(run, current, back === 'APPROVED') : null;
-    if (mail === null) {
-      moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
-    } else if (mail.kind === 'permanent') {
-      const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
-      moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
-      countWhenWritten(results, 'failed');
-    } else if (held !== null) {
-      // Back to READY, nothing mailed; the next plan gives it to a person (READY → AWAITING_APPROVAL).
-      moveRow(run, results, current, back, `not mailed: ${held}`, { error: held, claimedAt: null });
-      run.setAside.add(current.rowNumber);
-      run.summary.deferred++;
-    } else {
-      const outcome = deliver(run, results, current, mail.mail, back);
-      if (outcome === 'quota') quotaRows.push(current.rowNumber);
-      else if (outcome !== null) mailed.push(outcome);
-    }
+    const outcome = mailClaimedRow(run, step, results, current, back);
+    if (outcome === 'quota') quotaRows.push(current.rowNumber);
+    else if (outcome !== null) mailed.push(outcome);
   }
   if (budgetEnded) run.summary.stoppedBecause = 'budget';
   // Written with the run's next commit (the next batch's claims or round's claims: one compare-and-set read, write and
@@ -173,6 +155,33 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
     for (const sent of mailed) if (!written.includes(sent.row)) recordRefusedSent(run, sent.claimed, sent.sentAt);
   });
   return { quotaRows };
+}
+
+/**
+ * One claimed row, as read back, that is still ours and unmailed: parked when its address is suppressed, back or to a
+ * person when its Config or the reply policy says no, mailed otherwise. The mailed outcome, 'quota', or null (not mailed).
+ */
+function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: QueueRow, back: Status): Mailed | 'quota' | null {
+  // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
+  if (parkSuppressed(run, results, current)) return null;
+  const mail = prepareMail(run, step, current);
+  // The row as it is now (a person may have edited its result since the claim): a READY claim is checked again.
+  const held = mail?.kind === 'mail' ? replyPolicyHold(run, current, back === 'APPROVED') : null;
+  if (mail === null) {
+    moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
+  } else if (mail.kind === 'permanent') {
+    const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
+    moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
+    countWhenWritten(results, 'failed');
+  } else if (held !== null) {
+    // Back to READY, nothing mailed; the next plan gives it to a person (READY → AWAITING_APPROVAL).
+    moveRow(run, results, current, back, `not mailed: ${held}`, { error: held, claimedAt: null });
+    run.setAside.add(current.rowNumber);
+    run.summary.deferred++;
+  } else {
+    return deliver(run, results, current, mail.mail, back);
+  }
+  return null;
 }
 
 /**

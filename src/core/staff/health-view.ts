@@ -9,6 +9,17 @@ import type { UsageSection } from '../processing/usage-tally';
 import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
 
 /** `state`: whether formqueue is paused, and whether TYPEFORM_TOKEN is set (missed deliveries recoverable; true when only `paused` is given). */
+/** What stands above the counts: missed deliveries that cannot be recovered, a pause, runs overdue. */
+function banners(state: boolean | { paused: boolean; typeformTokenSet: boolean }, gap: RunGap | null): string[] {
+  const paused = typeof state === 'boolean' ? state : state.paused;
+  const parts: string[] = [];
+  const missed = missedDeliveriesNote(typeof state === 'boolean' || state.typeformTokenSet);
+  if (missed !== null) parts.push(`<p style="background:#fff2cc;padding:6px">${escapeHtml(missed)}</p>`);
+  if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
+  if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
+  return parts;
+}
+
 export function healthDialogHtml(
   health: QueueHealth,
   incidents: readonly Incident[],
@@ -16,14 +27,8 @@ export function healthDialogHtml(
   state: boolean | { paused: boolean; typeformTokenSet: boolean },
   extras: { gap?: RunGap | null; usage?: readonly UsageSection[] } = {},
 ): string {
-  const paused = typeof state === 'boolean' ? state : state.paused;
-  const gap = extras.gap ?? null;
   const usage = extras.usage ?? [];
-  const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">'];
-  const missed = missedDeliveriesNote(typeof state === 'boolean' || state.typeformTokenSet);
-  if (missed !== null) parts.push(`<p style="background:#fff2cc;padding:6px">${escapeHtml(missed)}</p>`);
-  if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
-  if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
+  const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">', ...banners(state, extras.gap ?? null)];
   parts.push('<table style="border-collapse:collapse">');
   for (const status of STATUSES) {
     const count = health.counts[status];
