@@ -150,6 +150,7 @@ export class GasHost extends EventEmitter {
       ui: [], // every alert, prompt, toast, dialog and sidebar this execution showed, in order (services/ui.mjs)
     };
     if (runOpts.triggerUid) rec.triggerUid = runOpts.triggerUid;
+    if (runOpts.origin) rec.origin = runOpts.origin; // who asked for the run beyond the bundle (the console's own health check)
     const st = { rec, userEmail, caller: kind === 'webapp' ? (runOpts.user ?? '') : null /* '' anonymous: the userLock world */, uiAnswers: [...(runOpts.uiAnswers ?? [])], dead: false, aborts: new Set(), settled: null, activeRange: null, activeSheetId: null };
     if (runOpts.activeRange) {
       const sh = this.ss.byName(runOpts.activeRange.sheet);

@@ -6,7 +6,8 @@ import { sheetView } from './sheet-view.mjs';
 
 const STATIC_DIR = new URL('./static/', import.meta.url);
 const FIXTURES_DIR = new URL('../demo-fixtures/', import.meta.url);
-const STATIC_FILES = { 'index.html': 'text/html', 'console.js': 'text/javascript', 'console.css': 'text/css' };
+const STATIC_FILES = { 'index.html': 'text/html', 'console.js': 'text/javascript', 'console.css': 'text/css', 'favicon.svg': 'image/svg+xml' };
+const STAFF_EMAIL = 'staff@example.com';
 const HEARTBEAT_MS = 15000;
 
 /**
@@ -18,6 +19,7 @@ export async function handleConsole(req, res, url, host) {
   if (req.method !== 'GET') return false;
   const path = url.pathname;
   if (path === '/' || path === '/console' || path === '/console/') return sendFile(res, 'index.html');
+  if (path === '/favicon.ico') return sendFile(res, 'favicon.svg');
   if (path.startsWith('/console/')) {
     const file = path.slice('/console/'.length);
     return Object.hasOwn(STATIC_FILES, file) ? sendFile(res, file) : false;
@@ -33,7 +35,14 @@ export async function handleConsole(req, res, url, host) {
     // The URL this page was served from is the runtime's own, whatever port it was given.
     const webhookUrl = `http://${req.headers.host}/exec?token=${encodeURIComponent(String(host.properties.get('WEBHOOK_TOKEN') ?? ''))}`;
     return sendJson(res, 200, { webhookUrl,
-      fixtures: readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort(), user: host.opts.activeUserEmail });
+      fixtures: readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort(), user: host.opts.activeUserEmail,
+      // The "Act as" choices: the owner (who installed the triggers) and a staff member editing the sheet.
+      owner: host.owner, staff: STAFF_EMAIL, timeZone: host.ss.timeZone });
+  }
+  if (path === '/api/console/sheets') {
+    // A new spreadsheet's blank Sheet1 (Set up leaves it) is not shown; anything written to it makes it a real tab.
+    const blankDefault = (/** @type {any} */ sh) => sh.name === 'Sheet1' && sh.lastRow() === 0 && sh.lastColumn() === 0;
+    return sendJson(res, 200, { sheets: host.ss.sheets.filter((/** @type {any} */ sh) => !blankDefault(sh)).map((/** @type {any} */ sh) => sh.name) });
   }
   const fixture = /^\/api\/console\/fixtures\/([\w.-]+\.json)$/.exec(path);
   if (fixture) {
@@ -76,7 +85,8 @@ function uiOf(host, id) {
 async function sendHealth(res, host) {
   const token = String(host.properties.get('HEALTH_TOKEN') ?? '');
   const event = { queryString: `token=${token}`, parameter: { token }, parameters: { token: [token] }, contextPath: '', contentLength: -1 };
-  const exec = await host.run('doGet', [event], { kind: 'webapp' });
+  // Marked as the console's own, so the page does not redraw (and re-run doGet) on the event this run sends.
+  const exec = await host.run('doGet', [event], { kind: 'webapp', origin: 'console' });
   if (exec.status !== 'ok') return sendJson(res, 200, { ok: false, error: exec.error?.message ?? exec.status });
   try {
     return sendJson(res, 200, JSON.parse(String(exec.value?.content ?? '')));
@@ -90,7 +100,7 @@ function streamEvents(/** @type {any} */ req, /** @type {any} */ res, /** @type 
   res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
   res.write('retry: 2000\n\n');
   const onExecution = (/** @type {any} */ exec) => {
-    res.write(`event: execution\ndata: ${JSON.stringify({ id: exec.id, functionName: exec.functionName, kind: exec.kind, status: exec.status })}\n\n`);
+    res.write(`event: execution\ndata: ${JSON.stringify({ id: exec.id, functionName: exec.functionName, kind: exec.kind, status: exec.status, origin: exec.origin })}\n\n`);
   };
   host.setMaxListeners(Math.max(host.getMaxListeners(), 100));
   host.on('execution', onExecution);

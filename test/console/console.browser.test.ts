@@ -6,6 +6,8 @@ import { findChromium, MISSING_CHROMIUM } from '../../scripts/find-chromium.mjs'
 import { STATUS_COLOURS } from '../../src/core/statuses';
 import { startRuntime, type Runtime } from '../e2e/runtime';
 
+const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
+
 let browser: Browser;
 let page: Page;
 let rt: Runtime;
@@ -96,6 +98,7 @@ describe('console', () => {
     await expect.poll(() => page.locator('#mail-text').textContent()).toContain('Mina');
     const html = await page.frameLocator('iframe[title="Mail as HTML"]').locator('body').innerText();
     expect(html).toContain('Mina');
+    await page.getByRole('button', { name: 'Close mail' }).click();
     const href = await row.getByRole('link', { name: 'Download .eml' }).getAttribute('href');
     const eml = await (await fetch(`${rt.url}${href}`)).text();
     expect(eml).toMatch(/^To: mina\.okafor@example\.com$/m);
@@ -168,5 +171,136 @@ describe('console', () => {
     expect(await dialog.innerText()).toMatch(/Skip selected/);
     await dialog.getByRole('button', { name: 'OK' }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'status of row 2' }).inputValue()).toBe('SKIPPED');
+  });
+  it('the Health tab left open for 10 s with nothing happening runs doGet at most once (its own run does not redraw it)', async () => {
+    const doGets = () => rt.host.executions.filter((x: any) => x.functionName === 'doGet').length;
+    await page.getByRole('tab', { name: 'Health' }).click();
+    await expect.poll(() => page.locator('#health-summary').textContent()).toMatch(/ealthy/);
+    await expect.poll(doGets).toBeGreaterThanOrEqual(1);
+    const before = doGets();
+    await page.waitForTimeout(10_000); // the idle period being measured; the assertion below is a count
+    expect(doGets() - before).toBeLessThanOrEqual(1);
+  });
+
+  it('acts as the owner for Set up and Self-test by default: Self-test shows no FAIL, Set up does not send to the owner', async () => {
+    rt.host.opts.webAppUrl = `${rt.url}/exec`; // as `npm start` sets it (emulator/cli.mjs): the web app's own URL answers
+    await page.getByRole('button', { name: 'Self-test', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const selfTest = await dialog.innerText();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    expect(selfTest).toMatch(/\b0 fail\b/);
+    expect(selfTest).not.toMatch(/^FAIL:/m);
+    await expect(page.getByLabel('Act as').inputValue()).resolves.toBe('auto');
+    await page.getByRole('button', { name: 'Set up / repair', exact: true }).click();
+    await dialog.waitFor();
+    const setup = await dialog.innerText();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    expect(setup).not.toMatch(/ask owner@/);
+    await page.getByLabel('Act as').selectOption('staff');
+    await page.getByRole('button', { name: 'Self-test', exact: true }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    const last = rt.host.executions.filter((x: any) => x.functionName === 'selfTest').at(-1);
+    expect(last.user).toBe('staff@example.com');
+  });
+
+  it('Deliver sample makes a new submission each time; Redeliver the last one resends the same event', async () => {
+    await deliverSample('essay-submission.json');
+    await page.getByRole('button', { name: 'Deliver sample' }).click();
+    await expect.poll(() => rt.queue().length).toBe(2);
+    const [a, b] = rt.queue();
+    expect(a.event_id).not.toBe(b.event_id);
+    expect(a.response_token).not.toBe(b.response_token);
+    await page.getByRole('button', { name: 'Redeliver the last one' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'redelivered' }).textContent()).toContain('"ok":true');
+    expect(rt.queue().length).toBe(2);
+  });
+
+  it('the Queue grid: status frozen at the left, the columns staff read first next to it, payload last and collapsed', async () => {
+    await deliverSample('essay-submission.json');
+    const names = await page.locator('#grid thead th').allInnerTexts();
+    expect(names.slice(1, 7)).toEqual(['status', 'error', 'recipient', 'result', 'sent_at', 'mail_ref']);
+    expect(names.at(-1)).toBe('payload');
+    const payload = page.locator('td[data-a1="H2"]');
+    expect((await payload.innerText()).length).toBeLessThan(20);
+    const status = page.locator('td[data-a1="A2"]');
+    expect(await status.evaluate((td) => (globalThis as any).getComputedStyle(td).position)).toBe('sticky');
+    await page.locator('.grid-wrap').evaluate((w) => { w.scrollLeft = 5000; });
+    const box = await status.boundingBox();
+    const wrap = await page.locator('.grid-wrap').boundingBox();
+    expect(box!.x).toBeLessThan(wrap!.x + 200);
+    await payload.click();
+    await expect.poll(() => page.locator('#cell-value').inputValue()).toContain('event_id');
+  });
+
+  it('times read as dates (the ISO in a title); the message bar clears and does not cover the last row', async () => {
+    await deliverSample('essay-submission.json');
+    await processNow();
+    await page.getByRole('tab', { name: 'Outbox' }).click();
+    const sent = page.locator('#outbox tbody tr td').nth(1);
+    await sent.waitFor();
+    expect(await sent.innerText()).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(await sent.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    await page.getByRole('tab', { name: 'Queue' }).click();
+    await page.getByRole('button', { name: 'Deliver sample' }).click();
+    const message = page.locator('#message');
+    await expect.poll(() => message.textContent()).toContain('"ok":true');
+    // The last row scrolled to the bottom of the page: the point at its lower edge is the row, not the message bar.
+    const lastRowVisible = () => page.evaluate(() => {
+      const rows = (globalThis as any).document.querySelectorAll('#grid tbody tr');
+      const tr = rows[rows.length - 1];
+      tr.scrollIntoView({ block: 'end' });
+      const box = tr.querySelector('td').getBoundingClientRect();
+      return (globalThis as any).document.elementFromPoint(box.x + box.width / 2, box.bottom - 2)?.closest('tr') === tr;
+    });
+    await expect.poll(lastRowVisible).toBe(true);
+    await page.getByRole('button', { name: 'Dismiss message' }).click();
+    await expect.poll(() => message.textContent()).toBe('');
+  });
+
+  it('the Outbox opens a mail full size', async () => {
+    await deliverSample('essay-submission.json');
+    await processNow();
+    await page.getByRole('tab', { name: 'Outbox' }).click();
+    await page.getByRole('row').filter({ hasText: 'mina.okafor@example.com' }).getByRole('button', { name: 'Show' }).click();
+    const frame = page.locator('iframe[title="Mail as HTML"]');
+    await frame.waitFor();
+    const box = (await frame.boundingBox())!;
+    expect(box.height).toBeGreaterThan(500);
+    expect(box.width).toBeGreaterThan(900);
+  });
+
+  it('Faults: a form (target, kind, count) adds a fault and says the format; no empty default Sheet1; a favicon', async () => {
+    await page.getByRole('tab', { name: 'Faults' }).click();
+    await expect(page.locator('#faults-panel').innerText()).resolves.toMatch(/count/);
+    await page.getByLabel('Target', { exact: true }).selectOption('gemini');
+    await page.getByLabel('Kind', { exact: true }).selectOption('status');
+    await page.getByLabel('Value', { exact: true }).fill('503');
+    await page.getByLabel('Count', { exact: true }).fill('2');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    const row = page.getByRole('row').filter({ hasText: '503' });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('"count":2');
+    await expect(page.getByRole('tab', { name: 'Sheet1' }).count()).resolves.toBe(0);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    const icon = await fetch(new URL(href!, rt.url));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\//);
+  });
+
+  it('has no serious or critical accessibility violations (axe-core) on the Queue, Outbox and Faults views', async () => {
+    await deliverSample('essay-submission.json');
+    await processNow();
+    const serious: string[] = [];
+    for (const tab of ['Queue', 'Outbox', 'Faults', 'Health']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.getByRole('tab', { name: tab, selected: true }).waitFor();
+      if (tab === 'Outbox') await page.locator('#outbox tbody tr').first().waitFor();
+      await page.addScriptTag({ path: AXE });
+      const result: any = await page.evaluate(() => (globalThis as any).axe.run((globalThis as any).document));
+      for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${tab}: ${v.id} ${v.help}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`);
+    }
+    expect(serious).toEqual([]);
   });
 });

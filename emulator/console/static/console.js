@@ -2,9 +2,17 @@
 // HTTP API, as a person at the sheet would (edits fire the on-edit trigger, menu items run with the selection).
 const PANELS = ['Outbox', 'Executions', 'Health', 'Faults'];
 const CUT_AT = 60;
-const EDIT_USER = 'staff@example.com';
+const MESSAGE_CLEARS_MS = 20000;
+// The Queue columns staff read first, right of the frozen status column; the raw payload goes last, collapsed.
+const FIRST_COLUMNS = ['status', 'error', 'recipient', 'result', 'sent_at', 'mail_ref'];
+const LAST_COLUMNS = ['payload'];
+const COLLAPSED_COLUMNS = new Set(['payload']);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+// Set up and Self-test check the owner's installation (triggers, authorization), so by default they run as the owner.
+const OWNER_FUNCTIONS = new Set(['setup', 'selfTest']);
 
-const state = { tab: 'Queue', view: null, cell: null, rows: new Set(), sheets: [], refreshTimer: null, busy: 0, changed: null, offset: null };
+const state = { tab: 'Queue', view: null, cell: null, rows: new Set(), sheets: [], refreshTimer: null, busy: 0, changed: null, offset: null,
+  owner: 'owner@example.com', staff: 'staff@example.com', timeZone: 'UTC', lastDelivery: null, messageTimer: null };
 const PAGE_ROWS = 500;
 const $ = (id) => document.getElementById(id);
 
@@ -33,14 +41,42 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function say(text) { $('message').textContent = text; }
+/** The message bar: shows the last outcome, clears itself after a while or on Dismiss. */
+function say(text) {
+  clearTimeout(state.messageTimer);
+  $('message').textContent = text;
+  $('message-bar').hidden = !text;
+  // The page keeps room for the bar below its content, so the bar never covers the last row.
+  const room = text ? `${$('message-bar').offsetHeight}px` : '';
+  document.body.style.paddingBottom = room;
+  document.documentElement.style.scrollPaddingBottom = room;
+  if (text) state.messageTimer = setTimeout(() => say(''), MESSAGE_CLEARS_MS);
+}
+
+/** Who a run or an edit is made as: the "Act as" choice, or by default the owner for Set up and Self-test, staff otherwise. */
+function userFor(fn) {
+  const choice = $('act-as').value;
+  if (choice === 'owner') return state.owner;
+  if (choice === 'staff') return state.staff;
+  return OWNER_FUNCTIONS.has(fn) ? state.owner : state.staff;
+}
+
+/** An ISO time as a person reads it, in the runtime's time zone. */
+function readableTime(iso) {
+  const d = new Date(iso);
+  if (!iso || Number.isNaN(d.getTime())) return String(iso ?? '');
+  return d.toLocaleString('en-GB', { timeZone: state.timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
+}
+
+/** A table cell with a readable time, the ISO kept in its title. */
+function timeCell(iso) { return el('td', { text: iso ? readableTime(iso) : '', title: iso || undefined }); }
 
 function colName(n) { let s = ''; while (n > 0) { const m = (n - 1) % 26; s = String.fromCharCode(65 + m) + s; n = Math.floor((n - 1) / 26); } return s; }
 
 // ---- tabs -------------------------------------------------------------------------------------------------
 
 async function loadTabs() {
-  state.sheets = (await api('/api/sheets')).sheets;
+  state.sheets = (await api('/api/console/sheets')).sheets;
   const nav = $('tabs');
   nav.replaceChildren(...[...state.sheets, ...PANELS].map((name) => el('button', {
     type: 'button', role: 'tab', 'aria-selected': String(name === state.tab), onclick: () => openTab(name), text: name,
@@ -72,7 +108,7 @@ async function refresh() {
 function refreshSoon() {
   clearTimeout(state.refreshTimer);
   state.refreshTimer = setTimeout(async () => {
-    const names = (await api('/api/sheets').catch(() => ({ sheets: state.sheets }))).sheets;
+    const names = (await api('/api/console/sheets').catch(() => ({ sheets: state.sheets }))).sheets;
     if (names.join('\n') !== state.sheets.join('\n')) await loadTabs();
     await refresh();
   }, 250);
@@ -86,14 +122,16 @@ async function drawSheet() {
   const view = await api(`/api/view/${encodeURIComponent(state.tab)}${rowWindow}`);
   state.view = view;
   const grid = $('grid');
-  const head = el('tr', {}, el('th', { scope: 'col', class: 'corner', text: '' }),
-    view.header.map((h, j) => el('th', { scope: 'col', title: `${colName(j + 1)}: ${h}`, text: h || colName(j + 1) })));
+  const order = displayOrder(view.header);
+  const frozen = (j) => (view.header[j] === 'status' && order[0] === j ? 'frozen-col' : undefined);
+  const head = el('tr', {}, el('th', { scope: 'col', class: 'corner' }, el('span', { class: 'visually-hidden', text: 'Row' })),
+    order.map((j) => el('th', { scope: 'col', class: frozen(j), title: `${colName(j + 1)}: ${view.header[j]}`, text: view.header[j] || colName(j + 1) })));
   const body = view.rows.map(({ row, cells }) => {
     const box = el('input', { type: 'checkbox', 'aria-label': `Select row ${row}`, onchange: (e) => { toggleRow(row, e.target.checked); } });
     box.checked = state.rows.has(row);
     const tr = el('tr', { 'data-row': row, class: state.rows.has(row) ? 'row-selected' : undefined },
       el('th', { scope: 'row' }, el('label', {}, box, String(row))),
-      cells.map((cell, j) => drawCell(view, row, j + 1, cell)));
+      order.map((j) => drawCell(view, row, j + 1, cells[j], frozen(j))));
     return tr;
   });
   grid.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
@@ -106,6 +144,15 @@ async function drawSheet() {
   state.changed = null;
 }
 
+/** Column indexes in display order: on a sheet with a status column, the columns staff read first, the payload last. */
+function displayOrder(header) {
+  const all = header.map((_, j) => j);
+  if (!header.includes('status')) return all;
+  const first = FIRST_COLUMNS.map((h) => header.indexOf(h)).filter((j) => j >= 0);
+  const last = LAST_COLUMNS.map((h) => header.indexOf(h)).filter((j) => j >= 0);
+  return [...first, ...all.filter((j) => !first.includes(j) && !last.includes(j)), ...last];
+}
+
 async function turnPage(step) {
   const view = state.view;
   if (!view) return;
@@ -114,9 +161,9 @@ async function turnPage(step) {
   await drawSheet();
 }
 
-function drawCell(view, row, col, cell) {
+function drawCell(view, row, col, cell, extraClass) {
   const a1 = `${colName(col)}${row}`;
-  const classes = [cell.numeric ? 'numeric' : '', cell.note ? 'has-note' : '', isCurrent(row, col) ? 'selected' : '', state.changed === a1 ? 'changed' : ''].filter(Boolean).join(' ');
+  const classes = [extraClass ?? '', cell.numeric ? 'numeric' : '', cell.note ? 'has-note' : '', isCurrent(row, col) ? 'selected' : '', state.changed === a1 ? 'changed' : ''].filter(Boolean).join(' ');
   const style = cell.style ? styleText(cell.style) : undefined;
   const td = el('td', { class: classes || undefined, style, 'data-a1': a1, title: cell.note ? `Note: ${cell.note}` : undefined,
     onclick: (e) => { if (e.target.tagName !== 'SELECT') selectCell(row, col); } });
@@ -130,13 +177,23 @@ function drawCell(view, row, col, cell) {
     td.append(select);
     return td;
   }
-  const text = cell.text;
+  drawText(td, view.header[col - 1], cell.text);
+  return td;
+}
+
+/** A cell's text: payload collapsed, ISO times readable (the ISO in the title), long text cut (whole in the cell bar). */
+function drawText(td, header, text) {
+  if (COLLAPSED_COLUMNS.has(header) && text) {
+    td.append(el('span', { class: 'collapsed', text: `{…} ${text.length} chars` }));
+    td.title = td.title || 'Click to see the whole value above the grid';
+    return;
+  }
+  if (ISO_TIME.test(text)) { td.textContent = readableTime(text); td.title = td.title || text; return; }
   if (text.length > CUT_AT || text.includes('\n')) {
     const first = text.split('\n')[0];
     td.append(first.length > CUT_AT ? first.slice(0, CUT_AT) : first, el('span', { class: 'more', 'aria-hidden': 'true', text: '…' }));
     td.classList.add('cut');
   } else td.textContent = text;
-  return td;
 }
 
 function styleText(style) {
@@ -188,7 +245,7 @@ function toggleRow(row, on) {
 async function editCell(a1, value) {
   const sheet = state.tab;
   try {
-    const result = await api('/api/edit', { json: { sheet, a1, value, user: EDIT_USER } });
+    const result = await api('/api/edit', { json: { sheet, a1, value, user: userFor('edit') } });
     state.changed = a1;
     await drawSheet();
     const m = /^([A-Z]+)(\d+)$/.exec(a1);
@@ -234,7 +291,7 @@ async function runMenu(button) {
   // The ticked blocks are one selection of several ranges (getActiveRangeList), as a Ctrl/Cmd-click makes them.
   for (const a1 of [ranges.join(',')]) {
     say(`${label}…`);
-    const result = await api(`/api/run/${fn}`, { json: { activeRange: { sheet, a1 }, user: EDIT_USER } }).catch((err) => ({ ok: false, error: err.message }));
+    const result = await api(`/api/run/${fn}`, { json: { activeRange: { sheet, a1 }, user: userFor(fn) } }).catch((err) => ({ ok: false, error: err.message }));
     // /api/ui keeps each dialog's HTML (POST /api/run's `ui` is the text a person reads), so the console can draw it.
     const ui = result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] };
     const dialogs = ui.dialogs ?? [];
@@ -250,7 +307,7 @@ async function runMenu(button) {
 /** The menu's prompt, answered with what was typed here (the runtime answers dialogs from the request's `answers`). */
 async function setProperty() {
   const line = $('property-line').value;
-  const result = await api('/api/run/menuSetProperty', { json: { user: EDIT_USER, answers: [line] } }).catch((err) => ({ ok: false, error: err.message }));
+  const result = await api('/api/run/menuSetProperty', { json: { user: userFor('menuSetProperty'), answers: [line] } }).catch((err) => ({ ok: false, error: err.message }));
   const ui = result.executionId ? await api(`/api/ui?execution=${encodeURIComponent(result.executionId)}`) : { dialogs: [] };
   const shown = (ui.dialogs ?? []).filter((d) => d.kind !== 'prompt');
   showDialogs(shown.length ? shown : [{ kind: 'alert', title: 'Set a Script Property', prompt: result.ok ? 'Done (no message).' : `Failed: ${result.error ?? result.status}` }]);
@@ -278,10 +335,24 @@ async function deliver(body, label) {
   } catch (err) {
     say(`${label}: not JSON (${err.message}); it would be refused as malformed_json. Sending it anyway.`);
   }
+  if (!label.startsWith('redelivered ')) state.lastDelivery = { body, label };
+  $('redeliver').disabled = false;
   const res = await fetch(state.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
   const text = await res.text();
   say(`${label}: ${text.trim()}`);
   refreshSoon();
+}
+
+/** A sample as a new submission: Typeform gives each one its own event_id and response token. */
+function freshSubmission(json) {
+  const body = JSON.parse(json);
+  const pick = (alphabet, n) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => alphabet[b % alphabet.length]).join('');
+  body.event_id = `01${pick('0123456789ABCDEFGHJKMNPQRSTVWXYZ', 24)}`;
+  if (body.form_response) {
+    body.form_response.token = pick('abcdefghijklmnopqrstuvwxyz0123456789', 32);
+    body.form_response.submitted_at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  }
+  return JSON.stringify(body);
 }
 
 // ---- other panels ------------------------------------------------------------------------------------------
@@ -294,17 +365,18 @@ function table(id, header, rows) {
 async function drawOutbox() {
   const mails = await api('/api/outbox');
   table('outbox', ['#', 'Sent', 'To', 'Subject', 'Mail'], mails.map((m, i) => el('tr', {},
-    el('td', { text: i + 1 }), el('td', { text: m.sentAt ?? '' }), el('td', { text: m.to ?? '' }), el('td', { text: m.subject ?? '' }),
+    el('td', { text: i + 1 }), timeCell(m.sentAt), el('td', { text: m.to ?? '' }), el('td', { text: m.subject ?? '' }),
     el('td', {}, el('button', { type: 'button', onclick: () => showMail(m), text: 'Show' }), ' ',
       el('a', { href: `/api/outbox/${i}.eml`, download: `mail-${i + 1}.eml`, text: 'Download .eml' })))).reverse());
 }
 
+/** The mail opened full size over the list (Close or Escape goes back to it). */
 function showMail(m) {
-  $('mail-view').hidden = false;
   $('mail-subject').textContent = m.subject ?? '';
-  $('mail-meta').textContent = `To ${m.to}${m.bcc ? `, bcc ${m.bcc}` : ''} · ${m.sentAt ?? ''}${m.name ? ` · from "${m.name}"` : ''}`;
+  $('mail-meta').textContent = `To ${m.to}${m.bcc ? `, bcc ${m.bcc}` : ''} · ${m.sentAt ? readableTime(m.sentAt) : ''}${m.name ? ` · from "${m.name}"` : ''}`;
   $('mail-html').srcdoc = m.htmlBody || `<pre style="white-space:pre-wrap;font-family:sans-serif">${escapeHtml(m.body ?? '')}</pre>`;
   $('mail-text').textContent = m.body ?? '';
+  if (!$('mail-view').open) $('mail-view').showModal();
 }
 
 function escapeHtml(s) { return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
@@ -317,7 +389,7 @@ async function drawExecutions() {
     const calls = Object.entries(x.calls ?? {}).sort((a, b) => b[1] - a[1]);
     const modeled = x.modeledMs; // with --latency: what the run would have taken on Google
     return el('tr', {},
-      el('td', { text: x.startedAt ?? '' }), el('td', { text: x.functionName }), el('td', { text: x.kind }),
+      timeCell(x.startedAt), el('td', { text: x.functionName }), el('td', { text: x.kind }),
       el('td', { text: [x.activeUser ?? x.user, x.effectiveUser && x.effectiveUser !== (x.activeUser ?? x.user) ? `as ${x.effectiveUser}` : ''].filter(Boolean).join(' ') }),
       el('td', { text: ms(x.durationMs) }), el('td', { text: ms(modeled) }),
       el('td', { class: x.status === 'ok' ? 'status-ok' : 'status-bad', text: x.error ? `${x.status}: ${x.error}` : x.status }),
@@ -329,11 +401,11 @@ async function drawExecutions() {
 async function drawHealth() {
   const [health, triggers] = await Promise.all([api('/api/console/health'), api('/api/triggers')]);
   $('health-summary').textContent = health.ok === undefined ? JSON.stringify(health)
-    : `${health.ok ? 'Healthy' : 'Not healthy'}${health.readable === false ? ' (the queue could not be read; figures as last read)' : ''} · waiting ${health.waiting ?? '—'} · oldest PENDING ${health.oldestPendingMinutes ?? '—'} min · rows that need a person ${health.needsPerson ?? '—'} · checked ${health.checkedAt ?? ''}${health.error ? ` · ${health.error}` : ''}`;
+    : `${health.ok ? 'Healthy' : 'Not healthy'}${health.readable === false ? ' (the queue could not be read; figures as last read)' : ''} · waiting ${health.waiting ?? '—'} · oldest PENDING ${health.oldestPendingMinutes ?? '—'} min · rows that need a person ${health.needsPerson ?? '—'} · checked ${health.checkedAt ? readableTime(health.checkedAt) : ''}${health.error ? ` · ${health.error}` : ''}`;
   const counts = Object.entries(health.counts ?? {});
   table('counts', ['Status', 'Rows'], counts.map(([s, n]) => el('tr', {}, el('td', { text: s }), el('td', { text: n }))));
   table('incidents', ['Incident', 'Since', 'Times seen'], (health.openIncidents ?? []).map((i) => el('tr', {},
-    el('td', { text: i.code }), el('td', { text: i.since }), el('td', { text: i.count }))));
+    el('td', { text: i.code }), timeCell(i.since), el('td', { text: i.count }))));
   table('triggers', ['Handler', 'Type', 'Every', 'Owner'], triggers.map((t) => el('tr', {},
     el('td', { text: t.handler }), el('td', { text: t.type }), el('td', { text: t.everyMinutes ? `${t.everyMinutes} min` : t.everyHours ? `${t.everyHours} h` : '' }),
     el('td', { text: t.owner ?? t.user ?? '' }))));
@@ -347,6 +419,42 @@ async function drawFaults() {
       el('td', {}, el('button', { type: 'button', onclick: async () => { await api(`/api/faults/${id}`, { method: 'DELETE' }); await drawFaults(); }, text: 'End' })));
   }));
 }
+
+// The fault form: one kind per fault, with the value it takes (docs/runtime.md#faults lists them all).
+const FAULT_KINDS = {
+  gemini: { status: '503', timeout: true, blocked: true, latencyMs: '2000', pause: true },
+  sheets: { error: 'Error code INTERNAL', pause: true },
+  mail: { quota: '0', crashAfterSend: '1', crashBeforeSend: '1' },
+  gmail: { lagMs: '600000', error: 'Backend Error' },
+};
+
+function fillFaultKinds() {
+  const kinds = FAULT_KINDS[$('fault-target').value];
+  $('fault-kind').replaceChildren(...Object.keys(kinds).map((k) => el('option', { value: k, text: k })));
+  fillFaultValue();
+}
+
+function fillFaultValue() {
+  const dflt = FAULT_KINDS[$('fault-target').value][$('fault-kind').value];
+  $('fault-value').value = dflt === true ? 'true' : dflt;
+  $('fault-value').disabled = dflt === true;
+  showFaultJson();
+}
+
+/** The form as the runtime's fault JSON: numbers where the kind takes one, and count / forMs / match when given. */
+function faultFromForm() {
+  const target = $('fault-target').value, kind = $('fault-kind').value;
+  const dflt = FAULT_KINDS[target][kind];
+  const raw = $('fault-value').value.trim();
+  const value = dflt === true ? true : /^-?\d+(\.\d+)?$/.test(raw) && kind !== 'error' ? Number(raw) : raw;
+  const fault = { target, [kind]: value };
+  if ($('fault-count').value.trim()) fault.count = Number($('fault-count').value);
+  if ($('fault-minutes').value.trim()) fault.forMs = Math.round(Number($('fault-minutes').value) * 60000);
+  if ($('fault-match').value.trim()) fault.match = $('fault-match').value.trim();
+  return fault;
+}
+
+function showFaultJson() { $('fault-preview').textContent = JSON.stringify(faultFromForm()); }
 
 async function addFault(json) {
   try {
@@ -383,19 +491,44 @@ function listen() {
   const source = new EventSource('/api/events');
   source.onopen = () => { $('live').textContent = 'live: updates as executions finish'; };
   source.onerror = () => { $('live').textContent = 'reconnecting…'; };
-  source.addEventListener('execution', () => refreshSoon());
+  // The console's own health check (doGet) is not news: redrawing on it would run doGet again, forever.
+  source.addEventListener('execution', (e) => {
+    let data = {};
+    try { data = JSON.parse(e.data); } catch { /* an unreadable event still redraws */ }
+    if (data.origin !== 'console') refreshSoon();
+  });
 }
 
 async function start() {
   const info = await api('/api/console/info');
   state.webhookUrl = info.webhookUrl;
+  state.owner = info.owner ?? state.owner;
+  state.staff = info.staff ?? state.staff;
+  state.timeZone = info.timeZone ?? state.timeZone;
+  $('act-as').replaceChildren(
+    el('option', { value: 'auto', text: `Owner for Set up and Self-test, staff otherwise` }),
+    el('option', { value: 'owner', text: `Owner (${state.owner})` }),
+    el('option', { value: 'staff', text: `Staff (${state.staff})` }));
   $('webhook-url').textContent = info.webhookUrl;
   $('fixture').replaceChildren(...info.fixtures.map((f) => el('option', { value: f, text: f })));
   $('deliver-fixture').addEventListener('click', async () => {
     const name = $('fixture').value;
     const res = await fetch(`/api/console/fixtures/${encodeURIComponent(name)}`);
-    await deliver(await res.text(), name);
+    const text = await res.text();
+    let body = text;
+    try { body = freshSubmission(text); } catch { /* not JSON: delivered as it is */ }
+    await deliver(body, name);
   });
+  $('redeliver').addEventListener('click', () => {
+    if (state.lastDelivery) deliver(state.lastDelivery.body, `redelivered ${state.lastDelivery.label}`);
+  });
+  $('message-dismiss').addEventListener('click', () => say(''));
+  $('mail-close').addEventListener('click', () => $('mail-view').close());
+  $('fault-target').addEventListener('change', fillFaultKinds);
+  $('fault-kind').addEventListener('change', fillFaultValue);
+  for (const id of ['fault-value', 'fault-count', 'fault-minutes', 'fault-match']) $(id).addEventListener('input', showFaultJson);
+  fillFaultKinds();
+  $('fault-add-form').addEventListener('click', () => addFault(JSON.stringify(faultFromForm())));
   $('deliver-pasted').addEventListener('click', () => deliver($('pasted').value, 'pasted delivery'));
   for (const b of document.querySelectorAll('[data-menu]')) b.addEventListener('click', () => runMenu(b));
   for (const b of document.querySelectorAll('[data-fault]')) b.addEventListener('click', () => addFault(b.dataset.fault));
