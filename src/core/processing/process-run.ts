@@ -143,6 +143,9 @@ function generateAndSend(run: Run): void {
       return;
     }
     if (run.summary.sendingHaltedBy === null) runSendStep(run);
+    // No key, no call: Gemini would only refuse it (a second incident, "API key invalid", for the one cause that
+    // CONFIG_MISSING already names). Replies already written are still sent above.
+    if (run.settings.geminiApiKey === '') run.summary.generationHaltedBy ??= 'CONFIG_MISSING';
     if (run.summary.generationHaltedBy !== null) return;
     if (isOverBudget(run)) {
       run.summary.stoppedBecause = 'budget';
