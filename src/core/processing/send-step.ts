@@ -7,7 +7,7 @@ import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
-import { isOurClaim } from './row-inputs';
+import { isOurClaim, processingConfigFor } from './row-inputs';
 import { planBatch, prepareMail, type Claim, type SendStep } from './send-plan';
 import {
   commitBatch,
@@ -49,6 +49,7 @@ export function runSendStep(run: Run): void {
 
 function sendRows(run: Run, step: SendStep): void {
   parkUnmailable(run);
+  holdForApproval(run);
   const waiting = run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber));
   if (waiting.length === 0) return;
   // The send ledger of every row this run may still mail (READY or APPROVED now, PENDING to be generated): one lookup.
@@ -95,6 +96,19 @@ function parkUnmailable(run: Run): void {
     const error = errorSummary('NO_REPLY', `the row is ${row.status} but its result is empty, so there is no reply to mail; set PENDING to have one written, or SKIPPED`);
     moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     countWhenWritten(batch, 'needsReview');
+  }
+  commitBatch(run, batch);
+}
+
+/**
+ * READY rows of a form whose Config now asks for approval wait for it too: approval switched on after their reply was
+ * written must not let them go unreviewed (the failure approval is there to prevent). The row keeps its reply.
+ */
+function holdForApproval(run: Run): void {
+  const batch = newBatch();
+  for (const row of run.rows.filter((r) => r.status === 'READY' && !run.setAside.has(r.rowNumber))) {
+    if (!processingConfigFor(row.formId, run.forms).approvalRequired) continue;
+    moveRow(run, batch, row, 'AWAITING_APPROVAL', 'approval is on for this form: the reply written before waits for approval', { claimedAt: null });
   }
   commitBatch(run, batch);
 }

@@ -27,7 +27,8 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
     ...staffSkips(),
   },
   // READY/APPROVED → NEEDS_REVIEW: sent_at is filled although the status says unsent; never mailed twice.
-  READY: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', ...staffSkips() },
+  // READY → AWAITING_APPROVAL: approval was switched on for the form after the reply was written; it waits too.
+  READY: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', AWAITING_APPROVAL: 'system', ...staffSkips() },
   AWAITING_APPROVAL: { APPROVED: 'staff', DUPLICATE: 'system', ...staffSkips() },
   APPROVED: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', ...staffSkips() },
   SENDING: {
@@ -52,7 +53,7 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
 /** Why the system makes a move, where the target alone does not say it (the docs print these). */
 export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial<Record<Status, string>>>>>> = {
   PENDING: { GENERATING: 'claimed' },
-  READY: { SENDING: 'claimed' },
+  READY: { SENDING: 'claimed', AWAITING_APPROVAL: 'approval switched on' },
   APPROVED: { SENDING: 'claimed' },
   SENDING: { READY: 'mail quota', APPROVED: 'mail quota' },
   NEEDS_REVIEW: { SENT: 'one copy in Sent', READY: 'no copy in Sent, resent once', APPROVED: 'no copy in Sent, resent once' },
