@@ -73,6 +73,7 @@ export const INCIDENT_CODES = [
   'RUNS_MISSED',
   'URLFETCH_DAILY_QUOTA',
   'CODE_BUG',
+  'CONFIG_SHEET_INVALID', // a cell of the Config sheet holds a value formqueue cannot use (config-check.ts)
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

@@ -51,6 +51,8 @@ export interface FormConfig {
   replyTo: string;
   bcc: string;
   senderName: string;
+  /** What could not be read in this form's Config row (src/core/config-check.ts), said in CONFIG_SHEET_INVALID; absent: none. */
+  problems?: readonly string[];
 }
 
 /** Where an already-seen delivery was found. */

@@ -64,6 +64,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     run.rows = deps.queue.readAll();
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
+    reportConfigProblems(run);
     restoreFromLedger(run);
     checkJournal(run);
     collapseDuplicates(run);
@@ -111,6 +112,13 @@ function safeNow(run: Run): number | null {
   } catch {
     return null;
   }
+}
+
+/** Config cells a run cannot read as meant (config-check.ts): one incident naming each, until Config reads clean. */
+function reportConfigProblems(run: Run): void {
+  const problems = run.forms.flatMap((form) => form.problems ?? []);
+  if (problems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', problems.join('\n'));
+  else markGone(run, ['CONFIG_SHEET_INVALID']);
 }
 
 function collapseDuplicates(run: Run): void {

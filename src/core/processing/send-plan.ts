@@ -26,6 +26,8 @@ export interface SendStep {
   limited: number[];
   configProblems: string[];
   configRows: Map<number, string>;
+  /** Problems of the Config sheet itself (an address that is not one): their own incident, not a template's. */
+  configSheetProblems?: string[];
 }
 
 /** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */
@@ -37,7 +39,8 @@ export function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild 
   } catch (error) {
     const code = codeOf(error);
     if (code !== 'TEMPLATE_INVALID' && code !== 'CONFIG_INVALID') throw error;
-    if (!step.configProblems.includes(messageOf(error))) step.configProblems.push(messageOf(error));
+    const problems = code === 'CONFIG_INVALID' ? (step.configSheetProblems ??= []) : step.configProblems;
+    if (!problems.includes(messageOf(error))) problems.push(messageOf(error));
     step.configRows.set(row.rowNumber, errorSummary(code, messageOf(error), run.secrets));
     run.setAside.add(row.rowNumber);
     run.summary.deferred++;

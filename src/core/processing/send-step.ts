@@ -30,10 +30,11 @@ import {
 export function runSendStep(run: Run): void {
   const step: SendStep = { limited: [], configProblems: [], configRows: new Map() };
   sendRows(run, step);
-  if (step.configProblems.length > 0) {
-    noteWaitingRows(run, step.configRows);
-    raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), Array.from(step.configRows.keys()));
-  }
+  if (step.configRows.size > 0) noteWaitingRows(run, step.configRows);
+  const rowsOf = (code: string) => Array.from(step.configRows.entries()).flatMap(([rowNumber, error]) => (error.startsWith(`${code}:`) ? [rowNumber] : []));
+  if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), rowsOf('TEMPLATE_INVALID'));
+  const sheetProblems = step.configSheetProblems ?? [];
+  if (sheetProblems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', sheetProblems.join('\n'), rowsOf('CONFIG_INVALID'));
   if (step.limited.length > 0) {
     raiseIncident(
       run,

@@ -271,7 +271,7 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     title: 'Template invalid',
     whatHappened: 'A template in the Config sheet cannot be filled in.',
     nextStep: 'Fix the template cell named above in the Config sheet (known: the field refs and ids of the form, {{hidden.<name>}}, {{variables.<key>}}, {{score}}, {{answers}}, {{result}}, {{mail_ref}}); a placeholder a submission left empty is never mailed blank, so change the template not to need it or skip that row. The rows wait and continue once it is fixed.',
-    raisedBy: "processQueue, when a prompt or mail template in the Config sheet names an unknown placeholder, a mail template names one that a submission left empty (only that row waits), or a form's Config row names an invalid email address (also reported under this code). Only that form's rows wait.",
+    raisedBy: "processQueue, when a prompt or mail template in the Config sheet names an unknown placeholder, a mail template names one that a submission left empty (only that row waits). Only that form's rows wait. (An invalid address in Config is CONFIG_SHEET_INVALID.)",
     mails: AT_ONCE,
     followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
@@ -293,6 +293,18 @@ export const INCIDENTS: Readonly<Record<IncidentCode, IncidentRecord>> = {
     whatHappened: 'formqueue hit an error it did not expect.',
     nextStep: 'Rows were left untouched. Forward this mail (the stack is redacted) to whoever maintains formqueue; if the same rows keep failing, use the formqueue menu → Pause until it is fixed.',
     raisedBy: "processQueue, for any exception formqueue did not expect. The run stops where it was (rows are moved in whole steps, so none is left half-written; the rest are untouched) and the next tick runs again, so a bug that persists is folded into the same incident.",
+    mails: AT_ONCE,
+    followUps: 'reminders-and-recovery',
+    holdsRowsBack: true,
+  },
+  CONFIG_SHEET_INVALID: {
+    class: 'configuration',
+    title: 'Config sheet entry invalid',
+    whatHappened: 'A cell of the Config sheet holds a value formqueue cannot read as meant (the form and column are named above).',
+    nextStep:
+      'Open the Config sheet and fix the cell named above (its note says what is wrong): tick or clear the checkbox in enabled and approval_required, write real addresses in reply_to and bcc. Meanwhile nothing goes out unreviewed: a form whose approval_required cannot be read waits for approval, and rows a bad address stops wait and continue once it is fixed.',
+    raisedBy:
+      'processQueue, by every full run that reads Config and finds a yes/no column (`enabled`, `approval_required`) holding neither yes nor no (`approval_required` then counts as on, `enabled` as off), or a `reply_to` or `bcc` that is not a list of addresses (that form\'s rows wait unmailed). The on-edit trigger notes the same problems on the cell as it is typed, and model names and placeholders too. Cleared by the first run that finds Config readable.',
     mails: AT_ONCE,
     followUps: 'reminders-and-recovery',
     holdsRowsBack: true,

@@ -307,6 +307,7 @@ describe('classification', () => {
     RUNS_MISSED: 'quota',
     URLFETCH_DAILY_QUOTA: 'quota',
     CODE_BUG: 'code-bug',
+    CONFIG_SHEET_INVALID: 'configuration',
   };
   for (const code of INCIDENT_CODES) {
     it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {
