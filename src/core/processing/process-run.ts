@@ -10,11 +10,12 @@ import { checkJournal } from './journal-step';
 import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
-import { findStaleRows, staleDeadline } from './stale-sweep';
+import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
 import {
   clearGoneIncidents,
   commitBatch,
   isOverBudget,
+  ledgerOf,
   markGone,
   moveRow,
   newBatch,
@@ -24,6 +25,7 @@ import {
   type ProcessingDeps,
   type ProcessingOptions,
   type ProcessingSummary,
+  submissionLedger,
   type Run,
 } from './run-context';
 
@@ -135,7 +137,17 @@ function collapseDuplicates(run: Run): void {
 
 function sweepStaleRows(run: Run): void {
   const batch = newBatch();
-  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings, sentCheckMailbox(run) !== null)) {
+  const findings = findStaleRows(run.rows, run.deps.clock.now(), run.settings, sentCheckMailbox(run) !== null);
+  // Claimed rows a dead run never reached go back by themselves: the Log shows no "about to send" line for them.
+  const sending = findings.filter((finding) => finding.row.status === 'SENDING');
+  if (sending.length > 0) ledgerOf(run, sending.map((finding) => finding.row));
+  for (const finding of findings) {
+    const back = finding.row.status === 'SENDING' ? neverMailedBack(submissionLedger(run, finding.row)) : null;
+    if (back !== null) {
+      const note = "not mailed: the run that claimed it stopped before this row's turn (a batch's mails go in order, and the Log has no \"about to send\" line for it)";
+      moveRow(run, batch, finding.row, back, note, { claimedAt: null });
+      continue;
+    }
     const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
     moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
     if (finding.to === 'NEEDS_REVIEW') run.summary.needsReview++;

@@ -50,8 +50,9 @@ export function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild 
 
 /**
  * Rows claimed for sending together: one claim write and one write of the outcomes for all of them, instead of two
- * each. Kept small: a mailed row's SENT waits for at most this many mails (about a second each), and a run that dies
- * mid-batch leaves at most this many rows in SENDING, for a person or the Sent check.
+ * each. Kept small: a mailed row's SENT waits for at most this many mails (about a second each). A run that dies
+ * mid-batch leaves them in SENDING, but at most one with an unknown outcome: each mail's "about to send" Log line
+ * (send-step.ts) shows which one it reached, and the stale sweep sends the others back (stale-sweep.ts).
  */
 export const SEND_BATCH_ROWS = 5;
 
@@ -112,7 +113,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     taken.add(mailRef);
     const claimedAt = claimTime(now);
     // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
-    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt, sender: runningAccountOf(run) }), { claimedAt, mailRef, error: '' });
+    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt, sender: runningAccountOf(run), marked: true }), { claimedAt, mailRef, error: '' });
     plan.claims.push({ claim, back: row.status as Status });
   }
   return plan;

@@ -3,6 +3,8 @@ import { messageOf } from '../errors';
 import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
+import { ABOUT_TO_SEND } from '../send-ledger';
+import { logLineOf } from '../submission-identity';
 import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
@@ -145,6 +147,7 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       continue;
     }
     const mail = prepareMail(run, step, current);
+    if (mail !== null && mail.kind === 'mail') markAboutToSend(run, current);
     if (mail === null) {
       moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
     } else if (mail.kind === 'permanent') {
@@ -181,6 +184,17 @@ function readBackClaim(run: Run, claim: QueueRow): QueueRow | undefined {
   run.rows = run.deps.queue.readAll();
   const holders = run.rows.filter((row) => row.eventId === claim.eventId);
   return holders.length === 1 ? holders[0] : undefined;
+}
+
+/**
+ * One Log line right before the mail, flushed, so a run that dies leaves at most one claimed row whose outcome is
+ * unknown: the batch's mails go in order, and a claimed row without this line was never mailed (stale-sweep.ts sends
+ * it back). Flushed because whether writes still pending reach the sheet when Apps Script kills an execution is not
+ * documented: one more call per mail.
+ */
+function markAboutToSend(run: Run, row: QueueRow): void {
+  run.deps.audit.append([logLineOf(row, { at: run.deps.clock.now(), from: 'SENDING', to: 'SENDING', by: 'system', detail: ABOUT_TO_SEND })]);
+  run.deps.queue.flush();
 }
 
 /** A mailed row: its claim as mailed and its SENT move in the batch of outcomes. */

@@ -294,7 +294,7 @@ describe('the send step stops', () => {
     const summary = runProcessing(w.deps, start);
     expect(statuses(w)).toEqual(['SENT', 'READY', 'READY']);
     expect(w.queue.row(3)).toMatchObject({ claimedAt: null });
-    expect(logOf(w, 'evt-2')[1]).toBe('SENDING>READY: MAIL_QUOTA: Service invoked too many times for one day: email.');
+    expect(logOf(w, 'evt-2')[2]).toBe('SENDING>READY: MAIL_QUOTA: Service invoked too many times for one day: email.');
     // The batch's next claim is not tried: it goes back unmailed, saying why.
     expect(logOf(w, 'evt-3')).toEqual(['READY>SENDING: claimed for sending', "SENDING>READY: not mailed: the daily mail quota is used up before this row's turn"]);
     expect(summary).toMatchObject({ sent: 1, deferred: 2, sendingHaltedBy: 'MAIL_QUOTA_EXHAUSTED', stoppedBecause: 'done' });
@@ -381,7 +381,8 @@ describe('a sent row', () => {
     expect(errorAtSend).toBe('');
     expect(w.queue.row(2)).toMatchObject({ status: 'SENT', sentAt: T0, claimedAt: null, error: '' });
     expect(w.audit.entries.map((entry) => `${entry.from}>${entry.to}: ${entry.detail}`)).toEqual([
-      'READY>SENDING: claimed for sending [ledger: mail_ref=FQ-AAAAA1 claimed_at=2026-11-20T10:00:00.000Z]',
+      'READY>SENDING: claimed for sending [ledger: mail_ref=FQ-AAAAA1 claimed_at=2026-11-20T10:00:00.000Z marked=1]',
+      'SENDING>SENDING: about to send',
       'SENDING>SENT: mailed to the respondent (FQ-AAAAA1) [ledger: mail_ref=FQ-AAAAA1 sent_at=2026-11-20T10:00:00.000Z]',
     ]);
     expect(w.incidents.cleared).toEqual(expect.arrayContaining(['MAIL_QUOTA_EXHAUSTED', 'MAIL_LIMIT_REACHED', 'TEMPLATE_INVALID']));
