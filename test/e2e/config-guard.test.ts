@@ -134,4 +134,20 @@ describe('Config that cannot be misread, in the local runtime', () => {
     expect(mails[0].body).toContain('approval_required "yes please" is neither yes nor no');
     expect(mails[0].body).toContain("until it is fixed the form's replies wait for approval");
   }, 60_000);
+
+  it('"Retry selected" with approval on says the new reply waits for approval, not that it will be mailed', async () => {
+    rt = await startRuntime();
+    await runtime().host.edit({ sheet: 'Config', a1: configCell('approval_required'), value: 'TRUE', user: OWNER });
+    await runtime().deliver(submission(1, (body) => {
+      body.form_response.answers.find((answer: any) => answer.type === 'email').email = 'mina.okafor@example';
+    }));
+    await tick();
+    expect(runtime().queue()[0].status).toBe('FAILED');
+    const run = await runtime().host.run('menuRetrySelected', [], { kind: 'menu', user: OWNER, activeRange: { sheet: 'Queue', a1: 'B2' } });
+    expect(run.status).toBe('ok');
+    const message = String(runtime().host.ui.dialogs.at(-1).prompt);
+    expect(message).toMatch(/^Queued for a new try: 1 row \(2\)\./);
+    expect(message).toContain('will be written on the next run and then wait for approval');
+    expect(message).not.toContain('mailed on the next run');
+  }, 60_000);
 });
