@@ -40,13 +40,31 @@ function validationRule(sh, r, c) {
   return null;
 }
 
-/** A dropdown set to "Reject the input" refuses any other value; clearing a cell is always allowed. */
+/**
+ * A checkbox takes its checked and unchecked values only: TRUE and FALSE, or the two values given to
+ * requireCheckbox(checked, unchecked) ("Sets the data validation rule to require that the input is a boolean value;
+ * this value is rendered as a checkbox", https://developers.google.com/apps-script/reference/spreadsheet/data-validation-builder#requirecheckbox;
+ * custom values: https://support.google.com/docs/answer/7684717). Typed TRUE/FALSE are read in any case, as Sheets does.
+ */
+function isCheckboxValue(rule, value) {
+  const custom = rule.values ?? [];
+  if (custom.length > 0) return custom.slice(0, 2).map(String).includes(String(value));
+  return typeof value === 'boolean' || /^(true|false)$/i.test(String(value).trim());
+}
+
+/**
+ * A dropdown or a checkbox set to "Reject the input" (setAllowInvalid(false),
+ * https://developers.google.com/apps-script/reference/spreadsheet/data-validation-builder#setallowinvalidallowinvalid)
+ * refuses any other value; clearing a cell is always allowed.
+ */
 function checkAllowed(sh, r, c, value) {
   if (value === '' || value === null || value === undefined) return;
   const rule = validationRule(sh, r, c);
-  if (rule && rule.criteria === 'VALUE_IN_LIST' && rule.allowInvalid === false && !rule.values[0].map(String).includes(String(value))) {
-    throw new EditRefused(`The data you entered in cell ${a1Of({ r, c, nr: 1, nc: 1 })} violates the data validation rules set on this cell.`);
-  }
+  if (!rule || rule.allowInvalid !== false) return;
+  const refused =
+    (rule.criteria === 'VALUE_IN_LIST' && !rule.values[0].map(String).includes(String(value))) ||
+    (rule.criteria === 'CHECKBOX' && !isCheckboxValue(rule, value));
+  if (refused) throw new EditRefused(`The data you entered in cell ${a1Of({ r, c, nr: 1, nc: 1 })} violates the data validation rules set on this cell.`);
 }
 
 /**

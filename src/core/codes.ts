@@ -82,6 +82,7 @@ export const INCIDENT_CODES = [
   'GEMINI_MODEL_RETIRED',
   'GEMINI_BUDGET_REACHED',
   'NEW_RECIPIENT_CEILING',
+  'CONFIG_SHEET_INVALID', // a cell of the Config sheet holds a value formqueue cannot use (config-check.ts)
 ] as const;
 
 export type IncidentCode = (typeof INCIDENT_CODES)[number];

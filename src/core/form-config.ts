@@ -1,4 +1,5 @@
 // The Config sheet: one row per form (`*` = every form), read by header name into FormConfig.
+import { readYesNo, rowProblems } from './config-check';
 import type { FormConfig } from './ports';
 
 export const CONFIG_HEADERS = [
@@ -21,10 +22,16 @@ export const CONFIG_HEADERS = [
 
 export const ANY_FORM = '*';
 
-// String(true) is "true" and String(null) "null", so booleans and empty cells need no case of their own.
-function truthy(value: unknown): boolean {
-  return /^(true|yes|y|on|1|x|✓)$/i.test(String(value).trim());
-}
+/**
+ * A yes/no cell that reads as neither is never guessed as "no" where that is the unsafe reading: approval stays on
+ * (nothing goes out unreviewed), and the run says what it could not read (CONFIG_SHEET_INVALID).
+ */
+const WHEN_UNREADABLE = { enabled: false, approval_required: true, allow_phone_numbers: false } as const;
+const CONSEQUENCE = {
+  enabled: 'until it is fixed the form counts as not enabled (its deliveries are kept in Rejected)',
+  approval_required: "until it is fixed the form's replies wait for approval",
+  allow_phone_numbers: 'until it is fixed a reply naming a phone number waits for a person',
+} as const;
 
 /** A form with nothing configured: every template blank (the defaults apply), approval off. */
 export function blankFormConfig(formId: string): FormConfig {
@@ -40,24 +47,31 @@ export function formConfigsFromValues(values: readonly (readonly unknown[])[]): 
     return String(row[header.indexOf(name)] ?? '').trim();
   };
   const forms: FormConfig[] = [];
+  const yesNo = (row: readonly unknown[], name: keyof typeof WHEN_UNREADABLE) => readYesNo(row[header.indexOf(name)]) ?? WHEN_UNREADABLE[name];
   for (const row of values.slice(1)) {
     const formId = at(row, 'form_id');
     if (formId === '') continue;
+    const cells = Object.fromEntries(header.map((name, i) => [name, row[i]]));
+    const problems = rowProblems(formId, cells).map((problem) => {
+      const column = (Object.keys(CONSEQUENCE) as (keyof typeof CONSEQUENCE)[]).find((name) => problem.includes(`: ${name} "`));
+      return column ? `${problem}; ${CONSEQUENCE[column]}` : problem;
+    });
     forms.push({
       formId,
-      enabled: header.includes('enabled') ? truthy(row[header.indexOf('enabled')]) : true,
+      enabled: header.includes('enabled') ? yesNo(row, 'enabled') : true,
       prompt: at(row, 'prompt'),
       model: at(row, 'model'),
       subject: at(row, 'subject'),
       body: at(row, 'body'),
       recipientField: at(row, 'recipient_field'),
-      approvalRequired: truthy(row[header.indexOf('approval_required')]),
+      approvalRequired: yesNo(row, 'approval_required'),
       replyTo: at(row, 'reply_to'),
       bcc: at(row, 'bcc'),
       senderName: at(row, 'sender_name'),
       sendHours: at(row, 'send_hours'),
       allowedLinkDomains: at(row, 'allowed_link_domains'),
-      allowPhoneNumbers: truthy(row[header.indexOf('allow_phone_numbers')]),
+      allowPhoneNumbers: yesNo(row, 'allow_phone_numbers'),
+      ...(problems.length > 0 ? { problems } : {}),
     });
   }
   return forms;

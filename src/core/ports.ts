@@ -57,6 +57,8 @@ export interface FormConfig {
   allowedLinkDomains: string;
   /** Config `allow_phone_numbers`: a reply may name phone numbers without a person. */
   allowPhoneNumbers: boolean;
+  /** What could not be read in this form's Config row (src/core/config-check.ts), said in CONFIG_SHEET_INVALID; absent: none. */
+  problems?: readonly string[];
 }
 
 /** Where an already-seen delivery was found. */
@@ -324,6 +326,11 @@ export interface IncidentSink {
   clear(code: IncidentCode): void;
   /** The open incident of that code as stored before this execution raised it, or null: how long a condition has lasted. */
   priorOpen(code: IncidentCode): { runs: number; rowCount: number } | null;
+  /**
+   * Writes what was raised and cleared so far at once, instead of with the run's end: a condition seen gone mid-run
+   * (Gemini answering again) stays gone even when the run is killed before it ends. Absent: written at the end only.
+   */
+  persistNow?(): void;
 }
 
 /** A delivery kept in Script Properties because the sheet could not take it in time. */

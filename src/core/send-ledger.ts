@@ -23,7 +23,15 @@ export interface LedgerFacts {
   claimedAt?: number;
   /** The account the claiming execution ran as: MailApp sends from it, so its Sent folder is where a copy can be. */
   sender?: string;
+  /**
+   * The claim's run writes an ABOUT_TO_SEND line right before each mail of the batch (send-step.ts): a claim with this
+   * fact and no such line after it was never mailed. Absent on claims of older versions, which wrote none.
+   */
+  marked?: boolean;
 }
+
+/** The detail of the Log line written right before a claimed row's mail goes (SENDING → SENDING). */
+export const ABOUT_TO_SEND = 'about to send';
 
 const FACTS_OPEN = ' [ledger:';
 const FACTS_PATTERN = /\[ledger:([^\]]*)\]\s*$/;
@@ -36,6 +44,7 @@ export function withLedgerFacts(detail: string, facts: LedgerFacts): string {
   if (facts.claimedAt !== undefined) parts.push(`claimed_at=${new Date(facts.claimedAt).toISOString()}`);
   // An address has no blank and no ']', so it reads back whole; an unknown account ('') is left out.
   if (facts.sender) parts.push(`sender=${facts.sender}`);
+  if (facts.marked) parts.push('marked=1');
   return parts.length === 0 ? detail : `${detail}${FACTS_OPEN} ${parts.join(' ')}]`;
 }
 
@@ -52,6 +61,7 @@ export function factsOf(detail: string): LedgerFacts {
     else if (key === 'sent_at' && Number.isFinite(time)) facts.sentAt = time;
     else if (key === 'claimed_at' && Number.isFinite(time)) facts.claimedAt = time;
     else if (key === 'sender' && value !== '') facts.sender = value;
+    else if (key === 'marked' && value === '1') facts.marked = true;
   }
   return facts;
 }

@@ -6,6 +6,7 @@ import { planPropertyChange } from '../core/staff/set-property';
 import type { MenuAction } from '../core/staff/menu-actions';
 import { DIRTY_PROPERTY } from '../core/tick-gate';
 import { createAuditLog } from '../gas/audit-log';
+import { guardConfigEdit } from '../gas/config-edit-guard';
 import { noteConfigEdit } from '../gas/config-store';
 import { guardQueueEdit } from '../gas/edit-guard';
 import { acceptRejectedDelivery } from '../gas/intake-service';
@@ -71,6 +72,7 @@ export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void
   const props = createScriptPropertyStore();
   const now = systemClock.now();
   noteConfigEdit(e.range.getSheet().getName(), props, now);
+  guardConfigEdit(e);
   guardQueueEdit(e, { props, audit: createAuditLog(book), now });
 }
 

@@ -1,6 +1,7 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
 import { joinPayloadParts, parseRejectedBodyPointer } from '../core/intake/cell-chunks';
-import type { AuditLog, PropertyStore, QueueStore } from '../core/ports';
+import type { AuditLog, FormConfig, PropertyStore, QueueStore } from '../core/ports';
+import { processingConfigFor } from '../core/processing/row-inputs';
 import type { QueueRow } from '../core/queue-row';
 import { runGap } from '../core/run-gap';
 import { readSettings } from '../core/settings';
@@ -15,6 +16,7 @@ import { incidentFromJson, type Incident } from '../core/triage/incident-record'
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
 import { scriptDateKey } from './system-clock';
 import { withReviewTrail } from './review-trail';
+import { createConfigStore } from './config-store';
 import { readPayloadParts } from './payloads';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -85,7 +87,10 @@ export function runSelectionAction(action: MenuAction, deps: SelectionDeps): str
   const numbers = selectedQueueRowNumbers(deps.spreadsheet);
   if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
   const rows = deps.store.readRows(numbers);
-  const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now });
+  // Config is read only when rows go back to PENDING: the message says whether their new replies wait for approval.
+  const forms = action === 'retry' ? readFormsOrNone(deps.spreadsheet) : null;
+  const awaitsApproval = (formId: string) => (forms === null ? null : processingConfigFor(formId, forms).approvalRequired);
+  const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now }, awaitsApproval);
   if (outcome.changed.length === 0) return outcome.message;
   // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now.
   const read = new Map(rows.map((row) => [row.rowNumber, row]));
@@ -100,6 +105,15 @@ export function runSelectionAction(action: MenuAction, deps: SelectionDeps): str
   deps.props.set(DIRTY_PROPERTY, String(deps.now));
   const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
   return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;
+}
+
+/** Config's forms, or null when Config cannot be read (the message then promises no mail). */
+function readFormsOrNone(spreadsheet: Spreadsheet): FormConfig[] | null {
+  try {
+    return createConfigStore(spreadsheet).readForms();
+  } catch {
+    return null;
+  }
 }
 
 export const PAUSED_PROPERTY = 'PAUSED';

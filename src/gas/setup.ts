@@ -1,6 +1,7 @@
 // Set up / repair: makes the spreadsheet, triggers and Script Properties match the setup plan; safe to run any number of times.
 import { missedDeliveriesNote } from '../core/reconcile/missed-deliveries';
 import { WATCH_EVERY_MINUTES } from '../core/reconcile/webhook-watch';
+import { readYesNo, YES_NO_COLUMNS } from '../core/config-check';
 import type { PropertyStore } from '../core/ports';
 import { readSettings } from '../core/settings';
 import { SHEETS } from '../core/sheet-names';
@@ -137,6 +138,32 @@ function applyQueueLook(sheet: Sheet, header: readonly string[]): void {
   sheet.setConditionalFormatRules([...kept, ...ours]);
 }
 
+/**
+ * Checkboxes on Config's yes/no columns, set to reject anything else
+ * (https://developers.google.com/apps-script/reference/spreadsheet/data-validation-builder#requirecheckbox), so
+ * "yes please" cannot be typed and read as no; the values already there become TRUE/FALSE, and a cell that reads as
+ * neither is left as it is and named in the report (the run reads it the safe way: src/core/config-check.ts).
+ */
+function applyConfigLook(sheet: Sheet, header: readonly string[], report: string[]): void {
+  const rows = sheet.getMaxRows() - 1;
+  if (rows < 1) return;
+  const checkbox = SpreadsheetApp.newDataValidation().requireCheckbox().setAllowInvalid(false).setHelpText('Tick for yes, leave empty for no.').build();
+  const data = sheet.getDataRange().getValues().slice(1);
+  for (const name of YES_NO_COLUMNS) {
+    const column = header.indexOf(name) + 1;
+    if (column < 1) continue;
+    const unreadable: number[] = [];
+    const cells = data.map((row, i) => {
+      const yes = readYesNo(row[column - 1]);
+      if (yes === null) unreadable.push(i + 2);
+      return [yes ?? row[column - 1]];
+    });
+    if (cells.some(([value], i) => value !== data[i][column - 1])) sheet.getRange(2, column, cells.length, 1).setValues(cells);
+    sheet.getRange(2, column, rows, 1).setDataValidation(checkbox);
+    if (unreadable.length > 0) report.push(`PROBLEM: Config ${name} in row ${unreadable.join(', ')} is neither yes nor no: tick the checkbox for yes or clear it for no.`);
+  }
+}
+
 function ensureDefaultConfig(sheet: Sheet, header: readonly string[], report: string[]): void {
   const values = sheet.getDataRange().getValues();
   if (hasDefaultConfigRow(values)) return;
@@ -195,7 +222,10 @@ export function runSetup(spreadsheet: Spreadsheet, props: PropertyStore): string
     applyFormats(sheet, header, plan);
     applyProtections(sheet, header, plan);
     if (plan.name === SHEETS.queue) applyQueueLook(sheet, header);
-    if (plan.name === SHEETS.config) ensureDefaultConfig(sheet, header, report);
+    if (plan.name === SHEETS.config) {
+      ensureDefaultConfig(sheet, header, report);
+      applyConfigLook(sheet, header, report);
+    }
   }
   report.push(`Sheets: all ${SHEET_PLANS.length} in place, with frozen headers, plain-text columns, the status dropdown, colours and protections (the Journal: editable by ${Session.getEffectiveUser().getEmail() || 'you'} and the owner only; the others: a warning).`);
   ensureTriggers(spreadsheet, props, report);

@@ -8,13 +8,23 @@ describe('formConfigsFromValues', () => {
   it('reads each row by header name (any order, any case, trimmed), skipping rows without a form id', () => {
     const values = [
       [' Bcc ', 'FORM_ID', 'prompt', 'enabled', 'approval_required', 'model', 'subject', 'body', 'recipient_field', 'reply_to', 'sender_name', 'notes', 'Send_Hours'],
-      ['b@x.y', ' F1 ', ' Be kind ', 'yes', 'x', ' m ', 's', 'b', 'email', 'r@x.y', 'Desk', 'ignored', ' 08:00-20:00 '],
+      ['b@x.yz', ' F1 ', ' Be kind ', 'yes', 'x', ' m ', 's', 'b', 'email', 'r@x.yz', 'Desk', 'ignored', ' 08:00-20:00 '],
       ['', '', 'no id', 'yes', '', '', '', '', '', '', '', '', ''],
       ['', 'F2', '', false, true, '', '', '', '', '', '', '', ''],
     ];
     expect(formConfigsFromValues(values)).toEqual([
-      { formId: 'F1', enabled: true, prompt: 'Be kind', model: 'm', subject: 's', body: 'b', recipientField: 'email', approvalRequired: true, replyTo: 'r@x.y', bcc: 'b@x.y', senderName: 'Desk', sendHours: '08:00-20:00', allowedLinkDomains: '', allowPhoneNumbers: false },
+      { formId: 'F1', enabled: true, prompt: 'Be kind', model: 'm', subject: 's', body: 'b', recipientField: 'email', approvalRequired: true, replyTo: 'r@x.yz', bcc: 'b@x.yz', senderName: 'Desk', sendHours: '08:00-20:00', allowedLinkDomains: '', allowPhoneNumbers: false },
       { ...blankFormConfig('F2'), enabled: false, approvalRequired: true },
+    ]);
+  });
+
+  it('a yes/no cell that is neither is read the safe way and named: approval on, the form not enabled', () => {
+    const [form] = formConfigsFromValues([['form_id', 'enabled', 'approval_required', 'reply_to'], ['F', 'yess', 'yes please', 'TRUE']]);
+    expect(form).toMatchObject({ enabled: false, approvalRequired: true });
+    expect(form.problems).toEqual([
+      'Config for form "F": enabled "yess" is neither yes nor no: tick the checkbox for yes, leave it empty for no; until it is fixed the form counts as not enabled (its deliveries are kept in Rejected)',
+      'Config for form "F": approval_required "yes please" is neither yes nor no: tick the checkbox for yes, leave it empty for no; until it is fixed the form\'s replies wait for approval',
+      'Config for form "F": reply_to "TRUE" is not an email address; write address(es) separated by commas, or leave it empty',
     ]);
   });
 

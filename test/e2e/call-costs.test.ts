@@ -132,7 +132,8 @@ describe('service calls per delivery and per run', () => {
     // 2's outcomes at the run's end.
     expect(calls['UrlFetchApp.fetchAll']).toBe(2);
     expect(calls['Range.setValues']).toBe(5);
-    expect(calls['SpreadsheetApp.flush']).toBe(6); // the 5 writes and the lock's release
+    // The 5 writes, the lock's release, and each mail's "about to send" Log line (issue #30: +8 for 8 mails).
+    expect(calls['SpreadsheetApp.flush']).toBe(14);
     // Reads: the Queue's rows, the send ledger's lines (one TextFinder for all 8 rows), each write's compare-and-set,
     // each claim read back (a round's at once, a send's right before its mail); the last row is asked for only by
     // whole-sheet reads. The Queue header and Config take one getSheetValues each (gas/header-row.ts, config-store.ts).
@@ -145,14 +146,17 @@ describe('service calls per delivery and per run', () => {
     expect(calls['Properties.getProperties']).toBe(2);
     expect(calls['Properties.getProperty']).toBe(1);
     expect(calls['Properties.setProperties']).toBe(1);
-    // Four Log lines a row (claimed, written, claimed for sending, sent): appendRow is the only atomic append.
-    expect(calls['Sheet.appendRow']).toBe(32);
+    // Five Log lines a row (claimed, written, claimed for sending, about to send, sent): appendRow is the only atomic
+    // append. The "about to send" line and its flush cost 2 calls a mail (measured: 124 → 140 calls for 8 mails), so
+    // a run that dies mid-batch leaves at most one row with an unknown outcome (stale-sweep.ts neverMailedBack).
+    expect(calls['Sheet.appendRow']).toBe(40);
     expect(calls['MailApp.sendEmail']).toBe(8);
     // Range handles are kept per span: the whole Queue, each batch's rows (its claim, read-back, mails' reads and
     // outcome write all through one handle); the Log's event_id column, its lines, its landing rows.
     expect(calls['Sheet.getRange']).toBe(6);
-    // The Suppressed sheet costs 4 of them: its read (getSheetByName, getSheetValues) and its grid in the capacity watch.
-    expect(run.serviceCalls).toBeLessThanOrEqual(128);
+    // The Suppressed sheet costs 4 of them: its read (getSheetByName, getSheetValues) and its grid in the capacity watch;
+    // the "about to send" Log line before each mail 2 a mail (issue #30's crash blast radius).
+    expect(run.serviceCalls).toBeLessThanOrEqual(144);
   });
 
   it('each mail is read for right before it goes, in one call: the batch\'s rows through their kept range, never a getRange of its own', async () => {
@@ -161,9 +165,11 @@ describe('service calls per delivery and per run', () => {
     const run = await rt.run('processQueue');
     expect(String(run.value)).toMatch(/sent 5\b/);
     const trace: { call: string; sheet: string | null }[] = run.trace;
-    const beforeMail = trace.flatMap((entry, i) => (entry.call === 'MailApp.sendEmail' ? [[trace[i - 2], trace[i - 1]]] : []));
+    // Before each mail: the row's read, then its "about to send" Log line, flushed.
+    const beforeMail = trace.flatMap((entry, i) => (entry.call === 'MailApp.sendEmail' ? [[trace[i - 4], trace[i - 3], trace[i - 2], trace[i - 1]]] : []));
     expect(beforeMail).toHaveLength(5);
     expect(beforeMail.every(([, read]) => read.call === 'Range.getValues' && read.sheet === 'Queue')).toBe(true);
+    expect(beforeMail.every(([, , mark, flush]) => mark.call === 'Sheet.appendRow' && mark.sheet === 'Log' && flush.call === 'SpreadsheetApp.flush')).toBe(true);
     expect(beforeMail.map(([earlier]) => earlier.call)).not.toContain('Sheet.getRange');
   });
 });

@@ -266,7 +266,34 @@ describe('processQueue in the local runtime', () => {
       expect(respondentMails()).toHaveLength(1);
       const log = rt.sheet('Log').rows.filter((r) => r[1] === id).map((r) => `${r[2]}→${r[3]} by ${r[4]}`);
       // The claim is logged before the send, so the crash leaves the trail a person needs: claimed, then swept.
-      expect(log).toEqual(['PENDING→GENERATING by system', 'GENERATING→READY by system', 'READY→SENDING by system', 'SENDING→NEEDS_REVIEW by system']);
+      // The "about to send" mark (SENDING→SENDING) is written right before the mail: this row's outcome is unknown.
+      expect(log).toEqual(['PENDING→GENERATING by system', 'GENERATING→READY by system', 'READY→SENDING by system', 'SENDING→SENDING by system', 'SENDING→NEEDS_REVIEW by system']);
+    });
+  });
+
+  describe('crash right after the first mail of a batch', () => {
+    beforeEach(() => start({ STALE_SENDING_MINUTES: '7', MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' }));
+
+    it('leaves one row with an unknown outcome: the batch\'s other claimed rows were never mailed, go back to READY by themselves and are mailed once', async () => {
+      const ids: string[] = [];
+      for (let n = 11; n <= 13; n++) {
+        const body = delivery(n);
+        ids.push(eventIdOf(body));
+        await rt.deliver(body);
+      }
+      rt.host.faults.add({ target: 'mail', crashAfterSend: 1 });
+      const crashed = await rt.run('processQueue');
+      expect(crashed.status).toBe('crash');
+      expect(respondentMails()).toHaveLength(1);
+      expect(ids.map((id) => row(id).status)).toEqual(['SENDING', 'SENDING', 'SENDING']);
+
+      for (const id of ids) setTimeCell(id, 'claimed_at', Date.now() - 8 * MINUTE);
+      await tick();
+      expect(ids.map((id) => row(id).status)).toEqual(['NEEDS_REVIEW', 'SENT', 'SENT']);
+      expect(respondentMails()).toHaveLength(3);
+      expect(new Set(respondentMails().map((mail: { subject: string }) => mail.subject)).size).toBe(3);
+      const log = rt.sheet('Log').rows.filter((r) => r[1] === ids[1]).map((r) => `${r[2]}→${r[3]} by ${r[4]}`);
+      expect(log).toContain('SENDING→READY by system');
     });
   });
 

@@ -22,8 +22,8 @@ function codePoint(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** An address already trimmed (both callers trim it first). */
-function isEmailAddress(address: string): boolean {
+/** An address already trimmed (every caller trims it first). */
+export function isEmailAddress(address: string): boolean {
   return !INVISIBLE.test(address) && EMAIL.test(address);
 }
 

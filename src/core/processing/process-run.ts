@@ -13,11 +13,12 @@ import { runSendStep } from './send-step';
 import { runBounceCheck } from './bounce-step';
 import { windowWakeAt } from './send-window-step';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
-import { findStaleRows, staleDeadline } from './stale-sweep';
+import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
 import {
   clearGoneIncidents,
   commitBatch,
   isOverBudget,
+  ledgerOf,
   markGone,
   moveRow,
   newBatch,
@@ -27,6 +28,7 @@ import {
   type ProcessingDeps,
   type ProcessingOptions,
   type ProcessingSummary,
+  submissionLedger,
   type Run,
 } from './run-context';
 
@@ -69,6 +71,7 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     run.rows = deps.queue.readAll();
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
+    reportConfigProblems(run);
     restoreFromLedger(run);
     checkJournal(run);
     collapseDuplicates(run);
@@ -129,6 +132,13 @@ function safeNow(run: Run): number | null {
   }
 }
 
+/** Config cells a run cannot read as meant (config-check.ts): one incident naming each, until Config reads clean. */
+function reportConfigProblems(run: Run): void {
+  const problems = run.forms.flatMap((form) => form.problems ?? []);
+  if (problems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', problems.join('\n'));
+  else markGone(run, ['CONFIG_SHEET_INVALID']);
+}
+
 function collapseDuplicates(run: Run): void {
   const batch = newBatch();
   // Read at most once a run, and only when a row may collapse.
@@ -143,7 +153,17 @@ function collapseDuplicates(run: Run): void {
 
 function sweepStaleRows(run: Run): void {
   const batch = newBatch();
-  for (const finding of findStaleRows(run.rows, run.deps.clock.now(), run.settings, sentCheckMailbox(run) !== null)) {
+  const findings = findStaleRows(run.rows, run.deps.clock.now(), run.settings, sentCheckMailbox(run) !== null);
+  // Claimed rows a dead run never reached go back by themselves: the Log shows no "about to send" line for them.
+  const sending = findings.filter((finding) => finding.row.status === 'SENDING');
+  if (sending.length > 0) ledgerOf(run, sending.map((finding) => finding.row));
+  for (const finding of findings) {
+    const back = finding.row.status === 'SENDING' ? neverMailedBack(submissionLedger(run, finding.row)) : null;
+    if (back !== null) {
+      const note = "not mailed: the run that claimed it stopped before this row's turn (a batch's mails go in order, and the Log has no \"about to send\" line for it)";
+      moveRow(run, batch, finding.row, back, note, { claimedAt: null });
+      continue;
+    }
     const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
     moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
     if (finding.to === 'NEEDS_REVIEW') run.summary.needsReview++;
@@ -159,6 +179,9 @@ function generateAndSend(run: Run): void {
       return;
     }
     if (run.summary.sendingHaltedBy === null) runSendStep(run);
+    // No key, no call: Gemini would only refuse it (a second incident, "API key invalid", for the one cause that
+    // CONFIG_MISSING already names). Replies already written are still sent above.
+    if (run.settings.geminiApiKey === '') run.summary.generationHaltedBy ??= 'CONFIG_MISSING';
     if (run.summary.generationHaltedBy !== null) return;
     if (isOverBudget(run)) {
       run.summary.stoppedBecause = 'budget';

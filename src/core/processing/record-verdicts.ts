@@ -31,6 +31,7 @@ export interface AskedClaim {
 export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts: readonly GeminiVerdict[]): void {
   const outage = judgeOutage(verdicts, () => run.deps.incidents.priorOpen('GEMINI_UNAVAILABLE'));
   if (outage.answered) markGone(run, ['GEMINI_UNAVAILABLE']);
+  if (outage.answered && !verdicts.some(isOutageVerdict)) endOutageNow(run);
 
   const results = newBatch();
   const systemic: SystemicFindings = new Map();
@@ -40,6 +41,21 @@ export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts:
   holdBatch(run, results, () => {
     for (const [code, found] of systemic) raiseIncident(run, code, found.detail, found.rows);
   });
+}
+
+function isOutageVerdict(verdict: GeminiVerdict): boolean {
+  return verdict.kind === 'retryable' && verdict.outage === true;
+}
+
+/**
+ * Gemini answered every request of the round: an open GEMINI_UNAVAILABLE ends now, and is written now, not with the
+ * run's end: a run killed later (a crash, the execution time limit) must not leave the outage open until some later
+ * run asks Gemini again, mailed as still failing and reported as lasting until then.
+ */
+function endOutageNow(run: Run): void {
+  if (run.deps.incidents.priorOpen('GEMINI_UNAVAILABLE') === null || run.raised.has('GEMINI_UNAVAILABLE')) return;
+  run.deps.incidents.clear('GEMINI_UNAVAILABLE');
+  run.deps.incidents.persistNow?.();
 }
 
 /** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */

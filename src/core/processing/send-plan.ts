@@ -32,6 +32,8 @@ export interface SendStep {
   configRows: Map<number, string>;
   /** Rows outside their form's send window, with their "not before" note. */
   windowRows: Map<number, string>;
+  /** Problems of the Config sheet itself (an address that is not one): their own incident, not a template's. */
+  configSheetProblems?: string[];
 }
 
 /** The mail, or null when the form's Config is broken (the row waits for the fix, the step goes on). */
@@ -43,7 +45,8 @@ export function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild 
   } catch (error) {
     const code = codeOf(error);
     if (code !== 'TEMPLATE_INVALID' && code !== 'CONFIG_INVALID') throw error;
-    if (!step.configProblems.includes(messageOf(error))) step.configProblems.push(messageOf(error));
+    const problems = code === 'CONFIG_INVALID' ? (step.configSheetProblems ??= []) : step.configProblems;
+    if (!problems.includes(messageOf(error))) problems.push(messageOf(error));
     step.configRows.set(row.rowNumber, errorSummary(code, messageOf(error), run.secrets));
     run.setAside.add(row.rowNumber);
     run.summary.deferred++;
@@ -66,8 +69,9 @@ export function replyPolicyHold(run: Run, row: QueueRow, approvedByPerson: boole
 
 /**
  * Rows claimed for sending together: one claim write and one write of the outcomes for all of them, instead of two
- * each. Kept small: a mailed row's SENT waits for at most this many mails (about a second each), and a run that dies
- * mid-batch leaves at most this many rows in SENDING, for a person or the Sent check.
+ * each. Kept small: a mailed row's SENT waits for at most this many mails (about a second each). A run that dies
+ * mid-batch leaves them in SENDING, but at most one with an unknown outcome: each mail's "about to send" Log line
+ * (send-step.ts) shows which one it reached, and the stale sweep sends the others back (stale-sweep.ts).
  */
 export const SEND_BATCH_ROWS = 5;
 
@@ -145,7 +149,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     taken.add(mailRef);
     const claimedAt = claimTime(now);
     // The claim line is the ledger's record of mail_ref and claimed_at (send-ledger.ts): a person's clear is put back from it.
-    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt, sender: runningAccountOf(run) }), { claimedAt, mailRef, error: '' });
+    const claim = moveRow(run, plan.moves, row, 'SENDING', withLedgerFacts('claimed for sending', { mailRef, claimedAt, sender: runningAccountOf(run), marked: true }), { claimedAt, mailRef, error: '' });
     plan.claims.push({ claim, back: row.status as Status });
   }
   return plan;

@@ -3,11 +3,13 @@ import { messageOf } from '../errors';
 import type { OutgoingMail } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { errorSummary } from '../redact';
+import { ABOUT_TO_SEND } from '../send-ledger';
+import { logLineOf } from '../submission-identity';
 import type { Status } from '../statuses';
 import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
-import { isOurClaim } from './row-inputs';
+import { isOurClaim, processingConfigFor } from './row-inputs';
 import { parkSuppressed, planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
 import { rowsInWindow } from './send-window-step';
 import {
@@ -32,10 +34,11 @@ export function runSendStep(run: Run): void {
   const step: SendStep = { limited: [], ceiling: [], configProblems: [], configRows: new Map(), windowRows: new Map() };
   sendRows(run, step);
   if (step.windowRows.size > 0) noteWaitingRows(run, step.windowRows);
-  if (step.configProblems.length > 0) {
-    noteWaitingRows(run, step.configRows);
-    raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), Array.from(step.configRows.keys()));
-  }
+  if (step.configRows.size > 0) noteWaitingRows(run, step.configRows);
+  const rowsOf = (code: string) => Array.from(step.configRows.entries()).flatMap(([rowNumber, error]) => (error.startsWith(`${code}:`) ? [rowNumber] : []));
+  if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), rowsOf('TEMPLATE_INVALID'));
+  const sheetProblems = step.configSheetProblems ?? [];
+  if (sheetProblems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', sheetProblems.join('\n'), rowsOf('CONFIG_INVALID'));
   if (step.limited.length > 0) {
     raiseIncident(
       run,
@@ -62,6 +65,7 @@ export function runSendStep(run: Run): void {
 
 function sendRows(run: Run, step: SendStep): void {
   parkUnmailable(run);
+  holdForApproval(run);
   // Rows outside their send window are left before anything is read for them: a night of safety sweeps costs no more.
   const waiting = rowsInWindow(run, step, run.rows.filter((row) => isMailable(row) && !run.setAside.has(row.rowNumber)));
   if (waiting.length === 0) return;
@@ -109,6 +113,19 @@ function parkUnmailable(run: Run): void {
     const error = errorSummary('NO_REPLY', `the row is ${row.status} but its result is empty, so there is no reply to mail; set PENDING to have one written, or SKIPPED`);
     moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
     countWhenWritten(batch, 'needsReview');
+  }
+  commitBatch(run, batch);
+}
+
+/**
+ * READY rows of a form whose Config now asks for approval wait for it too: approval switched on after their reply was
+ * written must not let them go unreviewed (the failure approval is there to prevent). The row keeps its reply.
+ */
+function holdForApproval(run: Run): void {
+  const batch = newBatch();
+  for (const row of run.rows.filter((r) => r.status === 'READY' && !run.setAside.has(r.rowNumber))) {
+    if (!processingConfigFor(row.formId, run.forms).approvalRequired) continue;
+    moveRow(run, batch, row, 'AWAITING_APPROVAL', 'approval is on for this form: the reply written before waits for approval', { claimedAt: null });
   }
   commitBatch(run, batch);
 }
@@ -179,6 +196,7 @@ function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: Queue
     run.setAside.add(current.rowNumber);
     run.summary.deferred++;
   } else {
+    markAboutToSend(run, current);
     return deliver(run, results, current, mail.mail, back);
   }
   return null;
@@ -198,6 +216,17 @@ function readBackClaim(run: Run, claim: QueueRow): QueueRow | undefined {
   run.rows = run.deps.queue.readAll();
   const holders = run.rows.filter((row) => row.eventId === claim.eventId);
   return holders.length === 1 ? holders[0] : undefined;
+}
+
+/**
+ * One Log line right before the mail, flushed, so a run that dies leaves at most one claimed row whose outcome is
+ * unknown: the batch's mails go in order, and a claimed row without this line was never mailed (stale-sweep.ts sends
+ * it back). Flushed because whether writes still pending reach the sheet when Apps Script kills an execution is not
+ * documented: one more call per mail.
+ */
+function markAboutToSend(run: Run, row: QueueRow): void {
+  run.deps.audit.append([logLineOf(row, { at: run.deps.clock.now(), from: 'SENDING', to: 'SENDING', by: 'system', detail: ABOUT_TO_SEND })]);
+  run.deps.queue.flush();
 }
 
 /** A mailed row: its claim as mailed and its SENT move in the batch of outcomes. */

@@ -1,5 +1,8 @@
 // Rows left in flight by a run that died, treated by their side effect (docs/states.md).
+import { standingSendClaim } from '../mail-guard';
+import type { LogEntry } from '../ports';
 import type { QueueRow } from '../queue-row';
+import { ABOUT_TO_SEND, factsOf } from '../send-ledger';
 import type { Settings } from '../settings';
 import type { Status } from '../statuses';
 import { MINUTE_MS } from '../time';
@@ -61,4 +64,16 @@ export function findStaleRows(
 
 function minutesAgo(row: QueueRow, now: number): string {
   return row.claimedAt === null ? 'at an unknown time' : `${Math.round((now - row.claimedAt) / MINUTE_MS)} min ago`;
+}
+
+/**
+ * Where a stale SENDING row goes back to when the Log proves it was never mailed: its standing claim was made by a run
+ * that marks each mail before it goes (`marked`), and no ABOUT_TO_SEND line follows the claim. Null when the mail may
+ * have gone (the mark is there, or the claim predates marking): then a person decides, as before.
+ */
+export function neverMailedBack(history: readonly LogEntry[]): 'READY' | 'APPROVED' | null {
+  const claim = standingSendClaim(history);
+  if (claim === null || !factsOf(claim.detail).marked) return null;
+  if (history.some((entry) => entry.by === 'system' && entry.detail === ABOUT_TO_SEND && entry.at >= claim.at)) return null;
+  return claim.from === 'READY' || claim.from === 'APPROVED' ? claim.from : null;
 }

@@ -27,7 +27,8 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
     ...staffSkips(),
   },
   // READY/APPROVED → NEEDS_REVIEW: sent_at is filled although the status says unsent; never mailed twice.
-  // READY → AWAITING_APPROVAL: the reply breaks the reply policy (a READY row from before it, or one staff edited).
+  // READY → AWAITING_APPROVAL: the reply breaks the reply policy (a READY row from before it, or one staff edited),
+  // or approval was switched on for the form after the reply was written; either way a person decides.
   READY: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', AWAITING_APPROVAL: 'system', ...staffSkips() },
   AWAITING_APPROVAL: { APPROVED: 'staff', DUPLICATE: 'system', ...staffSkips() },
   APPROVED: { SENDING: 'system', FAILED: 'system', NEEDS_REVIEW: 'system', DUPLICATE: 'system', ...staffSkips() },
@@ -53,7 +54,7 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
 /** Why the system makes a move, where the target alone does not say it (the docs print these). */
 export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial<Record<Status, string>>>>>> = {
   PENDING: { GENERATING: 'claimed' },
-  READY: { SENDING: 'claimed', AWAITING_APPROVAL: 'reply policy' },
+  READY: { SENDING: 'claimed', AWAITING_APPROVAL: 'reply policy, or approval switched on' },
   APPROVED: { SENDING: 'claimed' },
   GENERATING: { AWAITING_APPROVAL: 'approval on, or the reply policy' },
   SENDING: { READY: 'mail quota, or the reply policy', APPROVED: 'mail quota' },

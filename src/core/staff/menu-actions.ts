@@ -43,7 +43,16 @@ export interface MenuOutcome {
 /** How many refusals the message spells out; the rest are counted. */
 const MAX_LISTED = 8;
 
-export function applyMenuAction(action: MenuAction, rows: readonly QueueRow[], context: StaffContext): MenuOutcome {
+/**
+ * `awaitsApproval` tells, per form, whether a new reply will wait for approval (Config `approval_required`), so the
+ * message says what will actually happen to the rows; without it the message does not promise a mail.
+ */
+export function applyMenuAction(
+  action: MenuAction,
+  rows: readonly QueueRow[],
+  context: StaffContext,
+  awaitsApproval: (formId: string) => boolean | null = () => null,
+): MenuOutcome {
   const spec = SPECS[action];
   const outcome: Omit<MenuOutcome, 'message'> = { changed: [], log: [], refused: [] };
   for (const row of rows) {
@@ -61,14 +70,14 @@ export function applyMenuAction(action: MenuAction, rows: readonly QueueRow[], c
       outcome.refused.push({ rowNumber: row.rowNumber, reason: decision.reason });
     }
   }
-  return { ...outcome, message: summarise(spec, rows.length, outcome) };
+  return { ...outcome, message: summarise(spec, rows.length, outcome, awaitsApproval) };
 }
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function summarise(spec: ActionSpec, selected: number, outcome: Omit<MenuOutcome, 'message'>): string {
+function summarise(spec: ActionSpec, selected: number, outcome: Omit<MenuOutcome, 'message'>, awaitsApproval: (formId: string) => boolean | null): string {
   if (selected === 0) return 'Select one or more rows of the Queue sheet first (any cell of a row selects it).';
   const lines: string[] = [];
   const numbers = outcome.changed.map((row) => row.rowNumber).join(', ');
@@ -78,6 +87,20 @@ function summarise(spec: ActionSpec, selected: number, outcome: Omit<MenuOutcome
     for (const refusal of outcome.refused.slice(0, MAX_LISTED)) lines.push(`• row ${refusal.rowNumber}: ${refusal.reason}`);
     if (outcome.refused.length > MAX_LISTED) lines.push(`• … and ${outcome.refused.length - MAX_LISTED} more.`);
   }
-  if (spec.target === 'PENDING' && outcome.changed.length > 0) lines.push('They will be generated and mailed on the next run.');
+  if (spec.target === 'PENDING' && outcome.changed.length > 0) lines.push(...nextRunLines(outcome.changed, awaitsApproval));
   return lines.join('\n');
+}
+
+/** What the next run does with rows sent back to PENDING: mailed, or written and held for approval, as their form says. */
+function nextRunLines(rows: readonly QueueRow[], awaitsApproval: (formId: string) => boolean | null): string[] {
+  const held = rows.filter((row) => awaitsApproval(row.formId) === true);
+  const mailed = rows.filter((row) => awaitsApproval(row.formId) === false);
+  if (held.length === 0 && mailed.length === 0) return ['A new reply will be written for them on the next run.'];
+  const lines: string[] = [];
+  if (mailed.length > 0) lines.push(`${mailed.length === rows.length ? 'They' : `Row ${mailed.map((row) => row.rowNumber).join(', ')}`} will be written and mailed on the next run.`);
+  if (held.length > 0) {
+    const who = held.length === rows.length ? 'Their new replies' : `The new replies of row ${held.map((row) => row.rowNumber).join(', ')}`;
+    lines.push(`${who} will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.`);
+  }
+  return lines;
 }

@@ -35,11 +35,12 @@ export interface HealthReport {
 
 export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number, gap: RunGap | null = null, typeformTokenSet = true): HealthReport {
   const missed = missedDeliveriesNote(typeformTokenSet);
-  const open = incidents.filter((incident) => incident.state === 'open' && isNotifiable(incident));
-  // Rows needing a person are judged from the rows read now, not from ROWS_NEED_A_PERSON, which clears only at the next run.
-  const outage = open.some((incident) => incident.code !== 'ROWS_NEED_A_PERSON');
+  // Rows needing a person are judged from the rows read now, not from ROWS_NEED_A_PERSON, which clears only at the
+  // next run: with none left it is not listed either, so the answer never says ok beside an open incident it lists.
+  const stale = (incident: Incident) => incident.code === 'ROWS_NEED_A_PERSON' && health.readable && health.needsPersonCount === 0;
+  const open = incidents.filter((incident) => incident.state === 'open' && isNotifiable(incident) && !stale(incident));
   return {
-    ok: health.readable && !outage && health.needsPersonCount === 0 && gap === null,
+    ok: health.readable && open.length === 0 && health.needsPersonCount === 0 && gap === null,
     readable: health.readable,
     counts: { ...health.counts },
     waiting: health.waiting,

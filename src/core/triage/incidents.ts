@@ -166,6 +166,11 @@ export class IncidentBook implements IncidentSink {
     this.dirty.add(code);
   }
 
+  /** IncidentSink.persistNow: this execution's changes so far, in one write (commit() again at the end writes the rest). */
+  persistNow(): void {
+    this.commit();
+  }
+
   priorOpen(code: IncidentCode): { runs: number; rowCount: number } | null {
     const before = this.loaded.get(code);
     return before && before.state === 'open' ? { runs: before.runs, rowCount: before.rowCount } : null;

@@ -56,7 +56,9 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     label: 'sending was interrupted',
     step:
       'A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the ' +
-      `"claimed for sending" line and no SENT line after it. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+      '"claimed for sending" line, then "about to send", and no SENT line after it. A run mails one row at a time, in order, and the rows ' +
+      "it had not reached went back by themselves: this is the row to ask about first (the others of that run are not in doubt). " +
+      `${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
   },
   'mail-outcome-unknown': {
     when: 'NEEDS_REVIEW, error `MAIL_UNKNOWN`',

@@ -20,6 +20,7 @@ describe('runProcessing: generation', () => {
       'PENDING>GENERATING:system',
       'GENERATING>READY:system',
       'READY>SENDING:system',
+      'SENDING>SENDING:system', // about to send: written and flushed right before the mail
       'SENDING>SENT:system',
     ]);
     expect(summary).toMatchObject({ generated: 1, sent: 1, rounds: 1, stoppedBecause: 'done', nextDueAt: null });

@@ -188,6 +188,9 @@ describe('the Log', () => {
       // The verdicts are held for the next commit, the send claims of the same rows: one write, the claim's lines
       // still in the Log before any mail goes.
       ['e1:GENERATING>READY', 'e1:READY>SENDING', 'g:GENERATING>READY', 'g:READY>SENDING'],
+      // Each mail's "about to send" line, its own append right before the mail.
+      ['e1:SENDING>SENDING'],
+      ['g:SENDING>SENDING'],
       // The outcomes wait for the next commit; with nothing left to claim, the run's end writes them.
       ['e1:SENDING>SENT', 'g:SENDING>SENT'],
     ]);

@@ -20,9 +20,10 @@ describe('runProcessing: sending', () => {
       return undefined;
     };
     runProcessing(w.deps, start);
-    expect(atSend).toBe(`SENDING@${T0} flushes=1`);
+    // The claim's flush, then the "about to send" line's.
+    expect(atSend).toBe(`SENDING@${T0} flushes=2`);
     expect(w.queue.row(2)).toMatchObject({ status: 'SENT', sentAt: T0, claimedAt: null });
-    expect(w.queue.flushes).toBe(2);
+    expect(w.queue.flushes).toBe(3);
     expect(w.mailer.outbox[0]).toMatchObject({ to: 'mina.okafor@example.com', subject: 'Our reply to your submission (FQ-AAAAAA)' });
   });
 

@@ -106,10 +106,11 @@ describe('the send step goes on after a row it cannot send', () => {
     expect(logOf(w, 'evt-8')).toEqual([]); // never claimed, so never put back either
   });
 
-  it.each<[string, Record<string, string>, RegExp]>([
-    ['a body template naming an unknown field (TEMPLATE_INVALID)', { body: 'Hi {{nickname}}' }, /^TEMPLATE_INVALID: .*\{\{nickname\}\}/],
-    ['a Config bcc that is no address (CONFIG_INVALID)', { bcc: 'not-an-address' }, /^CONFIG_INVALID: Config for form "Wr1tE5sy": bcc "not-an-address" is not a valid email address/],
-  ])('a row whose form has %s waits for the fix; other forms still send', (_what, config, note) => {
+  it.each<[string, Record<string, string>, RegExp, string]>([
+    ['a body template naming an unknown field (TEMPLATE_INVALID)', { body: 'Hi {{nickname}}' }, /^TEMPLATE_INVALID: .*\{\{nickname\}\}/, 'TEMPLATE_INVALID'],
+    // A Config mistake is told as one, not as a template's (issue #30: TRUE typed into reply_to).
+    ['a Config bcc that is no address (CONFIG_INVALID)', { bcc: 'not-an-address' }, /^CONFIG_INVALID: Config for form "Wr1tE5sy": bcc "not-an-address" is not a valid email address/, 'CONFIG_SHEET_INVALID'],
+  ])('a row whose form has %s waits for the fix under its own incident; other forms still send', (_what, config, note, code) => {
     const w = world([ready(1), ready(2, { recipient: 'b@example.com' }), next()], {}, [formConfig({ formId: 'Wr1tE5sy', ...config })]);
     w.queue.edit(4, { formId: 'Other' });
     const summary = runProcessing(w.deps, start);
@@ -117,13 +118,13 @@ describe('the send step goes on after a row it cannot send', () => {
     expect(summary).toMatchObject({ sent: 1, deferred: 2 });
     const [incident] = w.incidents.raised;
     expect(w.incidents.raised).toHaveLength(1);
-    expect(incident.code).toBe('TEMPLATE_INVALID');
+    expect(incident.code).toBe(code);
     expect(incident.rows).toEqual([2, 3]);
     // The same problem twice is listed once.
     expect(incident.detail.split('\n')).toHaveLength(1);
     expect(w.queue.row(2).error).toMatch(note);
     expect(w.queue.row(3).error).toBe(w.queue.row(2).error);
-    expect(w.incidents.cleared).not.toContain('TEMPLATE_INVALID');
+    expect(w.incidents.cleared).not.toContain(code);
   });
 
   it('a row with no usable address is FAILED before any claim', () => {
@@ -293,7 +294,7 @@ describe('the send step stops', () => {
     const summary = runProcessing(w.deps, start);
     expect(statuses(w)).toEqual(['SENT', 'READY', 'READY']);
     expect(w.queue.row(3)).toMatchObject({ claimedAt: null });
-    expect(logOf(w, 'evt-2')[1]).toBe('SENDING>READY: MAIL_QUOTA: Service invoked too many times for one day: email.');
+    expect(logOf(w, 'evt-2')[2]).toBe('SENDING>READY: MAIL_QUOTA: Service invoked too many times for one day: email.');
     // The batch's next claim is not tried: it goes back unmailed, saying why.
     expect(logOf(w, 'evt-3')).toEqual(['READY>SENDING: claimed for sending', "SENDING>READY: not mailed: the daily mail quota is used up before this row's turn"]);
     expect(summary).toMatchObject({ sent: 1, deferred: 2, sendingHaltedBy: 'MAIL_QUOTA_EXHAUSTED', stoppedBecause: 'done' });
@@ -380,7 +381,8 @@ describe('a sent row', () => {
     expect(errorAtSend).toBe('');
     expect(w.queue.row(2)).toMatchObject({ status: 'SENT', sentAt: T0, claimedAt: null, error: '' });
     expect(w.audit.entries.map((entry) => `${entry.from}>${entry.to}: ${entry.detail}`)).toEqual([
-      'READY>SENDING: claimed for sending [ledger: mail_ref=FQ-AAAAA1 claimed_at=2026-11-20T10:00:00.000Z]',
+      'READY>SENDING: claimed for sending [ledger: mail_ref=FQ-AAAAA1 claimed_at=2026-11-20T10:00:00.000Z marked=1]',
+      'SENDING>SENDING: about to send',
       'SENDING>SENT: mailed to the respondent (FQ-AAAAA1) [ledger: mail_ref=FQ-AAAAA1 sent_at=2026-11-20T10:00:00.000Z]',
     ]);
     expect(w.incidents.cleared).toEqual(expect.arrayContaining(['MAIL_QUOTA_EXHAUSTED', 'MAIL_LIMIT_REACHED', 'TEMPLATE_INVALID']));

@@ -68,7 +68,7 @@ describe('sent check on a SENDING row: what each look does to the row and to the
     w.deps.runningAccount = () => 'ana@school.example';
     run(w);
     const claimLine = w.audit.entries.find((entry) => entry.to === 'SENDING');
-    expect(claimLine?.detail).toMatch(/ sender=ana@school\.example\]$/);
+    expect(claimLine?.detail).toMatch(/ sender=ana@school\.example marked=1\]$/);
   });
 
   it('exactly one copy → SENT with the message\'s time and no claim, counted as sent; nothing mailed again', () => {

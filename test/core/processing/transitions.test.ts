@@ -30,7 +30,7 @@ const SYSTEM_MOVES: [string, string, string][] = [
   ['READY', 'FAILED', 'recipient cannot be mailed'],
   ['READY', 'NEEDS_REVIEW', 'sent_at already filled'],
   ['READY', 'DUPLICATE', 'collapse a redelivery'],
-  ['READY', 'AWAITING_APPROVAL', 'the reply breaks the reply policy: a person decides'],
+  ['READY', 'AWAITING_APPROVAL', 'the reply breaks the reply policy, or approval was switched on for the form after the reply was written: a person decides'],
   ['AWAITING_APPROVAL', 'DUPLICATE', 'collapse a redelivery'],
   ['APPROVED', 'SENDING', 'claim for sending'],
   ['APPROVED', 'FAILED', 'recipient cannot be mailed'],

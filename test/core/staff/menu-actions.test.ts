@@ -104,7 +104,17 @@ describe('what staff read after a menu action, exactly', () => {
   it('only a retry that moved rows promises the next run', () => {
     expect(applyMenuAction('retry', [repliedRow('SENT')], STAFF).message).not.toContain('next run');
     expect(applyMenuAction('skip', [repliedRow('FAILED')], STAFF).message).not.toContain('next run');
-    expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF).message).toBe('Queued for a new try: 1 row (4).\nThey will be generated and mailed on the next run.');
+    const approvalOff = () => false;
+    expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF, approvalOff).message).toBe('Queued for a new try: 1 row (4).\nThey will be written and mailed on the next run.');
+  });
+
+  it('a retry says what will happen to the rows: with approval on for their form the new replies wait for approval, not mailed', () => {
+    const approvalOn = () => true;
+    expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF, approvalOn).message).toBe(
+      'Queued for a new try: 1 row (4).\nTheir new replies will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.',
+    );
+    // Config unreadable: no promise of a mail.
+    expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF).message).toBe('Queued for a new try: 1 row (4).\nA new reply will be written for them on the next run.');
   });
 
   it('skip acts on any unfinished row and leaves the refusal of finished ones to the move itself', () => {

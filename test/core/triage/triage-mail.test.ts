@@ -311,6 +311,7 @@ describe('classification', () => {
     GEMINI_MODEL_RETIRED: 'configuration',
     GEMINI_BUDGET_REACHED: 'quota',
     NEW_RECIPIENT_CEILING: 'quota',
+    CONFIG_SHEET_INVALID: 'configuration',
   };
   for (const code of INCIDENT_CODES) {
     it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {
