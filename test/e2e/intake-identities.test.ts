@@ -85,7 +85,7 @@ describe('appends by executions running as different people', () => {
     expect(rt.host.triggers.every((t: { owner?: string }) => (t.owner ?? 'owner@example.com') === 'owner@example.com')).toBe(true);
     // The deployer's own repair still finds its pair in place.
     const again = await rt.host.run('setup', [], { kind: 'menu' });
-    expect(String(again.value)).toMatch(/processQueue \(every minute\), onEditInstallable \(on edit\), reconcileTypeform \(daily\) are in place/);
+    expect(String(again.value)).toMatch(/processQueue \(every minute\), onEditInstallable \(on edit\), reconcileTypeform \(daily\), watchTypeformWebhook \(every 15 minutes\) are in place/);
     expect(rt.host.triggers).toHaveLength(before);
   });
 });

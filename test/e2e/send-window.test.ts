@@ -27,7 +27,7 @@ describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
 
   it('a form with 08:00-20:00 mails nothing at night and everything in the morning, each exactly once; idle night ticks cost at most 2 calls', { timeout: 180_000 }, async () => {
     rt = await startRuntime();
-    expect(rt.sheet('Config').header.at(-1)).toBe('send_hours');
+    expect(rt.sheet('Config').header).toContain('send_hours');
     await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
     advanceTo(2);
     for (const n of [1, 2, 3]) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));

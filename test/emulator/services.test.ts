@@ -165,7 +165,7 @@ describe('output services, Utilities, Session and the runtime', () => {
     await ok('count');
     await ok('sendOne', ['a@example.com']);
     await host.dispose();
-    expect(readdirSync(dataDir).sort()).toEqual(['clock.json', 'daily-quotas.json', 'mail-quota.json', 'outbox.json', 'properties.json', 'spreadsheet.json', 'triggers.json']);
+    expect(readdirSync(dataDir).sort()).toEqual(['clock.json', 'daily-quotas.json', 'inbox.json', 'mail-quota.json', 'outbox.json', 'properties.json', 'spreadsheet.json', 'triggers.json']);
     host = makeHost('services', { dataDir });
     await host.load();
     expect(host.sheetJson('Sheet1').header).toEqual([1, 2, 3]);

@@ -33,9 +33,12 @@ describe('try-prompt', () => {
     const result = await tryPrompt({ formId: form, sample, configRows: rows, prompt: '', props: {}, ask: (model, body) => { bodies.push({ model, body }); return ask(model, body); } });
     expect(result.ok).toBe(true);
     expect(bodies[0].model).toBe('gemini-3.5-flash-lite');
-    expect(bodies[0].body.contents[0].parts[0].text).toMatch(/^Reply in one line to <<<ANSWERS/);
+    // The form's prompt is the system instruction; the answers are quoted as data in the message (issue #28).
+    expect(bodies[0].body.systemInstruction.parts[0].text).toContain('Reply in one line to ');
+    expect(bodies[0].body.contents[0].parts[0].text).toContain('<<<ANSWERS');
     await tryPrompt({ formId: form, sample, configRows: rows, prompt: 'Other {{answers}}', props: {}, ask: (model, body) => { bodies.push({ model, body }); return ask(model, body); } });
-    expect(bodies[1].body.contents[0].parts[0].text).toMatch(/^Other <<<ANSWERS/);
+    expect(bodies[1].body.systemInstruction.parts[0].text).toContain('Other ');
+    expect(bodies[1].body.systemInstruction.parts[0].text).not.toContain('Reply in one line');
   });
 
   it('a sample that is not a Typeform delivery is refused with the reason', async () => {
