@@ -169,7 +169,7 @@ if (result.failure) {
     `npm run chaos -- --schedules ${schedules} --seed ${result.seed}${values.latency === 'off' ? '' : ` --latency ${values.latency}`}${values.world.map((w) => ` --world ${w}`).join('')}`,
     '```',
     'A failing run prints the seed, the fast-check path and the shrunk schedule, and writes it to a JSON file in the temp',
-    'directory (`npm run chaos -- --replay FILE` runs that schedule alone). `npm test` runs 20 schedules of every actor',
+    'directory (`npm run chaos -- --replay FILE` runs that schedule alone). `npm test` runs 5 schedules of every actor (`npm run test:chaos` 20)',
     'and the every-actor schedule (test/e2e/chaos.test.ts), and issue #24\'s actors on crafted schedules',
     '(test/e2e/chaos-staff-actors.test.ts).',
   ].join('\n'));
