@@ -83,7 +83,9 @@ function checkEvent({ n, id, mine, sent, mustHaveRow, accepted, journaled }) {
   if (mustHaveRow || mine.length > 0) {
     // Answered once, its row tidied away by staff (deleted, pasted over, left in a renamed sheet): nothing is missing
     // while the Journal, which staff edits cannot reach, still holds the submission.
-    if (mine.length === 0 && sent.length === 1 && journaled) return { lost: false, violations };
+    // The same when a DUPLICATE copy is all that is left (a burst appended the submission twice, the answering row was
+    // mailed and then deleted): the copy names a row that is gone, but the reply went once and the Journal holds it.
+    if (live.length === 0 && sent.length === 1 && journaled) return { lost: false, violations };
     if (mine.length === 0) return lost(accepted ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
     if (live.length === 0) return lost(`event #${n} has only DUPLICATE rows`);
     const stuck = mine.filter((r) => !FINAL.has(String(r.status)));

@@ -72,4 +72,23 @@ describe('chaos schedules in the local runtime', () => {
     const result = checkSchedule(observed);
     expect(result).toMatchObject({ duplicateEmails: 1, lost: 1, secretsLeaked: 1 });
   });
+
+  // Seen by `npm run chaos -- --world random` (userLock=per-caller: two doPosts of one event both appended): the
+  // answering row was mailed, then deleted by staff; its DUPLICATE copy stayed. Answered once and journaled: not lost.
+  it('the checker counts a submission mailed once, journaled, with only its DUPLICATE copy left, as kept; unmailed, as lost', () => {
+    const header = ['status', 'event_id', 'error', 'sent_at', 'mail_ref', 'response_token'];
+    const mail = { to: recipientOf(1), subject: 'Reply (FQ-AAAAAA)', body: 'Reference: FQ-AAAAAA', htmlBody: '', executionId: 'exec-9' };
+    const observed = (outbox: unknown[]) => ({
+      answers: [{ n: 1, answer: { ok: true, queued: true } }, { n: 1, answer: { ok: true, queued: true } }],
+      outbox,
+      sheets: {
+        Queue: { header, rows: [['DUPLICATE', eventIdOf(1), 'DUPLICATE: same event as row 2', '', '', `tok${'1'.padStart(29, '0')}`]] },
+        Journal: { header: ['received_at', 'submission', 'event_id', 'payload'], rows: [['2026-01-01T00:00:00Z', `tf:Wr1tE5sy:tok${'1'.padStart(29, '0')}`, eventIdOf(1), '{}']] },
+      },
+      executions: [],
+      spill: [],
+    });
+    expect(checkSchedule(observed([mail]))).toMatchObject({ duplicateEmails: 0, lost: 0 });
+    expect(checkSchedule(observed([]))).toMatchObject({ lost: 1 });
+  });
 });
