@@ -6,27 +6,7 @@
 // inline or only as an attachment id (the runtime's `bounceOriginal` world): every part with body.data is read, with the
 // headers of nested parts (the original's Subject and Message-ID), so whatever Gmail shows can be matched.
 import type { BounceMailbox, BounceNotice } from '../core/ports';
-
-interface GmailPart {
-  mimeType?: string;
-  headers?: { name: string; value: string }[];
-  body?: { data?: string };
-  parts?: GmailPart[];
-}
-interface GmailMessage {
-  id: string;
-  internalDate?: string;
-  payload?: GmailPart;
-}
-interface GmailAdvanced {
-  Users: {
-    Messages: {
-      list(userId: string, options: { q: string; maxResults?: number }): { messages?: { id: string }[] };
-      get(userId: string, id: string, options: { format: string }): GmailMessage;
-    };
-  };
-}
-declare const Gmail: GmailAdvanced | undefined;
+import { gmailService, type GmailPart } from './gmail-service';
 
 /** One page: a check reads at most 20 notices (bounces.ts), and a later check picks up the rest. */
 const PAGE = 100;
@@ -49,18 +29,13 @@ function partText(part: GmailPart | undefined, top: boolean): string {
   return lines.filter((line) => line !== '').join('\n');
 }
 
-function gmail(): GmailAdvanced {
-  if (typeof Gmail === 'undefined') throw new Error('the Gmail advanced service is not enabled in appsscript.json (dependencies.enabledAdvancedServices)');
-  return Gmail;
-}
-
 export function createBounceMailbox(): BounceMailbox {
   return {
     list(query: string): string[] {
-      return (gmail().Users.Messages.list('me', { q: query, maxResults: PAGE }).messages ?? []).map((message) => message.id);
+      return (gmailService().Users.Messages.list('me', { q: query, maxResults: PAGE }).messages ?? []).map((message) => message.id);
     },
     read(id: string): BounceNotice {
-      const message = gmail().Users.Messages.get('me', id, { format: 'full' });
+      const message = gmailService().Users.Messages.get('me', id, { format: 'full' });
       return {
         id: message.id,
         receivedAt: Number(message.internalDate),

@@ -1,30 +1,8 @@
 // The deploying account's Sent folder through the Gmail advanced service (RECONCILE_SENT_MAIL only): search and read.
 //
-// Gmail.Users.Messages.list answers ids only; .get(format full) has the headers and the body parts
-// (https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages/list, …/get). The service exists
-// only when appsscript.json enables it (https://developers.google.com/apps-script/guides/services/advanced).
+// The service and the shapes it answers: gmail-service.ts.
 import type { SentCopy, SentMailbox } from '../core/ports';
-
-interface GmailPart {
-  mimeType?: string;
-  headers?: { name: string; value: string }[];
-  body?: { data?: string };
-  parts?: GmailPart[];
-}
-interface GmailMessage {
-  id: string;
-  internalDate?: string;
-  payload?: GmailPart;
-}
-interface GmailAdvanced {
-  Users: {
-    Messages: {
-      list(userId: string, options: { q: string; maxResults?: number; pageToken?: string }): { messages?: { id: string }[]; nextPageToken?: string };
-      get(userId: string, id: string, options: { format: string }): GmailMessage;
-    };
-  };
-}
-declare const Gmail: GmailAdvanced | undefined;
+import { gmailService, type GmailMessage, type GmailPart } from './gmail-service';
 
 /** More copies than this of one reference is already "a person must look": the rest need not be read. */
 const MAX_COPIES = 20;
@@ -46,10 +24,7 @@ function bodyText(part: GmailPart | undefined): string {
 export function createSentMailbox(): SentMailbox {
   return {
     search(query: string): SentCopy[] {
-      if (typeof Gmail === 'undefined') {
-        throw new Error('the Gmail advanced service is not enabled in appsscript.json (dependencies.enabledAdvancedServices)');
-      }
-      const api = Gmail;
+      const api = gmailService();
       const ids: string[] = [];
       let pageToken: string | undefined;
       do {
