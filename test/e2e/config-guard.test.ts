@@ -1,15 +1,9 @@
 // Config that cannot be misread, end to end: approval switched on holds written replies, and Config mistakes are named as such.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { startRuntime, submission, type Runtime, type Mail } from './runtime';
 
 const STAFF = 'staff@example.com';
 const OWNER = 'owner@example.com';
-
-interface Mail {
-  to: string;
-  subject: string;
-  body: string;
-}
 
 let rt: Runtime | undefined;
 

@@ -2,18 +2,12 @@
 // time moved by the runtime's own clock (POST /api/clock), which executions read as Date.now().
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS } from '../../src/core/queue-row';
-import { getHealth, startRuntime, submission, type Runtime } from './runtime';
+import { getHealth, startRuntime, submission, type Runtime, type Mail } from './runtime';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const STAFF = 'staff@example.com';
 const ANA = 'ana@example.com';
-
-interface Mail {
-  to: string;
-  subject: string;
-  body: string;
-}
 
 let rt: Runtime | undefined;
 

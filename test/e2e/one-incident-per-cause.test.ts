@@ -1,15 +1,9 @@
 // One incident per root cause, end to end: no Gemini call without a key, an outage ended by Gemini's answer, and doGet agreeing with open incidents.
 import { afterEach, describe, expect, it } from 'vitest';
-import { GEMINI_KEY, getHealth, startRuntime, submission, type Runtime } from './runtime';
+import { GEMINI_KEY, getHealth, startRuntime, submission, type Runtime, type Mail } from './runtime';
 
 const MINUTE = 60_000;
 const STAFF = 'staff@example.com';
-
-interface Mail {
-  to: string;
-  subject: string;
-  body: string;
-}
 
 let rt: Runtime | undefined;
 

@@ -24,6 +24,13 @@ export function submission(n: number | string, patch: (body: any) => void = () =
 
 export type QueueObject = Record<QueueHeader, unknown>;
 
+/** A mail in the runtime's outbox, as the tests read it. */
+export interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+}
+
 export interface Runtime {
   host: any;
   url: string;
