@@ -74,7 +74,7 @@ function rowsOfNoEvent(rows, knownIds, knownTokens) {
  * One event's rows and mails. Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or
  * refused by the platform with no bad-token copy in Rejected (`mustHaveRow`): it must end answered or with a person.
  */
-function checkEvent({ n, id, mine, sent, mustHaveRow, accepted, journaled }) {
+function checkEvent({ n, id, mine, sentElsewhere = [], sent, mustHaveRow, accepted, journaled }) {
   const violations = [];
   // A staff copy of a SENT row (a whole row pasted over another) is the same record twice, not a second answer: the
   // copy carries the original's mail_ref and sent_at, and a filled sent_at is never mailed again.
@@ -101,7 +101,7 @@ function checkEvent({ n, id, mine, sent, mustHaveRow, accepted, journaled }) {
     if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
   }
   for (const m of sent) {
-    const owner = live.find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
+    const owner = [...live, ...sentElsewhere].find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
     if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
     else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
   }
@@ -137,6 +137,9 @@ function secretsIn(observed) {
 export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
+  // Queues staff renamed (the staffRenameQueue actor) still hold the SENT rows of the mails that went from them: they
+  // own those mails, though only Queue and Archive count for whether a submission is kept.
+  const renamed = Object.entries(observed.sheets).filter(([name]) => /^Queue \(old \d+\)$/.test(name)).flatMap(([, sheet]) => objects(sheet));
   const accepted = acceptedEvents(observed.answers);
   // Typeform holds every refused submission, so the Typeform check must have queued it (or it is in Rejected, from a
   // bad-token copy, where staff accept it): only then is it not lost. A poison delivery is an outsider's post to the
@@ -170,7 +173,8 @@ export function checkSchedule(observed) {
   for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
   for (const [n, id] of events) {
     const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
-    const found = checkEvent({ n, id, mine, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n), journaled: journaledTokens.has(tokenOf(n)) });
+    const sentElsewhere = renamed.filter((r) => (r.event_id === id || r.response_token === tokenOf(n)) && r.status === 'SENT');
+    const found = checkEvent({ n, id, mine, sentElsewhere, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n), journaled: journaledTokens.has(tokenOf(n)) });
     if (found.lost) lost++;
     violations.push(...found.violations);
   }

@@ -73,6 +73,18 @@ describe('chaos schedules in the local runtime', () => {
     expect(result).toMatchObject({ duplicateEmails: 1, lost: 1, secretsLeaked: 1 });
   });
 
+  // Seen by `npm run chaos -- --world random` (seed 20261204, shrunk): Queue renamed after a SENT reply, the submission
+  // delivered again to the new Queue, held there as NEEDS_REVIEW (ALREADY_CLAIMED). The mail's SENT row is in the renamed sheet.
+  it('the checker lets a SENT row in a Queue staff renamed own its mail; with no such row the mail is an orphan', () => {
+    const header = ['status', 'event_id', 'error', 'sent_at', 'mail_ref'];
+    const mail = { to: recipientOf(1), subject: 'Reply (FQ-AAAAAA)', body: 'Reference: FQ-AAAAAA', htmlBody: '', executionId: 'exec-9' };
+    const queue = { header, rows: [['NEEDS_REVIEW', eventIdOf(1), 'ALREADY_CLAIMED: the Log shows this submission was claimed for sending', '', 'FQ-BBBBBB']] };
+    const observed = (sheets: Record<string, unknown>) => ({ answers: [{ n: 1, answer: { ok: true, queued: true } }], outbox: [mail], sheets: { Queue: queue, ...sheets }, executions: [], spill: [] });
+    const old = { header, rows: [['SENT', eventIdOf(1), '', '2026-01-01T00:00:00Z', 'FQ-AAAAAA']] };
+    expect(checkSchedule(observed({ 'Queue (old 1)': old })).violations).toEqual([]);
+    expect(checkSchedule(observed({})).violations).toEqual([`a mail to ${recipientOf(1)} carries no mail_ref of event #1's rows: Reply (FQ-AAAAAA)`]);
+  });
+
   // Seen by `npm run chaos -- --world random` (userLock=per-caller: two doPosts of one event both appended): the
   // answering row was mailed, then deleted by staff; its DUPLICATE copy stayed. Answered once and journaled: not lost.
   it('the checker counts a submission mailed once, journaled, with only its DUPLICATE copy left, as kept; unmailed, as lost', () => {
