@@ -101,7 +101,11 @@ function checkEvent({ n, id, mine, sentElsewhere = [], sent, mustHaveRow, accept
     if (r.status === 'SENT' && sent.length === 0) violations.push(`event #${n}: row says SENT but no mail went to ${recipientOf(n)}`);
   }
   for (const m of sent) {
-    const owner = [...live, ...sentElsewhere].find((r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref));
+    const carries = (r) => r.mail_ref && String(m.subject).includes(r.mail_ref) && String(m.body).includes(r.mail_ref);
+    // Its row left in a renamed Queue (SENT, or SENDING after a crash) accounts for it while Queue holds the
+    // submission with a person (the send ledger refused to mail it again).
+    if (!live.some(carries) && sentElsewhere.some(carries) && live.some((r) => PERSON_STATES.has(String(r.status)) || r.status === 'SENT')) continue;
+    const owner = live.find(carries);
     if (!owner) violations.push(`a mail to ${m.to} carries no mail_ref of event #${n}'s rows: ${m.subject}`);
     else if (owner.status !== 'SENT' && owner.status !== 'NEEDS_REVIEW') violations.push(`event #${n} was mailed but its row says ${owner.status}`);
   }
@@ -137,8 +141,9 @@ function secretsIn(observed) {
 export function checkSchedule(observed) {
   const violations = [];
   const rows = [...objects(observed.sheets.Queue), ...objects(observed.sheets.Archive)];
-  // Queues staff renamed (the staffRenameQueue actor) still hold the SENT rows of the mails that went from them: they
-  // own those mails, though only Queue and Archive count for whether a submission is kept.
+  // Queues staff renamed (the staffRenameQueue actor) still hold the rows of the mails that went from them (SENT, or
+  // SENDING when the run died right after the send): they own those mails, though only Queue and Archive count for
+  // whether a submission is kept.
   const renamed = Object.entries(observed.sheets).filter(([name]) => /^Queue \(old \d+\)$/.test(name)).flatMap(([, sheet]) => objects(sheet));
   const accepted = acceptedEvents(observed.answers);
   // Typeform holds every refused submission, so the Typeform check must have queued it (or it is in Rejected, from a
@@ -173,7 +178,7 @@ export function checkSchedule(observed) {
   for (const { n, id } of observed.answers) if (id !== undefined) events.set(n, id);
   for (const [n, id] of events) {
     const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
-    const sentElsewhere = renamed.filter((r) => (r.event_id === id || r.response_token === tokenOf(n)) && r.status === 'SENT');
+    const sentElsewhere = renamed.filter((r) => (r.event_id === id || r.response_token === tokenOf(n)) && (r.status === 'SENT' || r.status === 'SENDING'));
     const found = checkEvent({ n, id, mine, sentElsewhere, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n), journaled: journaledTokens.has(tokenOf(n)) });
     if (found.lost) lost++;
     violations.push(...found.violations);
