@@ -1,7 +1,6 @@
 // Issue #29 end to end: a retired model gives way to the next of the list, every reply's tokens are kept, and a daily token budget.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { fullRun, queueColumn, startRuntime, submission, type Runtime } from './runtime';
 
 const STAFF = 'staff@example.com';
 const RETIRED = 'gemini-2.0-flash';
@@ -21,20 +20,13 @@ function delivery(n: number): string {
   });
 }
 
-const colLetter = (header: QueueHeader) => String.fromCharCode(65 + QUEUE_HEADERS.indexOf(header));
-
 describe('models that retire, token ledger and budget, in the runtime', () => {
   let rt: Runtime;
   afterEach(async () => {
     await rt?.close();
   });
 
-  const tick = async () => {
-    rt.host.properties.set('FQ_DIRTY', String(Date.now()));
-    const exec = await rt.run('processQueue');
-    expect(exec.status, JSON.stringify(exec.error)).toBe('ok');
-    return exec;
-  };
+  const tick = () => fullRun(rt);
   const log = (): LogLine[] => {
     const sheet = rt.sheet('Log');
     return sheet.rows.map((cells) => Object.fromEntries(sheet.header.map((name, i) => [String(name), String(cells[i] ?? '')])) as unknown as LogLine);
@@ -133,7 +125,7 @@ describe('models that retire, token ledger and budget, in the runtime', () => {
     expect(incident('GEMINI_BUDGET_REACHED')).toMatchObject({ state: 'open' });
     const requests = rt.gemini.requests.length;
 
-    await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('status')}2`, value: 'APPROVED', user: 'ana@example.com' });
+    await rt.host.edit({ sheet: 'Queue', a1: `${queueColumn('status')}2`, value: 'APPROVED', user: 'ana@example.com' });
     await tick();
     expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'PENDING']);
     expect(respondentMails().map((mail: any) => mail.to)).toEqual(['r1@example.com']);

@@ -1,22 +1,15 @@
 // The review trail end to end: an edited approval keeps the model's draft beside what was sent, and the Log names the approver and the change.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { fullRun, queueColumn, startRuntime, submission, type Runtime } from './runtime';
 
 const ANA = 'ana@example.com';
-const colLetter = (header: QueueHeader) => String.fromCharCode(65 + QUEUE_HEADERS.indexOf(header));
-
 describe('the review trail in the runtime', () => {
   let rt: Runtime;
   afterEach(async () => {
     await rt?.close();
   });
 
-  const tick = async () => {
-    rt.host.properties.set('FQ_DIRTY', String(Date.now()));
-    const exec = await rt.run('processQueue');
-    expect(exec.status, JSON.stringify(exec.error)).toBe('ok');
-  };
+  const tick = () => fullRun(rt);
   const logOf = (eventId: string) => {
     const sheet = rt.sheet('Log');
     const col = (name: string) => sheet.header.indexOf(name);
@@ -36,10 +29,10 @@ describe('the review trail in the runtime', () => {
     const draft = String(edited.result);
     const sent = `${draft.slice(0, 40)} — and well argued.${draft.slice(40)}`;
 
-    await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('result')}2`, value: sent, user: ANA });
-    await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('result')}2`, value: `${sent}\n— Ana`, user: ANA }); // a second edit keeps the first draft
-    await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('status')}2`, value: 'APPROVED', user: ANA });
-    await rt.host.edit({ sheet: 'Queue', a1: `${colLetter('status')}3`, value: 'APPROVED', user: ANA });
+    await rt.host.edit({ sheet: 'Queue', a1: `${queueColumn('result')}2`, value: sent, user: ANA });
+    await rt.host.edit({ sheet: 'Queue', a1: `${queueColumn('result')}2`, value: `${sent}\n— Ana`, user: ANA }); // a second edit keeps the first draft
+    await rt.host.edit({ sheet: 'Queue', a1: `${queueColumn('status')}2`, value: 'APPROVED', user: ANA });
+    await rt.host.edit({ sheet: 'Queue', a1: `${queueColumn('status')}3`, value: 'APPROVED', user: ANA });
     await tick();
 
     expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'SENT']);

@@ -1,5 +1,6 @@
 // One local runtime per test: harness/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front.
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { startHost } from '../../harness/runtime.mjs';
 import { startServer } from '../../emulator/server.mjs';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
@@ -123,4 +124,17 @@ export async function getHealth(rt: Runtime, token: string | null = HEALTH_TOKEN
   const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
   const response = await fetch(`${rt.url}/exec${query}`);
   return JSON.parse(await response.text());
+}
+
+/** The A1 column letter of a Queue header, for a staff edit of that cell. */
+export function queueColumn(header: QueueHeader): string {
+  return String.fromCharCode(65 + QUEUE_HEADERS.indexOf(header));
+}
+
+/** A full processQueue run (FQ_DIRTY set, so the tick gate does not skip it), which must end ok. */
+export async function fullRun(rt: Runtime): Promise<any> {
+  rt.host.properties.set('FQ_DIRTY', String(Date.now()));
+  const exec = await rt.run('processQueue');
+  expect(exec.status, JSON.stringify(exec.error)).toBe('ok');
+  return exec;
 }
