@@ -1,5 +1,5 @@
 // Config sheet cells judged one by one (yes/no columns, addresses, model ids, placeholders): the on-edit note and the run's CONFIG_SHEET_INVALID say the same.
-import { isEmailAddress } from './processing/mail';
+import { isEmailAddress } from './mail-addresses';
 import { placeholdersIn } from './processing/templates';
 
 /** Columns that hold yes or no: Set up gives them checkboxes. */

@@ -1,6 +1,6 @@
 // The suppression list (the Suppressed sheet): addresses no reply is ever mailed to, added by staff or by a bounce.
 import type { SuppressedEntry } from './ports';
-import { mailboxOf } from './processing/mail';
+import { mailboxOf } from './mail-addresses';
 
 export type { SuppressedEntry } from './ports';
 

@@ -2,18 +2,18 @@
 import { configFor } from '../form-config';
 import { codeOf, isSheetsOutage, messageOf } from '../errors';
 import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
-import { emptyRow, type QueueRow } from '../queue-row';
+import type { QueueRow } from '../queue-row';
 import { redact } from '../redact';
 import { DIRTY_PROPERTY } from '../tick-gate';
 import { tokenProblem, type Settings } from '../settings';
 import { archiveMayHold } from '../staff/archive';
-import { findRecipient, renderSubmission } from './answers';
-import { fitCell, payloadPointer, splitText, CELL_LIMIT_CHARS } from './cell-chunks';
+import { findRecipient } from './answers';
 import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
 import type { IntakeForm } from './forms-mirror';
 import { keepRejectedDelivery, recordRejection, rejectDelivery, secretsOf, shownReason } from './rejections';
 import { checkWebhookToken } from './token-check';
-import { isTestDelivery, parseTypeformBody, type TypeformDelivery } from './typeform-payload';
+import { parseTypeformBody, type TypeformDelivery } from './typeform-payload';
+import { buildQueueRow } from '../submission-row';
 import { journalEntryOf } from '../journal/journal-line';
 
 /** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
@@ -237,22 +237,6 @@ function rejectStored(sheets: IntakeSheetsWithConfig, deps: IntakeDeps, at: numb
   recordRejection(sheets, deps, { at, kind: error, reason: `${label}: ${reason}`, body: delivery.compactJson, formId: delivery.formId, eventId: delivery.eventId });
   sheets.flush();
   return { ok: false, error, event_id: delivery.eventId };
-}
-
-export function buildQueueRow(delivery: TypeformDelivery, receivedAt: number, config: IntakeForm): { row: QueueRow; payloadChunks: string[] } {
-  const row = emptyRow();
-  row.status = isTestDelivery(delivery) ? 'TEST' : 'PENDING';
-  row.eventId = delivery.eventId;
-  row.receivedAt = receivedAt;
-  row.formId = delivery.formId;
-  row.responseToken = delivery.responseToken;
-  row.recipient = findRecipient(delivery, config.recipientField);
-  row.submission = fitCell(renderSubmission(delivery), 'cut to fit a cell; every answer is in the payload');
-  row.updatedAt = receivedAt;
-  const json = delivery.compactJson;
-  const payloadChunks = json.length > CELL_LIMIT_CHARS ? splitText(json) : [];
-  row.payload = payloadChunks.length > 0 ? payloadPointer(payloadChunks.length) : json;
-  return { row, payloadChunks };
 }
 
 function seenKey(eventId: string): string {

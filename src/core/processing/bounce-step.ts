@@ -4,7 +4,7 @@ import { codeOf, messageOf } from '../errors';
 import type { BounceMailbox, BounceNotice } from '../ports';
 import { errorSummary } from '../redact';
 import { ADDED_BY_BOUNCE, suppressionOf, type SuppressedEntry } from '../suppression';
-import { mailboxOf } from './mail';
+import { mailboxOf } from '../mail-addresses';
 import { commitBatch, isOverBudget, isoTime, markGone, newBatch, noteRow, raiseIncident, suppressedOf, type Run } from './run-context';
 import {
   BOUNCE_OVERLAP_MS,

@@ -10,7 +10,7 @@
 import type { BounceNotice } from '../ports';
 import type { QueueRow } from '../queue-row';
 import { DAY_MS, MINUTE_MS } from '../time';
-import { mailboxOf } from './mail';
+import { mailboxOf } from '../mail-addresses';
 import { bareAddress } from '../suppression';
 
 /** The inbox is searched from this long before the last check: a notice Gmail indexed late is still found. */

@@ -11,7 +11,7 @@ import {
   withLargerBudget,
   type GeminiVerdict,
 } from './gemini';
-import { recipientProblem } from './mail';
+import { recipientProblem } from '../mail-addresses';
 import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } from './model-fallback';
 import { firstLiveModel, modelsFor } from './model-list';
 import { tallyTokens } from './usage-tally';

@@ -1,7 +1,7 @@
 // The run's Journal check: every submission the Journal holds has a row in Queue or Archive, or a Log that shows it finished; one that has none is put back for a person.
 import { codeOf, messageOf } from '../errors';
 import { configFor } from '../form-config';
-import { buildQueueRow } from '../intake/intake';
+import { buildQueueRow } from '../submission-row';
 import { parseTypeformBody } from '../intake/typeform-payload';
 import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from '../journal/journal-check';
 import { journalEntryOf, journalKeyOf, type JournalRecord } from '../journal/journal-line';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../../src/core/errors';
 import { answerValuesByRef } from '../../../src/core/processing/answers';
-import { buildMail, classifyMailError, mailboxOf, recipientCount, recipientProblem, type MailBuild } from '../../../src/core/processing/mail';
+import { mailboxOf, recipientProblem } from '../../../src/core/mail-addresses';
+import { buildMail, classifyMailError, recipientCount, type MailBuild } from '../../../src/core/processing/mail';
 import { newMailRef } from '../../../src/core/processing/mail-ref';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/processing/templates';
 import type { FormConfig } from '../../../src/core/ports';
