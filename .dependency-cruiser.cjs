@@ -38,6 +38,27 @@ module.exports = {
       to: { path: '^src/' },
     },
     {
+      name: 'domain-below-use-cases',
+      comment: 'src/core/domain is the shared language and rules (statuses, transitions, rows, the mail guard, settings, failures): it knows no use case and no run.',
+      severity: 'error',
+      from: { path: '^src/core/domain/' },
+      to: { path: '^src/core/(?!domain/)' },
+    },
+    {
+      name: 'use-cases-apart',
+      comment: 'A use case (intake, processing, staff, triage, reconcile, self-test) imports the domain and itself, never another use case: what two need is domain.',
+      severity: 'error',
+      from: { path: '^src/core/(intake|processing|staff|triage|reconcile|self-test)/' },
+      to: { path: '^src/core/(?!domain/|$1/)' },
+    },
+    {
+      name: 'runs-on-top',
+      comment: 'src/core/runs composes use cases into one execution (processQueue\'s tick); nothing in core imports a run.',
+      severity: 'error',
+      from: { path: '^src/core/(?!runs/)' },
+      to: { path: '^src/core/runs/' },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'An import that resolves to nothing is a typo or a deleted file.',
       severity: 'error',

@@ -11,7 +11,7 @@ export const STAFF = 'staff@example.com';
  */
 const SYSTEM_COLUMNS = new Set(['event_id', 'received_at', 'form_id', 'response_token', 'submission', 'payload', 'attempts',
   'next_attempt_at', 'claimed_at', 'sent_at', 'mail_ref', 'error', 'updated_at']);
-/** The Log's send ledger lines: a claim before a send and the send itself (src/core/send-ledger.ts). */
+/** The Log's send ledger lines: a claim before a send and the send itself (src/core/domain/mail/send-ledger.ts). */
 const LEDGER_MOVES = new Set(['SENDING', 'SENT']);
 /** The Sent check's verdict when it found no copy; its advice to staff is to set the row PENDING (src/core/processing/sent-check.ts). */
 const SAFE_TO_RESEND = /safe to resend/;

@@ -5,7 +5,7 @@ import { breakdownOf } from './run-breakdown.mjs';
 
 export const GEMINI_MS = 3000; // the fixed Gemini time per request
 const TICKS_PER_DAY = 1440; // everyMinutes(1)
-const SWEEPS_PER_DAY = 96; // the 15-minute safety sweep (src/core/tick-gate.ts)
+const SWEEPS_PER_DAY = 96; // the 15-minute safety sweep (src/core/domain/queue/tick-gate.ts)
 const FETCH_KEYS = ['UrlFetchApp.fetch', 'UrlFetchApp.fetchAll'];
 
 /**

@@ -93,7 +93,7 @@ export async function measureIntake({ sizes = [1000, 10000, 100000], perSize = 5
     const first = await deliverVia(rt.host, submission(next++));
     await deliverVia(ref, submission(next++));
     // Then a processQueue run, as the minute trigger makes after a delivery: it reads Config and leaves intake its copy
-    // of the forms in Script Properties (src/core/intake/forms-mirror.ts), which the deliveries below read instead of
+    // of the forms in Script Properties (src/core/domain/config/forms-mirror.ts), which the deliveries below read instead of
     // Config, as they do on Google while deliveries keep arriving. The warm-up delivery had none: its calls are the cost
     // of a delivery after five idle minutes or a Config edit.
     await rt.host.run('processQueue', [], { kind: 'trigger' });

@@ -8,8 +8,8 @@ import {
   TRANSITIONS,
   UNCHECKED_KEEPS,
   type Actor,
-} from '../../src/core/processing/transitions';
-import { FINISHED_STATUSES, STATUS_MEANING, STATUSES, type Status } from '../../src/core/statuses';
+} from '../../src/core/domain/queue/transitions';
+import { FINISHED_STATUSES, STATUS_MEANING, STATUSES, type Status } from '../../src/core/domain/queue/statuses';
 
 function andList(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;

@@ -1,5 +1,5 @@
 // The generated part of docs/triage.md: one section per incident code, from the incident records the mails use.
-import { INCIDENT_CODES } from '../../src/core/codes';
+import { INCIDENT_CODES } from '../../src/core/domain/failures/codes';
 import { CLASS_LABEL, INCIDENTS, type IncidentRecord } from '../../src/core/triage/incident-catalog';
 
 function mailedLine(record: IncidentRecord): string {

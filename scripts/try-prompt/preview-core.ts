@@ -1,11 +1,11 @@
 // What `npm run try-prompt` needs of core, bundled by scripts/try-prompt.mjs: the sample read as intake reads it, and the preview.
-import { configFor, blankFormConfig, formConfigsFromValues } from '../../src/core/form-config';
-import { renderSubmission } from '../../src/core/intake/answers';
-import { parseTypeformBody } from '../../src/core/intake/typeform-payload';
-import type { FormConfig, GeminiOutcome } from '../../src/core/ports';
+import { configFor, blankFormConfig, formConfigsFromValues } from '../../src/core/domain/config/form-config';
+import { renderSubmission } from '../../src/core/domain/typeform/answers';
+import { parseTypeformBody } from '../../src/core/domain/typeform/typeform-payload';
+import type { FormConfig, GeminiOutcome } from '../../src/core/domain/ports';
 import { previewModels, previewRequest, previewText, readPreview, type PreviewResult } from '../../src/core/processing/preview';
-import { emptyRow } from '../../src/core/queue-row';
-import { readSettings } from '../../src/core/settings';
+import { emptyRow } from '../../src/core/domain/queue/queue-row';
+import { readSettings } from '../../src/core/domain/config/settings';
 
 export interface TryPromptInput {
   formId: string;

@@ -1,9 +1,9 @@
 // doGet: the queue's health as JSON for an uptime checker, behind its own HEALTH_TOKEN (never the webhook's).
-import { messageOf } from '../core/errors';
+import { messageOf } from '../core/domain/failures/errors';
 import { checkWebhookToken } from '../core/intake/token-check';
-import { redact } from '../core/redact';
-import { runGap } from '../core/run-gap';
-import { readSettings, secretValues } from '../core/settings';
+import { redact } from '../core/domain/failures/redact';
+import { runGap } from '../core/domain/queue/run-gap';
+import { readSettings, secretValues } from '../core/domain/config/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
 import { createScriptPropertyStore } from '../gas/script-properties';

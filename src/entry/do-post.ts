@@ -1,7 +1,7 @@
 // The web app's doPost: wires Apps Script to intake and always answers JSON, whatever happens.
-import { messageOf } from '../core/errors';
+import { messageOf } from '../core/domain/failures/errors';
 import { handleDelivery, type IntakeAnswer } from '../core/intake/intake';
-import { redact } from '../core/redact';
+import { redact } from '../core/domain/failures/redact';
 import { keepUnhandledBody, webhookDeps } from '../gas/intake-service';
 
 function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {

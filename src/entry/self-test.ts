@@ -1,6 +1,6 @@
 // selfTest: formqueue → Self-test, or run from the editor; checks the platform assumptions on this account.
 import { systemClock } from '../gas/system-clock';
-import { readSettings } from '../core/settings';
+import { readSettings } from '../core/domain/config/settings';
 import { createScriptPropertyStore } from '../gas/script-properties';
 import { runSelfTest } from '../gas/self-test';
 import { openSpreadsheet } from '../gas/spreadsheet';

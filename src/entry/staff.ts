@@ -1,10 +1,10 @@
 // The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each wiring adapters to core.
 import { systemClock } from '../gas/system-clock';
-import { messageOf } from '../core/errors';
-import { readSettings, SETTING_KEYS } from '../core/settings';
+import { messageOf } from '../core/domain/failures/errors';
+import { readSettings, SETTING_KEYS } from '../core/domain/config/settings';
 import { planPropertyChange } from '../core/staff/set-property';
 import type { MenuAction } from '../core/staff/menu-actions';
-import { DIRTY_PROPERTY } from '../core/tick-gate';
+import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
 import { createAuditLog } from '../gas/audit-log';
 import { guardConfigEdit } from '../gas/config-edit-guard';
 import { noteConfigEdit } from '../gas/config-store';

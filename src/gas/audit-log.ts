@@ -1,6 +1,6 @@
 // AuditLog port → the Log sheet: one atomic append per entry, every cell but the time as plain text; a submission's lines found by TextFinder.
-import type { AuditLog, LogEntry } from '../core/ports';
-import { SHEETS } from '../core/sheet-names';
+import type { AuditLog, LogEntry } from '../core/domain/ports';
+import { SHEETS } from '../core/domain/queue/sheet-names';
 import { createAppender } from './sheet-append';
 import { requireSheet } from './spreadsheet';
 

@@ -5,7 +5,7 @@
 // multipart/report: a human text, a message/delivery-status part, and the original message, whose text Gmail may show
 // inline or only as an attachment id (the runtime's `bounceOriginal` world): every part with body.data is read, with the
 // headers of nested parts (the original's Subject and Message-ID), so whatever Gmail shows can be matched.
-import type { BounceMailbox, BounceNotice } from '../core/ports';
+import type { BounceMailbox, BounceNotice } from '../core/domain/ports';
 import { gmailService, type GmailPart } from './gmail-service';
 
 /** One page: a check reads at most 20 notices (bounces.ts), and a later check picks up the rest. */

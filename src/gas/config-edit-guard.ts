@@ -1,6 +1,6 @@
-// The on-edit check of the Config sheet: each edited cell judged by core/config-check.ts, its problem noted on the cell (and the note cleared once fixed).
-import { configCellProblem } from '../core/config-check';
-import { SHEETS } from '../core/sheet-names';
+// The on-edit check of the Config sheet: each edited cell judged by core/domain/config/config-check.ts, its problem noted on the cell (and the note cleared once fixed).
+import { configCellProblem } from '../core/domain/config/config-check';
+import { SHEETS } from '../core/domain/queue/sheet-names';
 
 /** Our notes start with this, so a note a person wrote on a Config cell is never cleared by us. */
 export const CONFIG_NOTE_PREFIX = 'formqueue: ';

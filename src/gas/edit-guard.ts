@@ -1,7 +1,7 @@
 // The installable on-edit handler's body: reads one Queue edit, judges status and result cells, and hands system columns to system-edit-guard.ts.
-import type { LogEntry } from '../core/ports';
-import { indexColumns, rowFromValues, rowToValues, type QueueHeader } from '../core/queue-row';
-import { SHEETS } from '../core/sheet-names';
+import type { LogEntry } from '../core/domain/ports';
+import { indexColumns, rowFromValues, rowToValues, type QueueHeader } from '../core/domain/queue/queue-row';
+import { SHEETS } from '../core/domain/queue/sheet-names';
 import { cellBeforeEdit, isIntactRow, readSingleCellEdit } from '../core/staff/edit-event';
 import {
   decideResultEdit,

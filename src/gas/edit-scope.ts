@@ -1,7 +1,7 @@
 // What the on-edit guards share: one edit's scope, the batched write-back that never overwrites a newer change, and the finish.
-import { DIRTY_PROPERTY } from '../core/tick-gate';
-import type { AuditLog, LogEntry, PropertyStore } from '../core/ports';
-import type { ColumnIndex } from '../core/queue-row';
+import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import type { AuditLog, LogEntry, PropertyStore } from '../core/domain/ports';
+import type { ColumnIndex } from '../core/domain/queue/queue-row';
 import { editToast } from '../core/staff/edit-event';
 import type { StaffContext } from '../core/staff/staff-moves';
 

@@ -1,5 +1,5 @@
 // GeminiClient port: every request of a round at once through UrlFetchApp.fetchAll, outcomes in request order.
-import type { GeminiClient, GeminiOutcome, GeminiRequest } from '../core/ports';
+import type { GeminiClient, GeminiOutcome, GeminiRequest } from '../core/domain/ports';
 
 export function createGeminiClient(baseUrl: string, apiKey: string): GeminiClient {
   const call = (request: GeminiRequest) => ({

@@ -1,6 +1,6 @@
 // Measures the spreadsheet's grid (at most hourly) and raises or clears GRID_NEARLY_FULL with the days left.
-import { assessGrid, GRID_SAMPLES_PROPERTY, isGridCheckDue, parseGridSamples } from '../core/grid-capacity';
-import type { IncidentSink, PropertyStore } from '../core/ports';
+import { assessGrid, GRID_SAMPLES_PROPERTY, isGridCheckDue, parseGridSamples } from '../core/domain/queue/grid-capacity';
+import type { IncidentSink, PropertyStore } from '../core/domain/ports';
 
 export function watchGrid(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, props: PropertyStore, incidents: IncidentSink, snapshot: Readonly<Record<string, string>>, now: number): void {
   const samples = parseGridSamples(snapshot[GRID_SAMPLES_PROPERTY]);

@@ -1,5 +1,5 @@
 // Reads a sheet's header row in one call, for every writer that places cells by header (Queue, Archive).
-import { headerColumns, type ColumnIndex } from '../core/queue-row';
+import { headerColumns, type ColumnIndex } from '../core/domain/queue/queue-row';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -17,7 +17,7 @@ export function readHeaderRow(sheet: Sheet): unknown[] {
   }
 }
 
-/** Where formqueue's columns sit in `sheet`, and how wide its named header is (core/queue-row.ts headerColumns). */
+/** Where formqueue's columns sit in `sheet`, and how wide its named header is (core/domain/queue/queue-row.ts headerColumns). */
 export function readColumns(sheet: Sheet): { index: ColumnIndex; width: number } {
   return headerColumns(readHeaderRow(sheet));
 }

@@ -1,15 +1,15 @@
 // Intake wired to Apps Script: the deps doPost, the spill drain and "Accept rejected delivery" share.
-import { messageOf } from '../core/errors';
-import { checkBodyShape, MAX_BODY_CHARS } from '../core/intake/delivery-limits';
+import { messageOf } from '../core/domain/failures/errors';
+import { checkBodyShape, MAX_BODY_CHARS } from '../core/domain/typeform/delivery-limits';
 import { checkWebhookToken } from '../core/intake/token-check';
-import { redact } from '../core/redact';
+import { redact } from '../core/domain/failures/redact';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/intake/intake';
-import { mirroredForms } from '../core/intake/forms-mirror';
-import { REJECTED_TOTALS_PROPERTY } from '../core/intake/rejection-tally';
-import { parseTypeformBody } from '../core/intake/typeform-payload';
-import type { Lock, PropertyStore } from '../core/ports';
-import { readSettings } from '../core/settings';
-import { acceptAlert, type AcceptAlert } from '../core/staff/accept-rejected';
+import { mirroredForms } from '../core/domain/config/forms-mirror';
+import { REJECTED_TOTALS_PROPERTY } from '../core/domain/typeform/rejection-tally';
+import { parseTypeformBody } from '../core/domain/typeform/typeform-payload';
+import type { Lock, PropertyStore } from '../core/domain/ports';
+import { readSettings } from '../core/domain/config/settings';
+import { acceptAlert, type AcceptAlert } from '../core/intake/accept-rejected';
 import { createIntakeSheets } from './intake-sheets';
 import { intakeLockFlushedByCaller, intakeLockReleasedAtExit } from './locks';
 import { createScriptCache } from './script-cache';

@@ -1,10 +1,10 @@
 // IntakeSheets port: dedupe by TextFinder (cost flat in the sheet's size) and one atomic append per delivery.
 import type { IntakeSheetsWithConfig } from '../core/intake/intake';
-import { missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/queue-row';
-import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/sheet-names';
-import { submissionKeys } from '../core/submission-keys';
-import { codedError } from '../core/errors';
-import type { FormConfig } from '../core/ports';
+import { missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from '../core/domain/queue/queue-row';
+import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';
+import { submissionKeys } from '../core/domain/queue/submission-keys';
+import { codedError } from '../core/domain/failures/errors';
+import type { FormConfig } from '../core/domain/ports';
 import { createConfigStore } from './config-store';
 import { readColumns } from './header-row';
 import { requireSheet } from './spreadsheet';

@@ -1,7 +1,7 @@
 // JournalStore port → the Journal sheet: one atomic appendRow per line, the tail read in one call, lines found by TextFinder.
-import { eventIdOfCell, journalCells, type JournalEntry, type JournalRecord } from '../core/journal/journal-line';
-import type { JournalStore } from '../core/ports';
-import { JOURNAL_HEADERS, SHEETS } from '../core/sheet-names';
+import { eventIdOfCell, journalCells, type JournalEntry, type JournalRecord } from '../core/domain/queue/journal-line';
+import type { JournalStore } from '../core/domain/ports';
+import { JOURNAL_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';
 import { requireSheet } from './spreadsheet';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

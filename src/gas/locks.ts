@@ -1,5 +1,5 @@
 // Lock ports: the script lock guards processQueue runs; the user lock guards intake's check-and-append.
-import type { Lock } from '../core/ports';
+import type { Lock } from '../core/domain/ports';
 
 function wrap(lock: GoogleAppsScript.Lock.Lock, flushOnRelease = true): Lock {
   // Whether this execution took the lock, known here without asking hasLock (a service call each time).

@@ -1,5 +1,5 @@
 // Mailer port over MailApp: send-only scope, which staff consent to more easily than full Gmail (see docs/platform.md#mailapp).
-import type { Mailer } from '../core/ports';
+import type { Mailer } from '../core/domain/ports';
 
 /** Below this many recipients left, the quota is asked again rather than counted down (another execution may send too). */
 const RECOUNT_BELOW = 25;

@@ -1,16 +1,16 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
-import { joinPayloadParts, parseRejectedBodyPointer } from '../core/intake/cell-chunks';
-import type { AuditLog, FormConfig, PropertyStore, QueueStore } from '../core/ports';
+import { joinPayloadParts, parseRejectedBodyPointer } from '../core/domain/queue/cell-chunks';
+import type { AuditLog, FormConfig, PropertyStore, QueueStore } from '../core/domain/ports';
 import { processingConfigFor } from '../core/processing/row-inputs';
-import type { QueueRow } from '../core/queue-row';
-import { runGap } from '../core/run-gap';
-import { readSettings } from '../core/settings';
-import { SHEETS } from '../core/sheet-names';
-import { healthDialogHtml } from '../core/staff/health-view';
-import { USAGE_PROPERTY, readUsage, usageSections } from '../core/processing/usage-tally';
+import type { QueueRow } from '../core/domain/queue/queue-row';
+import { runGap } from '../core/domain/queue/run-gap';
+import { readSettings } from '../core/domain/config/settings';
+import { SHEETS } from '../core/domain/queue/sheet-names';
+import { healthDialogHtml } from '../core/triage/health-view';
+import { USAGE_PROPERTY, readUsage, usageSections } from '../core/domain/gemini/usage-tally';
 import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
 import { staffName } from '../core/staff/staff-moves';
-import { DIRTY_PROPERTY } from '../core/tick-gate';
+import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
 import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';

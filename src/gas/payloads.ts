@@ -1,7 +1,7 @@
 // Reads a payload the Payloads sheet holds in parts (a cell takes at most 50,000 characters).
-import { isPayloadPointer, joinPayloadParts, type PayloadPart } from '../core/intake/cell-chunks';
-import type { QueueRow } from '../core/queue-row';
-import { SHEETS } from '../core/sheet-names';
+import { isPayloadPointer, joinPayloadParts, type PayloadPart } from '../core/domain/queue/cell-chunks';
+import type { QueueRow } from '../core/domain/queue/queue-row';
+import { SHEETS } from '../core/domain/queue/sheet-names';
 
 /** The rows of Payloads under `key` (column A), in sheet order, found without reading the whole sheet. */
 export function readPayloadParts(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, key: string): PayloadPart[] {

@@ -1,12 +1,12 @@
 // processQueue's wiring: the tick gate and the script lock, then core's tick with the Apps Script adapters.
-import { messageOf } from '../core/errors';
+import { messageOf } from '../core/domain/failures/errors';
 import { drainSpill } from '../core/intake/spill-drain';
 import type { ProcessingSummary } from '../core/processing/process-run';
-import { runQueueTick as runTick, type TickPorts, type Workspace } from '../core/queue-tick';
-import { redact } from '../core/redact';
-import type { Settings } from '../core/settings';
-import { SHEETS } from '../core/sheet-names';
-import { decideTick, DIRTY_PROPERTY, hasSpilledDeliveries } from '../core/tick-gate';
+import { runQueueTick as runTick, type TickPorts, type Workspace } from '../core/runs/queue-tick';
+import { redact } from '../core/domain/failures/redact';
+import type { Settings } from '../core/domain/config/settings';
+import { SHEETS } from '../core/domain/queue/sheet-names';
+import { decideTick, DIRTY_PROPERTY, hasSpilledDeliveries } from '../core/domain/queue/tick-gate';
 import { createAuditLog } from './audit-log';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';

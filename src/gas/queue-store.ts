@@ -1,11 +1,11 @@
 // QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
-import { codedError } from '../core/errors';
-import { moveToArchive, identityKey, type ArchiveGrid } from '../core/archive-move';
-import type { QueueStore, RowIdentity } from '../core/ports';
-import { holdsIdentity, mergeWrite, stillHolds } from '../core/row-write';
-import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/queue-row';
-import { ARCHIVE_HEADERS, SHEETS } from '../core/sheet-names';
-import { SUBMISSION_KEY_COLUMNS } from '../core/submission-keys';
+import { codedError } from '../core/domain/failures/errors';
+import { moveToArchive, identityKey, type ArchiveGrid } from '../core/domain/queue/archive-move';
+import type { QueueStore, RowIdentity } from '../core/domain/ports';
+import { holdsIdentity, mergeWrite, stillHolds } from '../core/domain/queue/row-write';
+import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/domain/queue/queue-row';
+import { ARCHIVE_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';
+import { SUBMISSION_KEY_COLUMNS } from '../core/domain/queue/submission-keys';
 import { readColumns } from './header-row';
 import { requireSheet } from './spreadsheet';
 import { appendRows } from './sheet-append';
@@ -133,7 +133,7 @@ type CellReader = ReturnType<typeof cellReader>;
 
 /**
  * Compare-and-set: where each row's submission stands right now. Its row number is checked first (one read for
- * rows close together); a row that no longer holds what its writer read there (src/core/row-write.ts) is looked
+ * rows close together); a row that no longer holds what its writer read there (src/core/domain/queue/row-write.ts) is looked
  * for by event_id (a sort, an insert or a delete above moved it), and left out (null) when it is gone, changed
  * meanwhile, or not unique. Staff take no lock, so this narrows the race to the moment between read and write.
  * Each placed row comes with the cells it holds now, which the write merges into.

@@ -1,9 +1,9 @@
 // formqueue → Preview reply: the selected Queue row's prompt asked of Gemini, shown in a dialog; nothing is written or mailed.
-import type { PropertyStore, QueueStore } from '../core/ports';
+import type { PropertyStore, QueueStore } from '../core/domain/ports';
 import { previewModels, previewRequest, previewText, readPreview, type PreviewResult } from '../core/processing/preview';
 import { processingConfigFor } from '../core/processing/row-inputs';
-import { readSettings } from '../core/settings';
-import { escapeHtml } from '../core/triage/text';
+import { readSettings } from '../core/domain/config/settings';
+import { escapeHtml } from '../core/domain/text';
 import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
 import { selectedQueueRowNumbers } from './menu';

@@ -1,8 +1,8 @@
 // The review trail's sheet side: the model's draft kept in Payloads at a reply's first staff edit, and approval Log lines told what changed.
-import { joinPayloadParts, splitText } from '../core/intake/cell-chunks';
-import type { AuditLog, LogEntry, PropertyStore } from '../core/ports';
-import type { QueueRow } from '../core/queue-row';
-import { SHEETS } from '../core/sheet-names';
+import { joinPayloadParts, splitText } from '../core/domain/queue/cell-chunks';
+import type { AuditLog, LogEntry, PropertyStore } from '../core/domain/ports';
+import type { QueueRow } from '../core/domain/queue/queue-row';
+import { SHEETS } from '../core/domain/queue/sheet-names';
 import { addReviews, REVIEWS_PROPERTY, type ReviewOutcome } from '../core/staff/review-stats';
 import { draftKey, isFirstEditSinceWritten, isResultEdit, reviewApproval } from '../core/staff/review-trail';
 import { readPayloadParts } from './payloads';

@@ -1,5 +1,5 @@
 // Cache port over the script cache (the document cache is null in a web app, see docs/platform.md#web-apps), every key hashed.
-import type { Cache } from '../core/ports';
+import type { Cache } from '../core/domain/ports';
 
 /**
  * CacheService refuses keys over 250 characters ("Argument too large: key",

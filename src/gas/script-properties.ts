@@ -1,5 +1,5 @@
 // PropertyStore port over Script Properties.
-import type { PropertyStore } from '../core/ports';
+import type { PropertyStore } from '../core/domain/ports';
 
 export function createScriptPropertyStore(): PropertyStore {
   const store = PropertiesService.getScriptProperties();

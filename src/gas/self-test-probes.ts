@@ -2,7 +2,7 @@
 import type { GeminiObservation, IdentityObservation, PlainTextObservation, Probe, TextFinderObservation, TriggerObservation, TypeformObservation, WebAppObservation } from '../core/self-test/checks';
 import { PLAIN_TEXT_SAMPLES, textFinderCells, typeformProbeUrl } from '../core/self-test/checks';
 import { geminiProbeRequest } from '../core/self-test/report';
-import type { Settings } from '../core/settings';
+import type { Settings } from '../core/domain/config/settings';
 import { createGeminiClient } from './gemini-client';
 import { appendRows, plainTextFormats } from './sheet-append';
 

@@ -1,7 +1,7 @@
 // Self-test: runs every probe, judges it in core, writes one Log line per check and returns the report.
 import { judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, type CheckResult } from '../core/self-test/checks';
 import { selfTestLogEntries, selfTestReport } from '../core/self-test/report';
-import type { Settings } from '../core/settings';
+import type { Settings } from '../core/domain/config/settings';
 import { createAuditLog } from './audit-log';
 import { probeGemini, probeIdentity, probeMailQuota, probeSheets, probeTriggers, probeTypeform, probeWebApp } from './self-test-probes';
 

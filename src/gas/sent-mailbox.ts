@@ -1,7 +1,7 @@
 // The deploying account's Sent folder through the Gmail advanced service (RECONCILE_SENT_MAIL only): search and read.
 //
 // The service and the shapes it answers: gmail-service.ts.
-import type { SentCopy, SentMailbox } from '../core/ports';
+import type { SentCopy, SentMailbox } from '../core/domain/ports';
 import { gmailService, type GmailMessage, type GmailPart } from './gmail-service';
 
 /** More copies than this of one reference is already "a person must look": the rest need not be read. */

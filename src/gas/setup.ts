@@ -1,10 +1,10 @@
 // Set up / repair: makes the spreadsheet, triggers and Script Properties match the setup plan; safe to run any number of times.
-import { missedDeliveriesNote } from '../core/reconcile/missed-deliveries';
+import { missedDeliveriesNote } from '../core/domain/typeform/missed-deliveries';
 import { WATCH_EVERY_MINUTES } from '../core/reconcile/webhook-watch';
-import { readYesNo, YES_NO_COLUMNS } from '../core/config-check';
-import type { PropertyStore } from '../core/ports';
-import { readSettings } from '../core/settings';
-import { SHEETS } from '../core/sheet-names';
+import { readYesNo, YES_NO_COLUMNS } from '../core/domain/config/config-check';
+import type { PropertyStore } from '../core/domain/ports';
+import { readSettings } from '../core/domain/config/settings';
+import { SHEETS } from '../core/domain/queue/sheet-names';
 import {
   DEPLOYER_PROPERTY,
   PROTECTION_PREFIX,
@@ -25,8 +25,8 @@ import {
   type SheetPlan,
   type TriggerInfo,
 } from '../core/staff/setup-plan';
-import { staffMovesSentence } from '../core/processing/transitions';
-import { STATUSES } from '../core/statuses';
+import { staffMovesSentence } from '../core/domain/queue/transitions';
+import { STATUSES } from '../core/domain/queue/statuses';
 import { appendRows, plainTextFormats } from './sheet-append';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -142,7 +142,7 @@ function applyQueueLook(sheet: Sheet, header: readonly string[]): void {
  * Checkboxes on Config's yes/no columns, set to reject anything else
  * (https://developers.google.com/apps-script/reference/spreadsheet/data-validation-builder#requirecheckbox), so
  * "yes please" cannot be typed and read as no; the values already there become TRUE/FALSE, and a cell that reads as
- * neither is left as it is and named in the report (the run reads it the safe way: src/core/config-check.ts).
+ * neither is left as it is and named in the report (the run reads it the safe way: src/core/domain/config/config-check.ts).
  */
 function applyConfigLook(sheet: Sheet, header: readonly string[], report: string[]): void {
   const rows = sheet.getMaxRows() - 1;

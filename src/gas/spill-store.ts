@@ -1,9 +1,9 @@
 // SpillStore port: deliveries kept in Script Properties, gzip + base64, chunked under the 9 KB value limit.
-import { codedError } from '../core/errors';
+import { codedError } from '../core/domain/failures/errors';
 import { SPILL_LIMIT_CHARS } from '../core/intake/intake';
 import { packForSpill, unpackSpilled } from '../core/intake/spill-format';
-import type { SpillStore, SpilledDelivery } from '../core/ports';
-import { SPILL_KEY_PREFIX } from '../core/tick-gate';
+import type { SpillStore, SpilledDelivery } from '../core/domain/ports';
+import { SPILL_KEY_PREFIX } from '../core/domain/queue/tick-gate';
 
 const PREFIX = SPILL_KEY_PREFIX;
 /** A form definition shared by spilled entries (not a delivery: the tick gate and the counts do not see it). */

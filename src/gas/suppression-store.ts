@@ -1,7 +1,7 @@
 // SuppressionList port → the Suppressed sheet: read in one call, each new line one atomic append into plain-text rows.
-import type { SuppressionList } from '../core/ports';
-import { SHEETS, SUPPRESSED_HEADERS } from '../core/sheet-names';
-import type { SuppressedEntry } from '../core/suppression';
+import type { SuppressionList } from '../core/domain/ports';
+import { SHEETS, SUPPRESSED_HEADERS } from '../core/domain/queue/sheet-names';
+import type { SuppressedEntry } from '../core/domain/mail/suppression';
 import { appendRows, plainTextFormats } from './sheet-append';
 import { requireSheet } from './spreadsheet';
 

@@ -1,6 +1,6 @@
 // Clock and Random ports: the only place the bundle reads the time or draws random numbers.
-import type { Clock, Random } from '../core/ports';
-import type { LocalClock } from '../core/send-window';
+import type { Clock, Random } from '../core/domain/ports';
+import type { LocalClock } from '../core/domain/mail/send-window';
 
 export const systemClock: Clock = { now: () => Date.now() };
 export const systemRandom: Random = { next: () => Math.random() };

@@ -1,6 +1,6 @@
 // The on-edit guard for the system-memory columns (event_id, sent_at, mail_ref, claimed_at): puts back or parks what staff changed.
-import type { LogEntry } from '../core/ports';
-import { rowFromValues, rowToValues, type QueueHeader } from '../core/queue-row';
+import type { LogEntry } from '../core/domain/ports';
+import { rowFromValues, rowToValues, type QueueHeader } from '../core/domain/queue/queue-row';
 import { decideSystemColumnEdit } from '../core/staff/edit-guard';
 import { toldOldValue } from '../core/staff/edit-event';
 import { decideSystemBlockRow, eventIdOfPayload } from '../core/staff/system-block';

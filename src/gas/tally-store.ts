@@ -1,7 +1,7 @@
 // TallyStore over the Tally sheet: one appendRow per rejection counted, read back whole, emptied by processQueue's fold.
-import { isRejectionKind } from '../core/intake/rejection-kinds';
-import type { TallyRow, TallyStore } from '../core/ports';
-import { SHEETS, TALLY_HEADERS } from '../core/sheet-names';
+import { isRejectionKind } from '../core/domain/typeform/rejection-kinds';
+import type { TallyRow, TallyStore } from '../core/domain/ports';
+import { SHEETS, TALLY_HEADERS } from '../core/domain/queue/sheet-names';
 import { appendRows } from './sheet-append';
 import { requireSheet } from './spreadsheet';
 

@@ -1,25 +1,25 @@
 // reconcileTypeform wired to Apps Script: UrlFetchApp to Typeform, column reads of Queue and Archive, intake's store.
-import { formConfigsFromValues, ANY_FORM } from '../core/form-config';
-import { messageOf } from '../core/errors';
+import { formConfigsFromValues, ANY_FORM } from '../core/domain/config/form-config';
+import { messageOf } from '../core/domain/failures/errors';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery } from '../core/intake/intake';
-import { isRejectedBodyKey, joinPayloadParts } from '../core/intake/cell-chunks';
-import { parseTypeformBody } from '../core/intake/typeform-payload';
-import { indexColumns } from '../core/queue-row';
+import { isRejectedBodyKey, joinPayloadParts } from '../core/domain/queue/cell-chunks';
+import { parseTypeformBody } from '../core/domain/typeform/typeform-payload';
+import { indexColumns } from '../core/domain/queue/queue-row';
 import { reconcileTypeform, reportLines, type ReconcileReport, type StoreAnswer, type TypeformAnswer, type TypeformHttp } from '../core/reconcile/typeform-reconcile';
 import { TYPEFORM_CHECK_PROPERTY, checkRecordOf, readCheckRecord } from '../core/reconcile/check-record';
 import { windowTime, type ResponseWindow } from '../core/reconcile/typeform-window';
 import { rejectedBodyHolds } from '../core/reconcile/rejected-match';
-import { readSettings, type Settings } from '../core/settings';
-import { SHEETS } from '../core/sheet-names';
-import { DIRTY_PROPERTY } from '../core/tick-gate';
-import { MINUTE_MS } from '../core/time';
+import { readSettings, type Settings } from '../core/domain/config/settings';
+import { SHEETS } from '../core/domain/queue/sheet-names';
+import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import { MINUTE_MS } from '../core/domain/time';
 import { intakeDeps } from './intake-service';
 import { readPayloadParts } from './payloads';
 import { createScriptPropertyStore } from './script-properties';
 import { openSpreadsheet, requireSheet } from './spreadsheet';
 import { systemClock } from './system-clock';
 import { createJournalStore } from './journal-store';
-import { isSubmissionIdentity } from '../core/submission-identity';
+import { isSubmissionIdentity } from '../core/domain/queue/submission-identity';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -1,9 +1,9 @@
 // The webhook watch wired to Apps Script: each form's Typeform webhook read every 15 minutes, switched back on when allowed, responses recovered hourly while it is unhealthy.
-import { readSettings } from '../core/settings';
+import { readSettings } from '../core/domain/config/settings';
 import { recoveredCount } from '../core/reconcile/typeform-reconcile';
 import { MIN_REQUEST_GAP_MS, waitBeforeRequestMs } from '../core/reconcile/typeform-window';
 import { WEBHOOK_WATCH_PROPERTY, afterRecovery, mayReenable, planWatch, readWatchRecord, watchedHook, type FormWatch } from '../core/reconcile/webhook-watch';
-import { DIRTY_PROPERTY } from '../core/tick-gate';
+import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
 import { createScriptPropertyStore } from './script-properties';
 import { openSpreadsheet } from './spreadsheet';
 import { systemClock } from './system-clock';

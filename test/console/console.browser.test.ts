@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium, MISSING_CHROMIUM } from '../../scripts/find-chromium.mjs';
-import { STATUS_COLOURS } from '../../src/core/statuses';
+import { STATUS_COLOURS } from '../../src/core/domain/queue/statuses';
 import { startRuntime, type Runtime } from '../e2e/runtime';
 
 const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;

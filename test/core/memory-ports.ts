@@ -27,14 +27,14 @@ import type {
   TallyEntry,
   TallyRow,
   TallyStore,
-} from '../../src/core/ports';
-import type { IncidentCode } from '../../src/core/codes';
-import { blankFormConfig } from '../../src/core/form-config';
-import { emptyRow, type QueueRow } from '../../src/core/queue-row';
-import type { JournalEntry, JournalRecord } from '../../src/core/journal/journal-line';
-import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/row-write';
-import { readSettings, type Settings } from '../../src/core/settings';
-import type { SuppressedEntry } from '../../src/core/suppression';
+} from '../../src/core/domain/ports';
+import type { IncidentCode } from '../../src/core/domain/failures/codes';
+import { blankFormConfig } from '../../src/core/domain/config/form-config';
+import { emptyRow, type QueueRow } from '../../src/core/domain/queue/queue-row';
+import type { JournalEntry, JournalRecord } from '../../src/core/domain/queue/journal-line';
+import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/domain/queue/row-write';
+import { readSettings, type Settings } from '../../src/core/domain/config/settings';
+import type { SuppressedEntry } from '../../src/core/domain/mail/suppression';
 import { newSummary, type ProcessingDeps, type Run } from '../../src/core/processing/run-context';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);

@@ -1,6 +1,6 @@
 // What a delivery and a run cost in service calls, in the local runtime: the savings docs/performance.md explains, each pinned.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS } from '../../src/core/queue-row';
+import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
 import { startRuntime, submission, type Runtime } from './runtime';
 
 const lastExecution = (rt: Runtime, fn: string) => [...rt.host.executions].reverse().find((e: any) => e.functionName === fn);
@@ -43,7 +43,7 @@ describe('service calls per delivery and per run', () => {
     expect(fresh['TextFinder.findNext']).toBe(1); // Queue only
     expect(lastExecution(rt, 'doPost').serviceCalls).toBe(18);
 
-    // A run reads Config and leaves intake a copy of its forms in Script Properties (core/intake/forms-mirror.ts).
+    // A run reads Config and leaves intake a copy of its forms in Script Properties (core/domain/config/forms-mirror.ts).
     await rt.run('processQueue');
     expect(await rt.deliver(submission(2, submittedAgo(60_000)))).toMatchObject({ ok: true, queued: true });
     const copied = lastExecution(rt, 'doPost').calls;

@@ -1,6 +1,6 @@
 // Intake end to end: the built bundle's doPost over HTTP in the local runtime, with real concurrency and faults.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS } from '../../src/core/queue-row';
+import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
 import { fixture, startRuntime, submission, TOKEN, type Runtime } from './runtime';
 
 describe('doPost over HTTP in the local runtime', () => {

@@ -1,7 +1,7 @@
 // Rows needing a person end to end: the built bundle's processQueue, doGet and staff edits in the local runtime, with
 // time moved by the runtime's own clock (POST /api/clock), which executions read as Date.now().
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS } from '../../src/core/queue-row';
+import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
 import { getHealth, startRuntime, submission, type Runtime, type Mail } from './runtime';
 
 const MINUTE = 60_000;

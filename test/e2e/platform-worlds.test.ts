@@ -2,7 +2,7 @@
 // world the runtime offers for it (emulator/worlds.mjs): the record that a reply went out survives, and nothing is
 // mailed twice.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
+import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
 import { startRuntime, submission, type Runtime } from './runtime';
 
 const DIRTY = 'FQ_DIRTY';

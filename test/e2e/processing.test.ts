@@ -4,7 +4,7 @@
 // is simulated by back-dating the row's own time cells (claimed_at, next_attempt_at), because host.advanceClock() moves
 // only the host's clock (cache TTLs, mail-quota day): Date.now() inside an execution is the real clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
+import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
 import { fixture, GEMINI_KEY, startRuntime, submission, TOKEN, type QueueObject, type Runtime } from './runtime';
 
 const STAFF = 'staff@example.com';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { startHost } from '../../harness/runtime.mjs';
 import { startServer } from '../../emulator/server.mjs';
-import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
+import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
 
 export const TOKEN = 'e2e-webhook-token-7f3a9c1d2b4e6f80';
 export const GEMINI_KEY = 'AIzaOfflineTestKey000000000000000000000';

@@ -1,7 +1,7 @@
 // Config send_hours end to end: a form with a 08:00–20:00 window mails nothing at night and everything in the morning,
 // each reply exactly once; overnight idle ticks stay skipped by the gate (at most 2 service calls), as without a window.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_HEADERS } from '../../src/core/form-config';
+import { CONFIG_HEADERS } from '../../src/core/domain/config/form-config';
 import { startRuntime, submission, type Runtime } from './runtime';
 
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 // What staff do to the Queue (paste, sort, insert, delete rows) while formqueue runs, end to end in the runtime.
 // A row is its event_id, never its row number: staff sort, insert and delete rows at any time.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
+import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
 import { startRuntime, submission, type Runtime } from './runtime';
 
 const DIRTY = 'FQ_DIRTY';

@@ -1,7 +1,7 @@
 // The staff console end to end in the local runtime: setup, the on-edit guard and the menu, against the built bundle.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS } from '../../src/core/queue-row';
+import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
 import { GasHost } from '../../emulator/host.mjs';
 import { BUNDLE_DIR, startRuntime, submission, type Runtime } from './runtime';
 

@@ -1,7 +1,7 @@
 // One identity, one record staff cannot erase: deleted and pasted-over rows come back for a person, a tidied-up SENT row is never answered again.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
-import { QUEUE_HEADERS } from '../../src/core/queue-row';
+import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
 import { startRuntime, submission, type QueueObject, type Runtime } from './runtime';
 
 const FORM = 'Wr1tE5sy';

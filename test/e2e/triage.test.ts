@@ -2,7 +2,7 @@
 // Time: host.advanceClock moves Date.now() inside executions too (the newer tests use it); the older ones make "a
 // minute pass" with letTimePass(), which moves every time formqueue stored in Script Properties one minute back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIRTY_PROPERTY } from '../../src/core/tick-gate';
+import { DIRTY_PROPERTY } from '../../src/core/domain/queue/tick-gate';
 import { GEMINI_KEY, getHealth, letTimePass, startRuntime, submission, TOKEN, type Runtime } from './runtime';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 // The Queue adapter's archive and notes land only on the rows they are for, whatever a person sorted between two calls.
 import { describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, emptyRow, type QueueRow } from '../../src/core/queue-row';
+import { QUEUE_HEADERS, emptyRow, type QueueRow } from '../../src/core/domain/queue/queue-row';
 import { createQueueStore } from '../../src/gas/queue-store';
 import { FakeSheet, FakeSpreadsheet } from './fake-sheets';
 

@@ -1,6 +1,6 @@
 // The Queue adapter keeps a Range handle per row span: the same span costs one getRange per execution, and every read through a kept handle sees the cells as they are now.
 import { describe, expect, it } from 'vitest';
-import { QUEUE_HEADERS, type QueueRow } from '../../src/core/queue-row';
+import { QUEUE_HEADERS, type QueueRow } from '../../src/core/domain/queue/queue-row';
 import { createQueueStore } from '../../src/gas/queue-store';
 import { FakeSheet, FakeSpreadsheet } from './fake-sheets';
 

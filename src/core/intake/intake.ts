@@ -1,20 +1,20 @@
 // doPost's decisions: authenticate, parse, reject with a reason, dedupe, queue once, or spill; never throw.
-import { configFor } from '../form-config';
-import { codeOf, isSheetsOutage, messageOf } from '../errors';
-import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { redact } from '../redact';
-import { DIRTY_PROPERTY } from '../tick-gate';
-import { tokenProblem, type Settings } from '../settings';
-import { archiveMayHold } from '../staff/archive';
-import { findRecipient } from './answers';
-import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from './delivery-limits';
-import type { IntakeForm } from './forms-mirror';
+import { configFor } from '../domain/config/form-config';
+import { codeOf, isSheetsOutage, messageOf } from '../domain/failures/errors';
+import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { redact } from '../domain/failures/redact';
+import { DIRTY_PROPERTY } from '../domain/queue/tick-gate';
+import { tokenProblem, type Settings } from '../domain/config/settings';
+import { archiveMayHold } from '../domain/queue/archive';
+import { findRecipient } from '../domain/typeform/answers';
+import { checkBodyShape, checkFieldSizes, clip, type LimitedField } from '../domain/typeform/delivery-limits';
+import type { IntakeForm } from '../domain/config/forms-mirror';
 import { keepRejectedDelivery, recordRejection, rejectDelivery, secretsOf, shownReason } from './rejections';
 import { checkWebhookToken } from './token-check';
-import { parseTypeformBody, type TypeformDelivery } from './typeform-payload';
-import { buildQueueRow } from '../submission-row';
-import { journalEntryOf } from '../journal/journal-line';
+import { parseTypeformBody, type TypeformDelivery } from '../domain/typeform/typeform-payload';
+import { buildQueueRow } from '../domain/queue/submission-row';
+import { journalEntryOf } from '../domain/queue/journal-line';
 
 /** The JSON doPost answers: Apps Script cannot set a status code, so the body says what happened (see docs/platform.md#web-apps). */
 export interface IntakeAnswer {

@@ -1,13 +1,13 @@
 // Rejected deliveries: counted and kept within the day's room, with reasons and bodies made fit to be recorded and read.
-import { messageOf } from '../errors';
-import type { IntakeSheets, PropertyStore, RejectedDelivery } from '../ports';
-import { redact, removeKnownSecrets } from '../redact';
-import { secretValues, type Settings } from '../settings';
-import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from './cell-chunks';
-import { clip } from './delivery-limits';
-import type { DeliveryKind, RejectionKind, UnreadKind } from './rejection-kinds';
-import { ROW_COST_BYTES, claimRejectedRoom, countKeptRejection } from './rejection-tally';
-import { utf8Length } from '../triage/text';
+import { messageOf } from '../domain/failures/errors';
+import type { IntakeSheets, PropertyStore, RejectedDelivery } from '../domain/ports';
+import { redact, removeKnownSecrets } from '../domain/failures/redact';
+import { secretValues, type Settings } from '../domain/config/settings';
+import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from '../domain/queue/cell-chunks';
+import { clip } from '../domain/typeform/delivery-limits';
+import type { DeliveryKind, RejectionKind, UnreadKind } from '../domain/typeform/rejection-kinds';
+import { ROW_COST_BYTES, claimRejectedRoom, countKeptRejection } from '../domain/typeform/rejection-tally';
+import { utf8Length } from '../domain/text';
 
 /** What recording a rejection needs (intake's deps have it all). */
 export interface RejectionDeps {

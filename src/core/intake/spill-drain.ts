@@ -1,10 +1,10 @@
 // processQueue's first step: spilled deliveries go into Queue in arrival order, through the same rules as doPost.
-import { codeOf, isSheetsOutage, messageOf } from '../errors';
+import { codeOf, isSheetsOutage, messageOf } from '../domain/failures/errors';
 import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from './intake';
 import { keepInRejected } from './rejections';
-import type { SpilledDelivery } from '../ports';
-import { checkBodyShape } from './delivery-limits';
-import { parseTypeformBody, type TypeformDelivery } from './typeform-payload';
+import type { SpilledDelivery } from '../domain/ports';
+import { checkBodyShape } from '../domain/typeform/delivery-limits';
+import { parseTypeformBody, type TypeformDelivery } from '../domain/typeform/typeform-payload';
 
 export interface DrainSummary {
   queued: number;

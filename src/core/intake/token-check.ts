@@ -1,5 +1,5 @@
 // Webhook authentication by URL token: Apps Script shows doPost no headers, so Typeform's signature cannot be checked (see docs/platform.md#web-apps).
-import { tokenProblem } from '../settings';
+import { tokenProblem } from '../domain/config/settings';
 
 /** Compares in time that depends only on the lengths, so a caller learns nothing from how long a wrong token takes. */
 export function constantTimeEquals(given: string, expected: string): boolean {

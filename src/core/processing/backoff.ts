@@ -1,6 +1,6 @@
 // Retry timing for generation: capped exponential back-off with jitter, and the one retry-or-give-up decision.
-import type { Random } from '../ports';
-import type { Settings } from '../settings';
+import type { Random } from '../domain/ports';
+import type { Settings } from '../domain/config/settings';
 
 /** No retry waits longer than this, whatever the attempt: a queued reply an hour late is the worst we accept. */
 export const MAX_BACKOFF_SECONDS = 3600;

@@ -1,10 +1,10 @@
 // The run's bounce check (RECONCILE_BOUNCES): at most every BOUNCE_CHECK_MINUTES, Gmail's delivery-failure notices for
 // sent replies mark their rows (BOUNCED) and put the address on the Suppressed sheet, so it is never mailed again.
-import { codeOf, messageOf } from '../errors';
-import type { BounceMailbox, BounceNotice } from '../ports';
-import { errorSummary } from '../redact';
-import { ADDED_BY_BOUNCE, suppressionOf, type SuppressedEntry } from '../suppression';
-import { mailboxOf } from '../mail-addresses';
+import { codeOf, messageOf } from '../domain/failures/errors';
+import type { BounceMailbox, BounceNotice } from '../domain/ports';
+import { errorSummary } from '../domain/failures/redact';
+import { ADDED_BY_BOUNCE, suppressionOf, type SuppressedEntry } from '../domain/mail/suppression';
+import { mailboxOf } from '../domain/mail/mail-addresses';
 import { commitBatch, isOverBudget, isoTime, markGone, newBatch, noteRow, raiseIncident, suppressedOf, type Run } from './run-context';
 import {
   BOUNCE_OVERLAP_MS,

@@ -7,11 +7,11 @@
 // Status, Diagnostic-Code) and, optionally, the original message (https://github.com/rgl/MailBounceDetector README;
 // https://github.com/sarff/bounce-parser README; RFC 3464). How much of the original the Gmail API shows is not
 // documented, so a notice is matched by the Reference it quotes when it shows one, else by the failed address and time.
-import type { BounceNotice } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { DAY_MS, MINUTE_MS } from '../time';
-import { mailboxOf } from '../mail-addresses';
-import { bareAddress } from '../suppression';
+import type { BounceNotice } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { DAY_MS, MINUTE_MS } from '../domain/time';
+import { mailboxOf } from '../domain/mail/mail-addresses';
+import { bareAddress } from '../domain/mail/suppression';
 
 /** The inbox is searched from this long before the last check: a notice Gmail indexed late is still found. */
 export const BOUNCE_OVERLAP_MS = 60 * MINUTE_MS;

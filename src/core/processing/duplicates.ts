@@ -1,8 +1,8 @@
 // The processing side's dedupe layer: rows whose submission is already answered elsewhere become DUPLICATE.
-import { hasBeenMailed } from '../mail-guard';
-import type { QueueRow } from '../queue-row';
-import { keyStrings, submissionKeys } from '../submission-keys';
-import { COLLAPSIBLE_STATUSES } from './transitions';
+import { hasBeenMailed } from '../domain/mail/mail-guard';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { keyStrings, submissionKeys } from '../domain/queue/submission-keys';
+import { COLLAPSIBLE_STATUSES } from '../domain/queue/transitions';
 
 export interface DuplicateFinding {
   row: QueueRow;

@@ -1,20 +1,20 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
-import { isReconciledEventId, recoveredNeedsApproval } from '../reconcile/reconciled-id';
-import { codeOf, messageOf } from '../errors';
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
+import { isReconciledEventId, recoveredNeedsApproval } from '../domain/typeform/reconciled-id';
+import { codeOf, messageOf } from '../domain/failures/errors';
+import type { FormConfig, GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
 import {
   buildGeminiRequest,
   classifyGeminiOutcome,
   LARGER_BUDGET_FACTOR,
   withLargerBudget,
   type GeminiVerdict,
-} from './gemini';
-import { recipientProblem } from '../mail-addresses';
+} from '../domain/gemini/gemini';
+import { recipientProblem } from '../domain/mail/mail-addresses';
 import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } from './model-fallback';
-import { firstLiveModel, modelsFor } from './model-list';
-import { tallyTokens } from './usage-tally';
+import { firstLiveModel, modelsFor } from '../domain/gemini/model-list';
+import { tallyTokens } from '../domain/gemini/usage-tally';
 import { recordVerdicts } from './record-verdicts';
 import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
 import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, type Run } from './run-context';

@@ -1,15 +1,15 @@
 // The run's Journal check: every submission the Journal holds has a row in Queue or Archive, or a Log that shows it finished; one that has none is put back for a person.
-import { codeOf, messageOf } from '../errors';
-import { configFor } from '../form-config';
-import { buildQueueRow } from '../submission-row';
-import { parseTypeformBody } from '../intake/typeform-payload';
-import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from '../journal/journal-check';
-import { journalEntryOf, journalKeyOf, type JournalRecord } from '../journal/journal-line';
-import type { LogEntry, JournalStore } from '../ports';
-import { emptyRow, type QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
-import { distinctLines, ledgerStateOf } from '../send-ledger';
-import { isSubmissionIdentity, logLineOf } from '../submission-identity';
+import { codeOf, messageOf } from '../domain/failures/errors';
+import { configFor } from '../domain/config/form-config';
+import { buildQueueRow } from '../domain/queue/submission-row';
+import { parseTypeformBody } from '../domain/typeform/typeform-payload';
+import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from './journal-check';
+import { journalEntryOf, journalKeyOf, type JournalRecord } from '../domain/queue/journal-line';
+import type { LogEntry, JournalStore } from '../domain/ports';
+import { emptyRow, type QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
+import { distinctLines, ledgerStateOf } from '../domain/mail/send-ledger';
+import { isSubmissionIdentity, logLineOf } from '../domain/queue/submission-identity';
 import { appendLog, commitBatch, isoTime, markGone, newBatch, noteRow, raiseIncident, type Run } from './run-context';
 
 /** A journaled submission whose row is gone, with what the Log says of it. */

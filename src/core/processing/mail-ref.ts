@@ -1,5 +1,5 @@
 // Short mail references (FQ-7K2M9Q) printed in each reply, so a person can find the row from the mail.
-import type { Random } from '../ports';
+import type { Random } from '../domain/ports';
 
 /** Crockford base32: no I, L, O, U, so a reference read aloud or retyped cannot be misread. */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -1,11 +1,11 @@
 // The reply mail rendered from Config templates (plain text + escaped HTML), recipient checks, mail error classes.
-import { codedError } from '../errors';
-import type { FormConfig, OutgoingMail } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { submissionText } from './gemini';
+import { codedError } from '../domain/failures/errors';
+import type { FormConfig, OutgoingMail } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { submissionText } from '../domain/gemini/gemini';
 import { replyHtml, replyPlainText } from './reply-format';
-import { INVISIBLE_ALL, isEmailAddress, recipientProblem } from '../mail-addresses';
-import { DEFAULT_BODY, DEFAULT_SUBJECT, escapeHtml, renderTemplate, textToHtml, type TemplateContext } from './templates';
+import { INVISIBLE_ALL, isEmailAddress, recipientProblem } from '../domain/mail/mail-addresses';
+import { DEFAULT_BODY, DEFAULT_SUBJECT, escapeHtml, renderTemplate, textToHtml, type TemplateContext } from '../domain/mail/templates';
 
 export const MAX_SUBJECT_CHARS = 200;
 

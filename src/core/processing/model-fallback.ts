@@ -1,9 +1,9 @@
 // A round's answers per row: a model Gemini answers 404 for gives way to the next of the row's list, and what every call spent.
-import type { GeminiOutcome, GeminiRequest } from '../ports';
-import { classifyGeminiOutcome, withModel, type GeminiVerdict } from './gemini';
-import { nextLiveModel } from './model-list';
-import { addCall } from './usage-tally';
-import { addUsage, estimateCost, NO_USAGE, priceOf, usageDetail, usageOf, type TokenUsage } from './token-usage';
+import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
+import { classifyGeminiOutcome, withModel, type GeminiVerdict } from '../domain/gemini/gemini';
+import { nextLiveModel } from '../domain/gemini/model-list';
+import { addCall } from '../domain/gemini/usage-tally';
+import { addUsage, estimateCost, NO_USAGE, priceOf, usageDetail, usageOf, type TokenUsage } from '../domain/gemini/token-usage';
 import { isOverBudget, raiseIncident, type Run } from './run-context';
 
 /** One row's request as the round goes: the model it is asked of now, its list, and what its calls spent. */

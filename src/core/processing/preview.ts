@@ -1,11 +1,11 @@
 // Preview a reply: the form's prompt asked of Gemini for one submission, read back with its tokens and cost, changing nothing.
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../ports';
-import type { QueueRow } from '../queue-row';
-import type { Settings } from '../settings';
-import { answerValuesByRef } from './answers';
-import { buildGeminiRequest, classifyGeminiOutcome } from './gemini';
-import { modelsFor } from './model-list';
-import { estimateCost, formatCost, priceOf, usageOf, type TokenUsage } from './token-usage';
+import type { FormConfig, GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import type { Settings } from '../domain/config/settings';
+import { answerValuesByRef } from '../domain/typeform/template-answers';
+import { buildGeminiRequest, classifyGeminiOutcome } from '../domain/gemini/gemini';
+import { modelsFor } from '../domain/gemini/model-list';
+import { estimateCost, formatCost, priceOf, usageOf, type TokenUsage } from '../domain/gemini/token-usage';
 
 export type PreviewResult =
   | { kind: 'reply'; text: string; model: string; modelVersion: string; usage: TokenUsage; cost: number | null }

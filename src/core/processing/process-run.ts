@@ -1,11 +1,11 @@
 // One processQueue run after the script lock is held: drain, collapse, sweep, then generate and send in rounds.
-import { failureIncident } from '../failure';
-import { errorSummary } from '../redact';
-import { secretValues } from '../settings';
-import { isMailable } from '../mail-guard';
-import { MINUTE_MS } from '../time';
+import { failureIncident } from '../domain/failures/failure';
+import { errorSummary } from '../domain/failures/redact';
+import { secretValues } from '../domain/config/settings';
+import { isMailable } from '../domain/mail/mail-guard';
+import { MINUTE_MS } from '../domain/time';
 import { findDuplicates } from './duplicates';
-import { modelList } from './model-list';
+import { modelList } from '../domain/gemini/model-list';
 import { runGenerationRound } from './generate-round';
 import { checkJournal } from './journal-step';
 import { restoreFromLedger } from './ledger-step';

@@ -1,7 +1,7 @@
 // The ceiling on new recipients: how many distinct addresses never mailed before may be mailed in a rolling hour and day.
-import type { QueueRow } from '../queue-row';
-import { DAY_MS, HOUR_MS } from '../time';
-import { mailboxOf } from '../mail-addresses';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { DAY_MS, HOUR_MS } from '../domain/time';
+import { mailboxOf } from '../domain/mail/mail-addresses';
 
 /** When each mailbox was first mailed, as far as the Queue shows (A@x, a@x and a+tag@x are one mailbox). */
 export function firstMailedAt(rows: readonly Pick<QueueRow, 'recipient' | 'sentAt'>[]): Map<string, number> {

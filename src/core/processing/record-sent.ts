@@ -1,6 +1,6 @@
 // A mail's outcome recorded when the SENT write was refused: the row found again by its claim, or the Log line alone.
-import type { QueueRow } from '../queue-row';
-import { withLedgerFacts } from '../send-ledger';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { withLedgerFacts } from '../domain/mail/send-ledger';
 import { appendLog, commitBatch, newBatch, type Run } from './run-context';
 
 /** The Log detail of a SENT move, with the ledger facts a cleared sent_at or mail_ref is put back from. */

@@ -1,10 +1,10 @@
 // Recording one generation round's verdicts: each row's next state, the outage judgement, and the incidents found.
-import type { IncidentCode, RowErrorCode } from '../codes';
-import type { FormConfig } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
+import type { IncidentCode, RowErrorCode } from '../domain/failures/codes';
+import type { FormConfig } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
 import { decideRetry, nextAttemptAt } from './backoff';
-import type { GeminiVerdict, SystemicGeminiIncident } from './gemini';
+import type { GeminiVerdict, SystemicGeminiIncident } from '../domain/gemini/gemini';
 import { newMailRef } from './mail-ref';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { countWhenWritten, holdBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';

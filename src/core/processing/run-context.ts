@@ -1,5 +1,5 @@
 // What one processing run carries between its steps: ports, the rows as last seen, counters, and row moves.
-import { codedError } from '../errors';
+import { codedError } from '../domain/failures/errors';
 import type {
   AuditLog,
   BounceMailbox,
@@ -15,21 +15,21 @@ import type {
   Random,
   SentMailbox,
   SuppressionList,
-} from '../ports';
-import type { IncidentCode } from '../codes';
-import type { JournalState } from '../journal/journal-check';
-import type { QueueRow } from '../queue-row';
-import { distinctLines } from '../send-ledger';
-import { logLineOf, submissionIdentity } from '../submission-identity';
-import type { Settings } from '../settings';
-import type { Status } from '../statuses';
-import { suppressionIndex, type SuppressedEntry } from '../suppression';
-import type { LocalClock } from '../send-window';
-import { isSystemMove } from './transitions';
+} from '../domain/ports';
+import type { IncidentCode } from '../domain/failures/codes';
+import type { JournalState } from './journal-check';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { distinctLines } from '../domain/mail/send-ledger';
+import { logLineOf, submissionIdentity } from '../domain/queue/submission-identity';
+import type { Settings } from '../domain/config/settings';
+import type { Status } from '../domain/queue/statuses';
+import { suppressionIndex, type SuppressedEntry } from '../domain/mail/suppression';
+import type { LocalClock } from '../domain/mail/send-window';
+import { isSystemMove } from '../domain/queue/transitions';
 import { combine, newBatch, type Batch } from './batch';
 import type { BounceCheckState } from './bounces';
-import type { RetiredModels } from './model-list';
-import type { UsageTally } from './usage-tally';
+import type { RetiredModels } from '../domain/gemini/model-list';
+import type { UsageTally } from '../domain/gemini/usage-tally';
 
 export { countWhenWritten, newBatch, type Batch } from './batch';
 
@@ -295,7 +295,7 @@ export function noteWaitingRows(run: Run, notes: ReadonlyMap<number, string>): v
 }
 
 /**
- * The Log lines of the given submissions, the send ledger (src/core/mail-guard.ts): read once per run for all
+ * The Log lines of the given submissions, the send ledger (src/core/domain/mail/mail-guard.ts): read once per run for all
  * of them, then kept up to date with this run's own lines. Nothing else can add a send claim meanwhile: only a
  * processQueue run writes one, and this run holds the script lock. A person's line can only settle a claim,
  * so a claim found here is read again before it is acted on (ledgerRecheck).

@@ -1,13 +1,13 @@
 // Which waiting rows make the next send batch: the per-recipient limit, the form's Config, the mail quota and the send ledger checked before any claim.
-import { codeOf, messageOf } from '../errors';
-import type { QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
-import type { Status } from '../statuses';
-import { standingSendClaim, suppressedReason } from '../mail-guard';
-import { withLedgerFacts } from '../send-ledger';
-import { submissionIdentity } from '../submission-identity';
-import { DAY_MS } from '../time';
-import { mailboxOf } from '../mail-addresses';
+import { codeOf, messageOf } from '../domain/failures/errors';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
+import type { Status } from '../domain/queue/statuses';
+import { standingSendClaim, suppressedReason } from '../domain/mail/mail-guard';
+import { withLedgerFacts } from '../domain/mail/send-ledger';
+import { submissionIdentity } from '../domain/queue/submission-identity';
+import { DAY_MS } from '../domain/time';
+import { mailboxOf } from '../domain/mail/mail-addresses';
 import { buildMail, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { ceilingVerdict, firstMailedAt } from './recipient-ceiling';

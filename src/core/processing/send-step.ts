@@ -1,12 +1,12 @@
 // The send step: READY and APPROVED rows claimed in small batches (send-plan.ts), each read right before its mail, mailed once, never twice.
-import { messageOf } from '../errors';
-import type { OutgoingMail } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
-import { ABOUT_TO_SEND } from '../send-ledger';
-import { logLineOf } from '../submission-identity';
-import type { Status } from '../statuses';
-import { hasBeenMailed, isMailable, isMailedButUnsent } from '../mail-guard';
+import { messageOf } from '../domain/failures/errors';
+import type { OutgoingMail } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
+import { ABOUT_TO_SEND } from '../domain/mail/send-ledger';
+import { logLineOf } from '../domain/queue/submission-identity';
+import type { Status } from '../domain/queue/statuses';
+import { hasBeenMailed, isMailable, isMailedButUnsent } from '../domain/mail/mail-guard';
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim, processingConfigFor } from './row-inputs';

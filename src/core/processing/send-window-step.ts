@@ -1,9 +1,9 @@
 // Which mailable rows wait for their form's send window (Config send_hours): they keep their status with a
 // "not before" note, are not read for (no ledger, no Suppressed sheet) and wake the tick gate when the window opens.
-import { messageOf } from '../errors';
-import type { QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
-import { outsideWindowNote, parseSendHours, UTC_CLOCK, windowOpensAt, type LocalClock } from '../send-window';
+import { messageOf } from '../domain/failures/errors';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
+import { outsideWindowNote, parseSendHours, UTC_CLOCK, windowOpensAt, type LocalClock } from '../domain/mail/send-window';
 import { processingConfigFor } from './row-inputs';
 import type { Run } from './run-context';
 import type { SendStep } from './send-plan';

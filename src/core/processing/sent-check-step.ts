@@ -1,12 +1,12 @@
 // The run's Sent-folder check (RECONCILE_SENT_MAIL): each row whose send claim has no recorded outcome — still in
 // SENDING, or parked in NEEDS_REVIEW for it — is settled from the Sent folder when a look is due; a failing search
 // changes nothing and is reported once it persists.
-import { messageOf } from '../errors';
-import type { SentMailbox } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { errorSummary } from '../redact';
-import { withLedgerFacts } from '../send-ledger';
-import { MINUTE_MS } from '../time';
+import { messageOf } from '../domain/failures/errors';
+import type { SentMailbox } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { errorSummary } from '../domain/failures/redact';
+import { withLedgerFacts } from '../domain/mail/send-ledger';
+import { MINUTE_MS } from '../domain/time';
 import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteRow, noteWaitingRows, raiseIncident, runningAccountOf, type Batch, type Run } from './run-context';
 import {
   countsAsCopy,

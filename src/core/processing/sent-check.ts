@@ -1,13 +1,13 @@
 // The Sent-folder check for a send claim whose outcome was never recorded (a row in SENDING, or parked in NEEDS_REVIEW
 // for it): which rows, when to look, which copies count, and what a look decides (pure; the Gmail search is a port,
 // src/gas/sent-mailbox.ts).
-import type { Code } from '../codes';
-import { standingSendClaim, unrecordedSendClaim } from '../mail-guard';
-import type { LogEntry, SentCopy } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { factsOf } from '../send-ledger';
-import type { Settings } from '../settings';
-import { MINUTE_MS } from '../time';
+import type { Code } from '../domain/failures/codes';
+import { standingSendClaim, unrecordedSendClaim } from '../domain/mail/mail-guard';
+import type { LogEntry, SentCopy } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { factsOf } from '../domain/mail/send-ledger';
+import type { Settings } from '../domain/config/settings';
+import { MINUTE_MS } from '../domain/time';
 
 /** Sent search may lag behind the send: the second look comes at least this long after the first. */
 export const SECOND_LOOK_AFTER_MS = 45 * MINUTE_MS;

@@ -1,11 +1,11 @@
 // Rows left in flight by a run that died, treated by their side effect (docs/states.md).
-import { standingSendClaim } from '../mail-guard';
-import type { LogEntry } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { ABOUT_TO_SEND, factsOf } from '../send-ledger';
-import type { Settings } from '../settings';
-import type { Status } from '../statuses';
-import { MINUTE_MS } from '../time';
+import { standingSendClaim } from '../domain/mail/mail-guard';
+import type { LogEntry } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { ABOUT_TO_SEND, factsOf } from '../domain/mail/send-ledger';
+import type { Settings } from '../domain/config/settings';
+import type { Status } from '../domain/queue/statuses';
+import { MINUTE_MS } from '../domain/time';
 
 export interface StaleFinding {
   row: QueueRow;

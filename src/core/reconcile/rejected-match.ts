@@ -1,6 +1,6 @@
 // Whether a Rejected body holds a Typeform response staff can accept there: the same response token, parsed, and no partial.
-import { checkBodyShape } from '../intake/delivery-limits';
-import { parseTypeformBody } from '../intake/typeform-payload';
+import { checkBodyShape } from '../domain/typeform/delivery-limits';
+import { parseTypeformBody } from '../domain/typeform/typeform-payload';
 
 /**
  * A Rejected row counts as holding a response only when its body is a delivery of that response: the whole token in

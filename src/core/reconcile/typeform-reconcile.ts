@@ -1,5 +1,5 @@
 // reconcileTypeform's decisions: read each form's responses of the window, find those no sheet holds, queue them for approval.
-import type { Clock } from '../ports';
+import type { Clock } from '../domain/ports';
 import { evidenceOf } from './evidence';
 import { parseFormDefinition, parseResponsesPage, responseAsDelivery, webhookState, type FormDefinition, type WebhookState } from './typeform-responses';
 import { MAX_RATE_LIMIT_RETRIES, nextBefore, pageQuery, rateLimitWaitMs, responseWindow, waitBeforeRequestMs, type ResponseWindow } from './typeform-window';

@@ -1,5 +1,5 @@
 // Typeform's Responses and Webhooks API answers, read defensively: response items turned into the webhook body intake knows.
-import { reconciledEventId } from './reconciled-id';
+import { reconciledEventId } from '../domain/typeform/reconciled-id';
 
 /**
  * One item of GET /forms/{id}/responses (https://www.typeform.com/developers/responses/reference/retrieve-responses/):

@@ -1,5 +1,5 @@
 // Which responses a reconciliation reads, how it pages through them, and how it paces its requests.
-import { HOUR_MS } from '../time';
+import { HOUR_MS } from '../domain/time';
 
 /**
  * From 48 h to 12 h ago: Typeform retries a failed delivery for up to 10 h

@@ -1,5 +1,5 @@
 // The webhook watch's decisions: how each form's Typeform webhook stands, and when to recover what it did not deliver.
-import { HOUR_MS, MINUTE_MS } from '../time';
+import { HOUR_MS, MINUTE_MS } from '../domain/time';
 import type { ResponseWindow } from './typeform-window';
 
 export const WEBHOOK_WATCH_PROPERTY = 'FQ_WEBHOOK_WATCH';

@@ -1,8 +1,8 @@
 // Self-test verdicts: each platform assumption formqueue rests on, judged from what the probes observed on the real account.
-import { classifyGeminiOutcome, type GeminiVerdict } from '../processing/gemini';
-import type { GeminiOutcome } from '../ports';
-import { redact } from '../redact';
-import { MISSED_DELIVERIES_UNRECOVERABLE } from '../reconcile/missed-deliveries';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../domain/gemini/gemini';
+import type { GeminiOutcome } from '../domain/ports';
+import { redact } from '../domain/failures/redact';
+import { MISSED_DELIVERIES_UNRECOVERABLE } from '../domain/typeform/missed-deliveries';
 
 /** `warn`: formqueue works, but a safety net is off that the operator may want on (the advice says how). */
 export type Verdict = 'pass' | 'fail' | 'unknown' | 'warn';

@@ -1,7 +1,7 @@
 // The self-test report: one block per check (verdict, evidence, what to do), the Log lines, and the Gemini probe request.
-import { generationConfigFor, SYSTEM_INSTRUCTION } from '../processing/gemini';
-import type { GeminiRequest, LogEntry } from '../ports';
-import { formatTime } from '../triage/text';
+import { generationConfigFor, SYSTEM_INSTRUCTION } from '../domain/gemini/gemini';
+import type { GeminiRequest, LogEntry } from '../domain/ports';
+import { formatTime } from '../domain/text';
 import type { CheckResult } from './checks';
 
 const LABELS = { pass: 'PASS', fail: 'FAIL', unknown: 'UNKNOWN', warn: 'WARN' } as const;

@@ -1,11 +1,11 @@
 // The on-edit guard's decisions: which staff edits of the Queue stand, and what is put back (with a note) when not.
-import type { LogEntry } from '../ports';
-import { TIME_HEADERS, type QueueHeader, type QueueRow } from '../queue-row';
-import { FINISHED_STATUSES, type Status } from '../statuses';
-import { DAY_MS } from '../time';
-import { errorSummary } from '../redact';
-import { formatTime } from '../triage/text';
-import { UNCHECKED_KEEPS } from '../processing/transitions';
+import type { LogEntry } from '../domain/ports';
+import { TIME_HEADERS, type QueueHeader, type QueueRow } from '../domain/queue/queue-row';
+import { FINISHED_STATUSES, type Status } from '../domain/queue/statuses';
+import { DAY_MS } from '../domain/time';
+import { errorSummary } from '../domain/failures/redact';
+import { formatTime } from '../domain/text';
+import { UNCHECKED_KEEPS } from '../domain/queue/transitions';
 import { decideStaffMove, parseStatus, staffName, type StaffContext } from './staff-moves';
 
 /** Columns staff may edit and the statuses in which each edit stands; status is guarded by the move table instead. */

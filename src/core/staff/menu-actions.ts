@@ -1,8 +1,8 @@
 // The menu's "… selected" actions on a selection of Queue rows: row changes, Log entries and a summary for staff.
-import type { LogEntry } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { isStaffMoveFromAnyUnfinished, sourcesOf, staffSourcesText } from '../processing/transitions';
-import type { Status } from '../statuses';
+import type { LogEntry } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { isStaffMoveFromAnyUnfinished, sourcesOf, staffSourcesText } from '../domain/queue/transitions';
+import type { Status } from '../domain/queue/statuses';
 import { decideStaffMove, type StaffContext } from './staff-moves';
 
 export const MENU_ACTIONS = ['approve', 'retry', 'skip', 'markSent'] as const;

@@ -1,6 +1,6 @@
 // The review trail: what the model wrote kept beside what staff send, and the Log's words for an approval (who, how much changed, how long it waited).
-import type { LogEntry } from '../ports';
-import { formatDuration } from '../triage/text';
+import type { LogEntry } from '../domain/ports';
+import { formatDuration } from '../domain/text';
 
 /** The model's draft of a reply staff edited is kept in Payloads under this key (never in Queue). */
 export const DRAFT_KEY_PREFIX = 'draft:';

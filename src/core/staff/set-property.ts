@@ -1,6 +1,6 @@
 // "Set a Script Property…": what a typed KEY=VALUE changes, whether to ask first, and what staff are told (never a secret).
-import { redact } from '../redact';
-import { parseSettingAssignment, SECRET_SETTING_KEYS } from '../settings';
+import { redact } from '../domain/failures/redact';
+import { parseSettingAssignment, SECRET_SETTING_KEYS } from '../domain/config/settings';
 
 export interface PropertyWrites {
   set: Record<string, string>;

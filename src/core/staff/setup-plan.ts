@@ -1,10 +1,10 @@
 // Set up / repair as data: the sheets, headers, formats, protections, colours, triggers and properties setup() makes sure of.
-import { CONFIG_HEADERS, ANY_FORM } from '../form-config';
-import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../processing/templates';
-import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../queue-row';
-import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../settings';
-import { ARCHIVE_HEADERS, JOURNAL_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, SUPPRESSED_HEADERS, TALLY_HEADERS } from '../sheet-names';
-import { STATUSES, STATUS_COLOURS, type Status } from '../statuses';
+import { CONFIG_HEADERS, ANY_FORM } from '../domain/config/form-config';
+import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../domain/mail/templates';
+import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../domain/queue/queue-row';
+import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../domain/config/settings';
+import { ARCHIVE_HEADERS, JOURNAL_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, SUPPRESSED_HEADERS, TALLY_HEADERS } from '../domain/queue/sheet-names';
+import { STATUSES, STATUS_COLOURS, type Status } from '../domain/queue/statuses';
 
 const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const TEXT = '@';

@@ -1,11 +1,11 @@
 // What a staff move does to a row besides its status: one function shared by the on-edit guard and the menu actions.
-import { STAFF_MOVE_WORDS, staffMoveRefusal } from '../processing/transitions';
-import { hasBeenMailed } from '../mail-guard';
-import type { LogEntry } from '../ports';
-import type { QueueRow } from '../queue-row';
-import { withLedgerFacts } from '../send-ledger';
-import { isStatus, type Status } from '../statuses';
-import { logLineOf } from '../submission-identity';
+import { STAFF_MOVE_WORDS, staffMoveRefusal } from '../domain/queue/transitions';
+import { hasBeenMailed } from '../domain/mail/mail-guard';
+import type { LogEntry } from '../domain/ports';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { withLedgerFacts } from '../domain/mail/send-ledger';
+import { isStatus, type Status } from '../domain/queue/statuses';
+import { logLineOf } from '../domain/queue/submission-identity';
 
 export interface StaffContext {
   /** The staff member's email; Sheets leaves it empty for people outside the owner's domain. */

@@ -1,20 +1,20 @@
 // The optional daily summary (DAILY_SUMMARY on): counts per status and the day's incidents, once per date key.
-import { kindsLine, type KindCounts } from '../intake/rejection-kinds';
-import type { RejectedTotals } from '../intake/rejection-tally';
-import type { OutgoingMail } from '../ports';
-import type { Settings } from '../settings';
-import { STATUSES } from '../statuses';
+import { kindsLine, type KindCounts } from '../domain/typeform/rejection-kinds';
+import type { RejectedTotals } from '../domain/typeform/rejection-tally';
+import type { OutgoingMail } from '../domain/ports';
+import type { Settings } from '../domain/config/settings';
+import { STATUSES } from '../domain/queue/statuses';
 import type { QueueHealth } from './health';
 import { INCIDENTS } from './incident-catalog';
 import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
 import { needsPersonRowParts } from './needs-person-mail';
 import { redactSubject, renderMail } from './mail-text';
-import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
+import { missedDeliveriesNote } from '../domain/typeform/missed-deliveries';
 import { SUBJECT_PREFIX, staffMailFits, staffMailRedaction } from './triage-mail';
-import { formatDuration, formatTime, plural } from './text';
-import { DAY_MS } from '../time';
-import type { UsageSection } from '../processing/usage-tally';
+import { formatDuration, formatTime, plural } from '../domain/text';
+import { DAY_MS } from '../domain/time';
+import type { UsageSection } from '../domain/gemini/usage-tally';
 
 export interface DailySummaryInput {
   /** The caller's calendar day in the script's time zone, e.g. "2025-06-01": the summary goes once per key. */
@@ -30,7 +30,7 @@ export interface DailySummaryInput {
   remainingMailQuota: number;
   /** The day's rejected deliveries as last folded (REJECTED_DELIVERIES sends no reminder: this is where staff see them go on). */
   rejected?: RejectedTotals;
-  /** Replies, tokens and estimated cost per form and model (processing/usage-tally.ts usageSections). */
+  /** Replies, tokens and estimated cost per form and model (domain/gemini/usage-tally.ts usageSections). */
   usage?: readonly UsageSection[];
   /** Approvals by staff: as written, edited, skipped, median wait (staff/review-stats.ts reviewLines). */
   reviews?: readonly string[];

@@ -1,12 +1,12 @@
 // The JSON doGet answers (token protected) for an uptime checker: the same figures the triage mails print.
-import type { IncidentCode } from '../codes';
-import { overdueReason, type RunGap } from '../run-gap';
-import type { Status } from '../statuses';
+import type { IncidentCode } from '../domain/failures/codes';
+import { overdueReason, type RunGap } from '../domain/queue/run-gap';
+import type { Status } from '../domain/queue/statuses';
 import type { QueueHealth } from './health';
 import { oldestPendingMinutes } from './health';
 import type { Incident } from './incidents';
 import { isNotifiable } from './incidents';
-import { missedDeliveriesNote } from '../reconcile/missed-deliveries';
+import { missedDeliveriesNote } from '../domain/typeform/missed-deliveries';
 
 export interface HealthReport {
   /**
@@ -23,7 +23,7 @@ export interface HealthReport {
   needsPerson: number;
   openIncidents: { code: IncidentCode; since: string; count: number }[];
   /**
-   * processQueue has not run for over an hour while deliveries wait (src/core/run-gap.ts): Apps Script runs none of
+   * processQueue has not run for over an hour while deliveries wait (src/core/domain/queue/run-gap.ts): Apps Script runs none of
    * its triggers, most often because the daily trigger runtime is used up. Null while runs happen.
    */
   runsOverdue: { lastRunAt: string; minutes: number; reason: string } | null;

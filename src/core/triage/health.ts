@@ -1,12 +1,12 @@
 // The queue's health for triage, doGet and the daily summary: counts, ages, rows needing a person, and user impact.
-import type { QueueRow } from '../queue-row';
-import { redact } from '../redact';
-import { DEFAULT_APPROVAL_WAIT_HOURS } from '../settings';
-import { STATUSES, isStatus } from '../statuses';
-import type { Status } from '../statuses';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { redact } from '../domain/failures/redact';
+import { DEFAULT_APPROVAL_WAIT_HOURS } from '../domain/config/settings';
+import { STATUSES, isStatus } from '../domain/queue/statuses';
+import type { Status } from '../domain/queue/statuses';
 import { NEEDS_PERSON_REASONS, approvalWaitingSince, needsPersonReason } from './needs-person';
 import type { NeedsPersonReason } from './needs-person';
-import { minutesBetween, plural, utf8Length } from './text';
+import { minutesBetween, plural, utf8Length } from '../domain/text';
 
 /** Where the caller keeps the last health it could compute (one Script Property, read when Sheets is down). */
 export const HEALTH_SNAPSHOT_KEY = 'FQ_HEALTH';

@@ -3,8 +3,8 @@
 // Kept apart from incident-catalog.ts so each group of codes is one self-contained block. The records are typed by
 // the catalog where they are spread in (its Record<IncidentCode, IncidentRecord>): importing that type here would make
 // an import cycle.
-import { RUNS_OVERDUE_AFTER_MS } from '../run-gap';
-import { MINUTE_MS } from '../time';
+import { RUNS_OVERDUE_AFTER_MS } from '../domain/queue/run-gap';
+import { MINUTE_MS } from '../domain/time';
 
 export const QUOTA_RUN_INCIDENTS = {
   RUNS_MISSED: {

@@ -1,7 +1,7 @@
 // One record per incident code: its class, title, what happened, the next step, what raises it and when it is mailed.
-import type { IncidentCode } from '../codes';
-import { REJECTED_INCIDENT_THRESHOLD } from '../intake/rejection-kinds';
-import { DEFAULT_APPROVAL_WAIT_HOURS } from '../settings';
+import type { IncidentCode } from '../domain/failures/codes';
+import { REJECTED_INCIDENT_THRESHOLD } from '../domain/typeform/rejection-kinds';
+import { DEFAULT_APPROVAL_WAIT_HOURS } from '../domain/config/settings';
 import { QUOTA_RUN_INCIDENTS } from './incident-catalog-runs';
 
 /** Who has to act: Google, time (a quota), whoever owns the settings, a person on a row, or the developer. */

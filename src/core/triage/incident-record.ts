@@ -1,8 +1,8 @@
 // One incident as stored in a Script Property: its shape, compact JSON within 9 KB, and when staff hear of it.
-import { isIncidentCode, type IncidentCode } from '../codes';
+import { isIncidentCode, type IncidentCode } from '../domain/failures/codes';
 import { INCIDENTS } from './incident-catalog';
-import { utf8Length } from './text';
-import { MINUTE_MS } from '../time';
+import { utf8Length } from '../domain/text';
+import { MINUTE_MS } from '../domain/time';
 
 export const INCIDENT_KEY_PREFIX = 'FQ_INCIDENT_';
 /** Recently resolved incidents, for the daily summary. */

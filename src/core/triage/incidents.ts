@@ -1,8 +1,8 @@
 // Incidents in Script Properties (they must work while Sheets is down): fold repeats, clear, and persist in one batch.
-import { INCIDENT_CODES } from '../codes';
-import type { Clock, IncidentSink, PropertyStore } from '../ports';
-import type { IncidentCode } from '../codes';
-import { redact } from '../redact';
+import { INCIDENT_CODES } from '../domain/failures/codes';
+import type { Clock, IncidentSink, PropertyStore } from '../domain/ports';
+import type { IncidentCode } from '../domain/failures/codes';
+import { redact } from '../domain/failures/redact';
 import { hasFollowUps } from './incident-catalog';
 import { HEALTH_SNAPSHOT_KEY, healthSnapshotFromJson, healthSnapshotToJson } from './health';
 import type { QueueHealth } from './health';
@@ -19,7 +19,7 @@ import {
   mergeRows,
 } from './incident-record';
 import type { Incident, IncidentHistoryEntry, MailKind } from './incident-record';
-import { HOUR_MS, MINUTE_MS } from '../time';
+import { HOUR_MS, MINUTE_MS } from '../domain/time';
 
 export * from './incident-record';
 

@@ -1,6 +1,6 @@
 // A triage mail as lines, rendered once as plain text and once as escaped HTML, with every piece redacted first.
-import { redact } from '../redact';
-import { escapeHtml } from './text';
+import { redact } from '../domain/failures/redact';
+import { escapeHtml } from '../domain/text';
 
 export type MailPart =
   | { kind: 'line'; text: string }

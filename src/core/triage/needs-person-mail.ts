@@ -1,9 +1,9 @@
 // The rows needing a person as mail lines (link, mail_ref, reason, error cell) and what to do for each reason present.
-import { redact } from '../redact';
+import { redact } from '../domain/failures/redact';
 import type { QueueHealth } from './health';
 import type { MailPart, RedactionContext } from './mail-text';
 import { NEEDS_PERSON_GUIDE, NEEDS_PERSON_REASONS } from './needs-person';
-import { formatDuration } from './text';
+import { formatDuration } from '../domain/text';
 
 /** The `error` cell as a mail shows it: after redaction, so a cut never keeps part of a secret. */
 export const ERROR_SHOWN_CHARS = 140;

@@ -1,7 +1,7 @@
 // Which rows need a person and why, and what staff do about each reason: the one rule and the staff-facing words.
-import type { QueueRow } from '../queue-row';
-import { NEEDS_PERSON_STATUSES, isStatus } from '../statuses';
-import { HOUR_MS } from '../time';
+import type { QueueRow } from '../domain/queue/queue-row';
+import { NEEDS_PERSON_STATUSES, isStatus } from '../domain/queue/statuses';
+import { HOUR_MS } from '../domain/time';
 
 /** Why a row waits for a person; each has one label and one next step (NEEDS_PERSON_GUIDE). */
 export const NEEDS_PERSON_REASONS = [

@@ -1,6 +1,6 @@
 // Whether respondents are affected by rejected deliveries: never "no", since the calls Google refused leave no trace here.
 import { assessUserImpact, type QueueHealth, type UserImpact } from './health';
-import { plural } from './text';
+import { plural } from '../domain/text';
 
 export interface RefusedCallsFacts {
   /** Finished submissions refused today although they came with our token (rejection-kinds.ts): they wait in Rejected. */

@@ -1,8 +1,8 @@
 // Which triage mails go out now: first mail at once, throttled reminders, one recovery mail; quota-aware, never twice.
-import type { OutgoingMail } from '../ports';
-import type { IncidentCode } from '../codes';
-import { secretValues, type Settings } from '../settings';
-import { STATUSES } from '../statuses';
+import type { OutgoingMail } from '../domain/ports';
+import type { IncidentCode } from '../domain/failures/codes';
+import { secretValues, type Settings } from '../domain/config/settings';
+import { STATUSES } from '../domain/queue/statuses';
 import type { QueueHealth, UserImpact } from './health';
 import { assessApprovalImpact, assessUserImpact, oldestPendingMinutes } from './health';
 import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES, hasFollowUps, isGoogleError, remindsWhileOpen } from './incident-catalog';
@@ -13,8 +13,8 @@ import type { MailPart, RedactionContext } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
 import { needsPersonRowParts, needsPersonStepParts } from './needs-person-mail';
 import { assessRefusedCallsImpact, type RefusedCallsFacts } from './refused-calls-impact';
-import { formatDuration, formatTime, plural } from './text';
-import { MINUTE_MS } from '../time';
+import { formatDuration, formatTime, plural } from '../domain/text';
+import { MINUTE_MS } from '../domain/time';
 
 export const SUBJECT_PREFIX = '[formqueue]';
 /**

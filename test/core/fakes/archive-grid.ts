@@ -1,7 +1,7 @@
 // The Queue and Archive in memory as moveToArchive sees them, with hooks where staff act between service calls.
-import { identityKey, type ArchiveGrid } from '../../../src/core/archive-move';
-import type { RowIdentity } from '../../../src/core/ports';
-import type { QueueRow } from '../../../src/core/queue-row';
+import { identityKey, type ArchiveGrid } from '../../../src/core/domain/queue/archive-move';
+import type { RowIdentity } from '../../../src/core/domain/ports';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { queueRow } from './rows';
 
 /** Queue rows in sheet order (row 2 first, row 1 the header) and the Archive; every service call is counted. */

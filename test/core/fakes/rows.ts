@@ -1,6 +1,6 @@
 // The core tests' one queue-row builder, the time they start from, and the member of staff who acts.
-import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../src/core/time';
+import { emptyRow, type QueueRow } from '../../../src/core/domain/queue/queue-row';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../src/core/domain/time';
 
 export const T0 = Date.UTC(2025, 5, 1, 10, 0, 0);
 export const MINUTE = MINUTE_MS;

@@ -1,8 +1,8 @@
 // handleDelivery rule by rule: no token set, which email is size-checked, the seen mark, the lock, and each failure while storing.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { codedError } from '../../../src/core/errors';
-import { CELL_LIMIT_CHARS } from '../../../src/core/intake/cell-chunks';
+import { codedError } from '../../../src/core/domain/failures/errors';
+import { CELL_LIMIT_CHARS } from '../../../src/core/domain/queue/cell-chunks';
 import { handleDelivery, INTAKE_LOCK_WAIT_MS, SEEN_CACHE_SECONDS } from '../../../src/core/intake/intake';
 import type { IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
 import { countLocks, form, memoryIntake, TOKEN } from './memory-intake';

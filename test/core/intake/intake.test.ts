@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handleDelivery } from '../../../src/core/intake/intake';
-import { REJECTED_BYTES_PER_DAY, foldTally } from '../../../src/core/intake/rejection-tally';
-import { DIRTY_PROPERTY } from '../../../src/core/tick-gate';
+import { REJECTED_BYTES_PER_DAY, foldTally } from '../../../src/core/domain/typeform/rejection-tally';
+import { DIRTY_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
 import { form, memoryIntake, OLD_TOKEN, TOKEN } from './memory-intake';
 

@@ -1,12 +1,12 @@
 // In-memory ports for intake: a Queue, Archive and Rejected as arrays, a lock that can be held, a cache, props and a spill.
-import type { JournalEntry } from '../../../src/core/journal/journal-line';
-import { blankFormConfig } from '../../../src/core/form-config';
+import type { JournalEntry } from '../../../src/core/domain/queue/journal-line';
+import { blankFormConfig } from '../../../src/core/domain/config/form-config';
 import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
-import { REJECTED_TOTALS_PROPERTY } from '../../../src/core/intake/rejection-tally';
-import type { FormConfig, RejectedDelivery } from '../../../src/core/ports';
-import type { QueueRow } from '../../../src/core/queue-row';
-import { isSameSubmission } from '../../../src/core/submission-keys';
-import { readSettings } from '../../../src/core/settings';
+import { REJECTED_TOTALS_PROPERTY } from '../../../src/core/domain/typeform/rejection-tally';
+import type { FormConfig, RejectedDelivery } from '../../../src/core/domain/ports';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
+import { isSameSubmission } from '../../../src/core/domain/queue/submission-keys';
+import { readSettings } from '../../../src/core/domain/config/settings';
 import { MemoryCache, MemoryProperties, MemoryTally } from '../memory-ports';
 
 export const TOKEN = 'current-token-0123456789abcdef-7Qz';

@@ -1,7 +1,7 @@
 // drainSpill when storing an entry throws: which failures stop the drain, which set only that entry aside; and the lock.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { codedError } from '../../../src/core/errors';
+import { codedError } from '../../../src/core/domain/failures/errors';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
 import { countLocks, memoryIntake } from './memory-intake';
 

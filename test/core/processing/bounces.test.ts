@@ -1,11 +1,11 @@
 // The bounce check (RECONCILE_BOUNCES): Gmail's failure notices read, matched to the reply, the row marked BOUNCED and
 // the address suppressed; bounded to one check every BOUNCE_CHECK_MINUTES.
 import { describe, expect, it } from 'vitest';
-import { codedError } from '../../../src/core/errors';
+import { codedError } from '../../../src/core/domain/failures/errors';
 import { matchBounce, readBounce } from '../../../src/core/processing/bounces';
 import { runProcessing } from '../../../src/core/processing/process-run';
-import type { BounceNotice } from '../../../src/core/ports';
-import type { QueueRow } from '../../../src/core/queue-row';
+import type { BounceNotice } from '../../../src/core/domain/ports';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { MemoryBounceMailbox, MemorySuppression, pendingRow, T0, world } from '../memory-ports';
 
 const MINUTE = 60_000;

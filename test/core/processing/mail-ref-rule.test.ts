@@ -3,11 +3,11 @@
 // the day the footer is dropped or made optional.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answerValuesByRef } from '../../../src/core/processing/answers';
+import { answerValuesByRef } from '../../../src/core/domain/typeform/template-answers';
 import { buildMail } from '../../../src/core/processing/mail';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { countsAsCopy } from '../../../src/core/processing/sent-check';
-import type { OutgoingMail, SentCopy } from '../../../src/core/ports';
+import type { OutgoingMail, SentCopy } from '../../../src/core/domain/ports';
 import { formConfig, pendingRow, T0, typeformFixture, world } from '../memory-ports';
 
 const essay = answerValuesByRef(typeformFixture('essay-submission'));

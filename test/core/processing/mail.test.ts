@@ -1,13 +1,13 @@
 // Mail rendering from Config templates: placeholders, escaping, subject and footer, recipients, mail error classes.
 import { describe, expect, it } from 'vitest';
-import { codeOf } from '../../../src/core/errors';
-import { answerValuesByRef } from '../../../src/core/processing/answers';
-import { mailboxOf, recipientProblem } from '../../../src/core/mail-addresses';
+import { codeOf } from '../../../src/core/domain/failures/errors';
+import { answerValuesByRef } from '../../../src/core/domain/typeform/template-answers';
+import { mailboxOf, recipientProblem } from '../../../src/core/domain/mail/mail-addresses';
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from '../../../src/core/processing/mail';
 import { newMailRef } from '../../../src/core/processing/mail-ref';
-import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/processing/templates';
-import type { FormConfig } from '../../../src/core/ports';
-import type { QueueRow } from '../../../src/core/queue-row';
+import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/domain/mail/templates';
+import type { FormConfig } from '../../../src/core/domain/ports';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { fixedRandom, formConfig, pendingRow, typeformFixture } from '../memory-ports';
 
 const essay = answerValuesByRef(typeformFixture('essay-submission'));

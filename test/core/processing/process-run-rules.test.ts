@@ -1,9 +1,9 @@
 // runProcessing's own rules, one per case: the stale sweep's codes and counts, the budget and the mail-quota halt
 // between rounds, when the next tick is due, and how failures while ending the run are reported.
 import { describe, expect, it } from 'vitest';
-import { codedError } from '../../../src/core/errors';
+import { codedError } from '../../../src/core/domain/failures/errors';
 import { runProcessing } from '../../../src/core/processing/process-run';
-import type { QueueRow } from '../../../src/core/queue-row';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { formConfig, pendingRow, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { ceilingVerdict, firstMailedAt } from '../../../src/core/processing/recipient-ceiling';
-import type { QueueRow } from '../../../src/core/queue-row';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { pendingRow, T0, world } from '../memory-ports';
 
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 // The reply policy on every path that mails: a written reply, a READY row from before the policy, an edit after the claim, an approval.
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
-import type { QueueRow } from '../../../src/core/queue-row';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { formConfig, okOutcome, pendingRow, T0, world, type World } from '../memory-ports';
 
 const start = { startedAt: T0 };

@@ -19,7 +19,7 @@ import {
   releaseHeld,
   submissionLedger,
 } from '../../../src/core/processing/run-context';
-import type { QueueRow } from '../../../src/core/queue-row';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { pendingRow, runOf, T0, world } from '../memory-ports';
 
 const rowOf = (eventId: string, patch: Partial<QueueRow> = {}) => pendingRow({ eventId, responseToken: `tok-${eventId}`, ...patch });

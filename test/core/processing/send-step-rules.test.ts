@@ -1,12 +1,12 @@
 // The send step, one rule per case with exact rows, counters and incidents: each way a row can leave the step,
 // and that the step goes on to the next row after every one of them except the mail quota.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/ports';
+import type { LogEntry } from '../../../src/core/domain/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { sendsToRecipientToday } from '../../../src/core/processing/send-plan';
 import { runSendStep } from '../../../src/core/processing/send-step';
-import type { QueueRow } from '../../../src/core/queue-row';
-import { DAY_MS, HOUR_MS } from '../../../src/core/time';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
+import { DAY_MS, HOUR_MS } from '../../../src/core/domain/time';
 import { fixedRandom, formConfig, pendingRow, runOf, T0, world, type World } from '../memory-ports';
 
 const start = { startedAt: T0 };

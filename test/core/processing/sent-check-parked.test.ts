@@ -2,10 +2,10 @@
 // check off, a send error that may have mailed, a claim the Log shows unsettled): the same two looks as a SENDING row,
 // and a NEEDS_REVIEW row with any other reason is never touched.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry, SentCopy } from '../../../src/core/ports';
+import type { LogEntry, SentCopy } from '../../../src/core/domain/ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { NO_COPY_YET, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS } from '../../../src/core/processing/sent-check';
-import type { QueueRow } from '../../../src/core/queue-row';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { MemorySentMailbox, pendingRow, T0, world, type World } from '../memory-ports';
 
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 // The stale-claim rule by itself: the deadline of each claim, its exact boundary, and the words of each finding.
 import { describe, expect, it } from 'vitest';
 import { findStaleRows, isStale, staleDeadline } from '../../../src/core/processing/stale-sweep';
-import { MINUTE_MS } from '../../../src/core/time';
+import { MINUTE_MS } from '../../../src/core/domain/time';
 import { pendingRow, T0 } from '../memory-ports';
 
 const limits = { staleGeneratingMinutes: 10, staleSendingMinutes: 20 };

@@ -1,13 +1,13 @@
 // The Typeform check's decisions with an in-memory Typeform and in-memory sheets: window, paging, pacing, matching, webhooks.
 import { describe, expect, it } from 'vitest';
 import { evidenceOf } from '../../../src/core/reconcile/evidence';
-import { isReconciledEventId, reconciledEventId } from '../../../src/core/reconcile/reconciled-id';
+import { isReconciledEventId, reconciledEventId } from '../../../src/core/domain/typeform/reconciled-id';
 import { reconcileTypeform, reportLines, type StoreAnswer } from '../../../src/core/reconcile/typeform-reconcile';
 import { memoryTypeform, NOW } from './memory-typeform';
 import { responseAsDelivery, webhookState } from '../../../src/core/reconcile/typeform-responses';
 import { MIN_REQUEST_GAP_MS, nextBefore, pageQuery, rateLimitWaitMs, responseWindow, waitBeforeRequestMs } from '../../../src/core/reconcile/typeform-window';
 import { checkRecordOf, readCheckRecord, TYPEFORM_CHECK_PROPERTY } from '../../../src/core/reconcile/check-record';
-import { parseTypeformBody } from '../../../src/core/intake/typeform-payload';
+import { parseTypeformBody } from '../../../src/core/domain/typeform/typeform-payload';
 
 describe('evidence', () => {
   it.each([

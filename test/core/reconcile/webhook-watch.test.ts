@@ -1,6 +1,6 @@
 // The webhook watch's decisions: a form's webhook health, when an outage opens and closes, the hourly recovery windows, and the catch-up window of a late daily check.
 import { describe, expect, it } from 'vitest';
-import { recoveredNeedsApproval } from '../../../src/core/reconcile/reconciled-id';
+import { recoveredNeedsApproval } from '../../../src/core/domain/typeform/reconciled-id';
 import { responseWindow } from '../../../src/core/reconcile/typeform-window';
 import { OUTAGE_MARGIN_MS, RECOVERY_OVERLAP_MS, RESPONSES_LAG_MS, afterRecovery, planWatch, readWatchRecord, watchDetail, watchedHook, WEBHOOK_WATCH_PROPERTY, type FormWatch } from '../../../src/core/reconcile/webhook-watch';
 

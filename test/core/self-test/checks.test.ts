@@ -5,7 +5,7 @@ import {
   PLAIN_TEXT_SAMPLES, type CheckResult,
 } from '../../../src/core/self-test/checks';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
-import { generationConfigFor } from '../../../src/core/processing/gemini';
+import { generationConfigFor } from '../../../src/core/domain/gemini/gemini';
 
 const ok = <T>(value: T) => ({ ok: true as const, value });
 const err = (error: string) => ({ ok: false as const, error });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../../src/core/self-test/checks';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
-import { generationConfigFor, SYSTEM_INSTRUCTION } from '../../../src/core/processing/gemini';
+import { generationConfigFor, SYSTEM_INSTRUCTION } from '../../../src/core/domain/gemini/gemini';
 
 const results: CheckResult[] = [
   { id: 'mail-quota', title: 'T1', verdict: 'pass', evidence: 'E1' },

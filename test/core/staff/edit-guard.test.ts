@@ -1,7 +1,7 @@
 // The on-edit guard's decisions: every staff move of docs/states.md, result edits, and multi-cell edits.
 import { describe, expect, it } from 'vitest';
 import { decideResultEdit, decideStatusEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit, decideSystemColumnEdit, SYSTEM_MEMORY_COLUMNS } from '../../../src/core/staff/edit-guard';
-import { STATUSES } from '../../../src/core/statuses';
+import { STATUSES } from '../../../src/core/domain/queue/statuses';
 import { repliedRow, STAFF, T0 } from '../fakes/rows';
 
 /** docs/states.md#staff-moves: the only moves staff may make by hand. */

@@ -1,7 +1,7 @@
 // Menu actions on mixed selections: which rows move, what is logged, what staff are told.
 import { describe, expect, it } from 'vitest';
 import { applyMenuAction, type MenuAction } from '../../../src/core/staff/menu-actions';
-import { STATUSES } from '../../../src/core/statuses';
+import { STATUSES } from '../../../src/core/domain/queue/statuses';
 import { repliedRow, STAFF, T0 } from '../fakes/rows';
 
 /** One row of every status, rows 2…13, as a mixed selection. */

@@ -1,9 +1,9 @@
 // Set up / repair as data: sheets, headers, protections, colours, triggers, properties, the default Config row.
 import { describe, expect, it } from 'vitest';
-import { CONFIG_HEADERS, configFor, formConfigsFromValues } from '../../../src/core/form-config';
-import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../../../src/core/processing/templates';
-import { QUEUE_HEADERS } from '../../../src/core/queue-row';
-import { SHEETS } from '../../../src/core/sheet-names';
+import { CONFIG_HEADERS, configFor, formConfigsFromValues } from '../../../src/core/domain/config/form-config';
+import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../../../src/core/domain/mail/templates';
+import { QUEUE_HEADERS } from '../../../src/core/domain/queue/queue-row';
+import { SHEETS } from '../../../src/core/domain/queue/sheet-names';
 import {
   SHEET_PLANS,
   columnBlocks,
@@ -16,7 +16,7 @@ import {
   repairHeader,
   statusColourRules,
 } from '../../../src/core/staff/setup-plan';
-import { STATUSES } from '../../../src/core/statuses';
+import { STATUSES } from '../../../src/core/domain/queue/statuses';
 
 describe('setup plan', () => {
   it('names the six sheets, and every Queue column holding respondent or model text is plain text', () => {

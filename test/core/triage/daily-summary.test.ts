@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planDailySummary } from '../../../src/core/triage/daily-summary';
-import { MISSED_DELIVERIES_UNRECOVERABLE } from '../../../src/core/reconcile/missed-deliveries';
+import { MISSED_DELIVERIES_UNRECOVERABLE } from '../../../src/core/domain/typeform/missed-deliveries';
 import type { DailySummaryInput } from '../../../src/core/triage/daily-summary';
 import { computeHealth } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';

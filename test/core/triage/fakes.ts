@@ -1,8 +1,8 @@
 // The triage tests' settings, secrets and "run" helper: each run is one execution, as processQueue would wire it.
 import { FakeClock, type MemoryProperties } from '../memory-ports';
-import type { QueueRow } from '../../../src/core/queue-row';
-import { readSettings } from '../../../src/core/settings';
-import type { Settings } from '../../../src/core/settings';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
+import { readSettings } from '../../../src/core/domain/config/settings';
+import type { Settings } from '../../../src/core/domain/config/settings';
 import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
 import type { NeedsPersonRow } from '../../../src/core/triage/health';
 import { IncidentBook } from '../../../src/core/triage/incidents';

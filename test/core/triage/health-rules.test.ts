@@ -12,7 +12,7 @@ import {
   rowLink,
 } from '../../../src/core/triage/health';
 import type { QueueHealth } from '../../../src/core/triage/health';
-import { utf8Length } from '../../../src/core/triage/text';
+import { utf8Length } from '../../../src/core/domain/text';
 import { SPREADSHEET_URL, needsRow } from './fakes';
 import { MINUTE, queueRow, T0 } from '../fakes/rows';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STATUSES } from '../../../src/core/statuses';
+import { STATUSES } from '../../../src/core/domain/queue/statuses';
 import {
   assessUserImpact,
   computeHealth,
@@ -10,7 +10,7 @@ import {
 } from '../../../src/core/triage/health';
 import { healthReport } from '../../../src/core/triage/health-json';
 import { IncidentBook } from '../../../src/core/triage/incidents';
-import { utf8Length } from '../../../src/core/triage/text';
+import { utf8Length } from '../../../src/core/domain/text';
 import { SPREADSHEET_URL, needsRow } from './fakes';
 import { FakeClock, MemoryProperties } from '../memory-ports';
 import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';

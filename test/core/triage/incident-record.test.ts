@@ -11,7 +11,7 @@ import {
   type Incident,
 } from '../../../src/core/triage/incident-record';
 import { RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS } from '../../../src/core/triage/incident-catalog';
-import { utf8Length } from '../../../src/core/triage/text';
+import { utf8Length } from '../../../src/core/domain/text';
 import { MINUTE, T0 } from '../fakes/rows';
 
 const full: Incident = {

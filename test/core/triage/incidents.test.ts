@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_CODES } from '../../../src/core/codes';
+import { INCIDENT_CODES } from '../../../src/core/domain/failures/codes';
 import { IncidentBook, MAX_ROWS_KEPT, incidentFromJson, incidentKey, incidentToJson } from '../../../src/core/triage/incidents';
-import { utf8Length } from '../../../src/core/triage/text';
+import { utf8Length } from '../../../src/core/domain/text';
 import { API_KEY, runOnce } from './fakes';
 import { FakeClock, MemoryProperties } from '../memory-ports';
 import { MINUTE, T0 } from '../fakes/rows';

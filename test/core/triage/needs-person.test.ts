@@ -1,7 +1,7 @@
 // The one rule for rows needing a person, and the words staff get for each reason (table-driven).
 import { describe, expect, it } from 'vitest';
 import { NO_PROOF_IN_SENT } from '../../../src/core/processing/sent-check';
-import { emptyRow, type QueueRow } from '../../../src/core/queue-row';
+import { emptyRow, type QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { NEEDS_PERSON_GUIDE, NEEDS_PERSON_REASONS, needsPersonReason } from '../../../src/core/triage/needs-person';
 import { MINUTE, T0 } from '../fakes/rows';
 

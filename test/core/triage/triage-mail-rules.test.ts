@@ -1,6 +1,6 @@
 // Triage mail planning rules case by case: when a mail is due, which goes first when mail is scarce, and each line that depends on the figures.
 import { describe, expect, it } from 'vitest';
-import type { IncidentCode } from '../../../src/core/codes';
+import type { IncidentCode } from '../../../src/core/domain/failures/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
 import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import type { Incident } from '../../../src/core/triage/incidents';

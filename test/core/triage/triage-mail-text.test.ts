@@ -1,6 +1,6 @@
 // The words of each kind of triage mail, in full: what a person on duty reads first, then the queue, then details.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { IncidentCode } from '../../../src/core/codes';
+import type { IncidentCode } from '../../../src/core/domain/failures/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incidents';
 import { ERROR_SHOWN_CHARS } from '../../../src/core/triage/needs-person-mail';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { INCIDENT_CODES } from '../../../src/core/codes';
-import type { IncidentCode } from '../../../src/core/codes';
+import { INCIDENT_CODES } from '../../../src/core/domain/failures/codes';
+import type { IncidentCode } from '../../../src/core/domain/failures/codes';
 import { computeHealth } from '../../../src/core/triage/health';
 import { CLASS_LABEL, INCIDENTS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
 import type { IncidentClass } from '../../../src/core/triage/incident-catalog';
