@@ -113,26 +113,29 @@ export function readUsage(stored: string | undefined): StoredUsage {
   }
 }
 
+type Period = 'day' | 'month';
+const PERIOD_FIELDS = {
+  day: { key: 'dayKey', tally: 'day', previousKey: 'previousDayKey', previous: 'previousDay' },
+  month: { key: 'monthKey', tally: 'month', previousKey: 'previousMonthKey', previous: 'previousMonth' },
+} as const;
+
+/** A new period starts empty; the one it replaces is kept as "previous" only if it had any use. */
+function rollPeriod(usage: StoredUsage, period: Period, key: string): void {
+  const fields = PERIOD_FIELDS[period];
+  if (usage[fields.key] === key) return;
+  if (usage[fields.key] !== '' && Object.keys(usage[fields.tally]).length > 0) {
+    usage[fields.previousKey] = usage[fields.key];
+    usage[fields.previous] = usage[fields.tally];
+  }
+  usage[fields.key] = key;
+  usage[fields.tally] = {};
+}
+
 /** The totals as of `dayKey` ("2026-12-02"): a new day or month starts at zero, the one before kept as "previous". */
 export function rollTo(stored: StoredUsage, dayKey: string): StoredUsage {
-  const monthKey = dayKey.slice(0, 7);
   const usage = { ...stored };
-  if (usage.dayKey !== dayKey) {
-    if (usage.dayKey !== '' && Object.keys(usage.day).length > 0) {
-      usage.previousDayKey = usage.dayKey;
-      usage.previousDay = usage.day;
-    }
-    usage.dayKey = dayKey;
-    usage.day = {};
-  }
-  if (usage.monthKey !== monthKey) {
-    if (usage.monthKey !== '' && Object.keys(usage.month).length > 0) {
-      usage.previousMonthKey = usage.monthKey;
-      usage.previousMonth = usage.month;
-    }
-    usage.monthKey = monthKey;
-    usage.month = {};
-  }
+  rollPeriod(usage, 'day', dayKey);
+  rollPeriod(usage, 'month', dayKey.slice(0, 7));
   return usage;
 }
 
