@@ -9,6 +9,7 @@ import { setRuntimeDefaults } from '../harness/runtime.mjs';
 import { parseLatencySpec } from '../emulator/latency.mjs';
 import { parseWorldPairs } from '../emulator/worlds.mjs';
 import { fmt, machineLines, table, writeDoc } from './report.mjs';
+import { sectionOf } from './outage-checks.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -79,6 +80,7 @@ if (result.failure) {
   console.log(`violations:\n- ${f.violations.join('\n- ')}`);
   console.log(`replay: npm run chaos -- --schedules ${schedules} --seed ${f.seed}${values.world.map((w) => ` --world ${w}`).join('')}${f.schedule ? `   or: npm run chaos -- --replay ${file}` : ''}`);
 } else if (!replay) {
+  const typeformSection = sectionOf(readFileSync(new URL('../docs/reliability.md', import.meta.url), 'utf8'));
   writeDoc('docs/reliability.md', [
     '# Reliability',
     '',
@@ -172,6 +174,8 @@ if (result.failure) {
     'directory (`npm run chaos -- --replay FILE` runs that schedule alone). `npm test` runs 5 schedules of every actor (`npm run test:chaos` 20)',
     'and the every-actor schedule (test/e2e/chaos.test.ts), and issue #24\'s actors on crafted schedules',
     '(test/e2e/chaos-staff-actors.test.ts).',
+    // The section `npm run typeform-outage` writes is its run's, not this one's: kept as it stands.
+    ...(typeformSection === '' ? [] : ['', typeformSection]),
   ].join('\n'));
   progress('wrote docs/reliability.md');
 }
