@@ -121,6 +121,8 @@ function commitOf() {
   }
 }
 
+// Taken before the run: the code that ran is the code at its start.
+const commit = commitOf();
 const results = [];
 let failed = 0;
 for (const mode of modes) {
@@ -135,7 +137,7 @@ for (const mode of modes) {
 const command = `npm run typeform-outage -- --days ${days} --per-day ${perDay} --mode ${values.mode} --flood ${flood}`;
 if (failed === 0 && values.mode === 'both') {
   const doc = new URL('../docs/reliability.md', import.meta.url);
-  writeDoc('docs/reliability.md', replaceSection(readFileSync(doc, 'utf8'), outageSection({ command, commit: commitOf(), results, machine: machineLines() })));
+  writeDoc('docs/reliability.md', replaceSection(readFileSync(doc, 'utf8'), outageSection({ command, commit, results, machine: machineLines() })));
   console.error('[typeform-outage] wrote docs/reliability.md (Typeform\'s sender)');
 }
 console.log(`\ntypeform-outage: ${failed === 0 ? 'every check held' : `${failed} check(s) failed`} (${command})`);
