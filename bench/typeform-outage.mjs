@@ -55,9 +55,11 @@ async function outage(mode) {
   const floodStep = Math.floor(steps / 3);
   let n = 0;
   let junkQueued = 0;
+  let outageFrom = NaN;
+  let outageTo = NaN;
   for (let step = 0; step < steps; step += 1) {
-    if (step === outageStep) await post('/api/deployment', { active: false });
-    if (step === outageStep + 4) await post('/api/deployment', { active: true });
+    if (step === outageStep) { await post('/api/deployment', { active: false }); outageFrom = host.now(); }
+    if (step === outageStep + 4) { await post('/api/deployment', { active: true }); outageTo = host.now(); }
     if (step === floodStep) {
       // An outsider posts junk without the token: rejected, counted, bounded; nothing to do with Typeform.
       const answers = await Promise.all(Array.from({ length: flood }, (_, i) => rt.deliver(`{"junk":${i}}`, null, { typeform: false })));
@@ -93,6 +95,7 @@ async function outage(mode) {
     mode, modeledDays: days, submissions: n, answeredExactlyOnce: replies.once, duplicateReplies: replies.duplicates, lost: replies.lost, notOnce: replies.notOnce,
     deliveryAttempts: server.sender.totals.attempts, delivered: server.sender.totals.delivered, failedAttempts: server.sender.totals.failed,
     droppedWhileDisabled: server.sender.totals.dropped, gaveUp: server.sender.totals.gaveUp,
+    outageHours: [hours(outageFrom), hours(outageTo)],
     webhookDisabled: disabledAt.length, disabledAtHour: disabledAt.map(hours),
     // Modeled minutes from each disable to the first incident mail sent at or after it (null: none came).
     detectionMinutes: disabledAt.map((at) => {
