@@ -65,7 +65,7 @@ function idleReport(idle) {
     [
       ['idle tick, the webhook watch on: service calls (max of 5)', idle.idleServiceCalls],
       ['idle tick: calls by method', Object.entries(idle.idleCalls).map(([k, v]) => `${k}×${v}`).join(', ')],
-      ['idle tick: spreadsheet opened', idle.idleOpened ? 'yes' : 'no'],
+      ['idle tick: spreadsheet opened / ticks that skipped (nothing to do)', `${idle.idleOpened ? 'yes' : 'no'} / ${idle.idleSkipped} of 5`],
       ['idle tick: wall time (median)', fmt.ms(idle.idleWallMs)],
       ['webhook watch run (TYPEFORM_TOKEN set, one form, webhook healthy): service calls', `${w.serviceCalls} (${Object.entries(w.calls).map(([k, v]) => `${k}×${v}`).join(', ')}); ${w.cellsWritten} cells written`],
       ['webhook watch, every 15 minutes: service calls per hour / per day', `${fmt.int(w.perHour.serviceCalls)} / ${fmt.int(w.perDay.serviceCalls)}`],
@@ -87,8 +87,9 @@ function idleReport(idle) {
 /** What the idle section measures, above its table (bench/idle-bench.mjs). */
 const IDLE_NOTE = [
   'The idle ticks run as deployed with `TYPEFORM_TOKEN` set: the offline Typeform holds one form Config enables, its webhook',
-  'enabled and pointing at this web app, and the webhook watch (`watchTypeformWebhook`, every 15 minutes) runs before each',
-  'tick, so whatever it leaves behind is in the tick\'s count. The watch\'s cost is counted per run and multiplied out',
+  'enabled and pointing at this web app. Five rounds of 15 modeled minutes: the safety sweep (a full run), the webhook',
+  'watch (`watchTypeformWebhook`, every 15 minutes), and a minute later the idle tick measured here, so whatever the',
+  'watch leaves behind is in the tick\'s count. The watch\'s cost is counted per run and multiplied out',
   '(4 runs an hour, 96 a day); a recovery (only while a webhook is unhealthy) is not in it. `npm run bench -- --only idle`',
   'measures this section alone in seconds.',
 ].join('\n');
