@@ -79,7 +79,7 @@ export function outageSection({ command, commit, results, machine }) {
     'runs\' 15-minute steps (the watch runs right after the sender\'s attempts of a step), so they say "within the step".',
     'A reminder ("Still: …") comes when the incident outlasts `TRIAGE_REMINDER_MINUTES` (60): the watch cannot switch the',
     'webhook back on while the web app answers 404, and the look after the switch clears the incident.',
-    'The chaos actors `typeformSubmit`, `typeformOutage` and `typeformWatch` (bench/chaos-run.mjs) put the same sender,',
+    'The chaos actors `typeformSubmit`, `typeformOutage` and `typeformWatch` (bench/chaos-typeform.mjs) put the same sender,',
     '404 windows and watch inside random schedules.',
   ].join('\n');
 }
