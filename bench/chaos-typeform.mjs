@@ -19,7 +19,7 @@ const MAX_MOVED_MS = 12 * 3600_000;
 /** How long an actor waits for the executions in flight to end before it lets time pass (real time). */
 const QUIET_WAIT_MS = 60_000;
 
-export const TYPEFORM_ACTIONS = new Set(['typeformSubmit', 'typeformOutage', 'typeformWatch']);
+const TYPEFORM_ACTIONS = new Set(['typeformSubmit', 'typeformOutage', 'typeformWatch']);
 export const isTypeformAction = (a) => TYPEFORM_ACTIONS.has(a.t);
 
 /** Per runtime: how far these actors moved its clock. */

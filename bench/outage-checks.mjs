@@ -1,7 +1,7 @@
 // What `npm run typeform-outage` must show (issue #25, "Done when"), and its section of docs/reliability.md.
 import { table } from './report.mjs';
 
-export const SECTION_HEADING = "## Typeform's sender: a webhook disabled and mended";
+const SECTION_HEADING = "## Typeform's sender: a webhook disabled and mended";
 /** The watch runs every 15 minutes: a disabled webhook is mailed about within one period. */
 const DETECT_WITHIN_MINUTES = 15;
 
