@@ -64,9 +64,10 @@ const ACTIONS = [
   // Issue #25, after the others (same draws for a seed without them): Typeform's own sender (bench/chaos-typeform.mjs)
   // sends a submission through the web app's /exec (its 302 followed or counted as a failure, the typeformRedirect
   // world; retries on the runtime clock); the deployment removed for 15–60 minutes while a respondent submits (404:
-  // the webhook is disabled at once); the 15-minute webhook watch, with the deployer's TYPEFORM_WEBHOOK_REENABLE.
+  // the webhook is disabled at once), the watch during it and after; the 15-minute webhook watch; each watch with the
+  // deployer's TYPEFORM_WEBHOOK_REENABLE as drawn.
   { t: 'typeformSubmit', weight: 4, arbitrary: fc.record({ t: fc.constant('typeformSubmit'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
-  { t: 'typeformOutage', weight: 1, arbitrary: fc.record({ t: fc.constant('typeformOutage'), n: fc.integer({ min: 1, max: EVENT_POOL }), minutes: fc.constantFrom(15, 30, 45, 60) }) },
+  { t: 'typeformOutage', weight: 2, arbitrary: fc.record({ t: fc.constant('typeformOutage'), n: fc.integer({ min: 1, max: EVENT_POOL }), minutes: fc.constantFrom(15, 30, 45, 60), reenable: fc.boolean() }) },
   { t: 'typeformWatch', weight: 3, arbitrary: fc.record({ t: fc.constant('typeformWatch'), reenable: fc.boolean() }) },
 ];
 

@@ -77,7 +77,9 @@ export async function typeformAction(rt, a, { answers, deliveryOf }) {
     fired.add('typeform-submit');
   } else if (a.t === 'typeformOutage') {
     // The deployment is removed: a respondent submits meanwhile (its delivery gets 404, the webhook is disabled at once),
-    // the watch runs every 15 minutes of the window (it cannot switch the webhook back on while the web app answers 404).
+    // the watch runs every 15 minutes of the window (it cannot switch the webhook back on while the web app answers 404)
+    // and, the deployment back, 15 minutes later, as the deployed trigger does; the deployer's TYPEFORM_WEBHOOK_REENABLE
+    // is `a.reenable` throughout.
     const deployment = (active) => fetch(`${server.url}/api/deployment`, { method: 'POST', body: JSON.stringify({ active }) });
     await deployment(false);
     try {
@@ -85,11 +87,12 @@ export async function typeformAction(rt, a, { answers, deliveryOf }) {
       await server.sender.runDue();
       for (let step = 0; step < a.minutes / 15; step += 1) {
         if (!(await letTimePass(rt, WATCH_STEP_MS))) break;
-        await watch(rt, undefined, fired);
+        await watch(rt, a.reenable, fired);
       }
     } finally {
       await deployment(true);
     }
+    if (await letTimePass(rt, WATCH_STEP_MS)) await watch(rt, a.reenable, fired);
     fired.add('typeform-outage');
   } else if (a.t === 'typeformWatch') {
     if (await letTimePass(rt, WATCH_STEP_MS)) await watch(rt, a.reenable, fired);
