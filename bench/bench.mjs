@@ -31,9 +31,10 @@ const progress = (line) => console.error(`[bench] ${line}`);
 // full-scale figures); the burst runs at S (default 1: its queueing happens in real time); the throughput run measures
 // Gemini overlap, latency off. `--only mailed-row` measures the cost per mailed reply alone (seconds, not minutes)
 // and prints its tables and figure; it never writes docs/performance.md. `--only intake-seeds` runs the 1,000-row doPost
-// comparison under seeds 1 to 5, to show how much of a p50 ratio is the draw (a few minutes).
+// comparison under seeds 1 to 5, to show how much of a p50 ratio is the draw (a few minutes). `--only idle` measures the
+// idle tick with the webhook watch on, and the watch's cost, alone (seconds; latency off, as in the full run).
 const DEFAULTS = { latency: 'google:0.1', seed: '1', 'burst-scale': '1' };
-const ONLY = ['mailed-row', 'intake-seeds'];
+const ONLY = ['mailed-row', 'intake-seeds', 'idle'];
 const { values: flags } = parseArgs({ options: { latency: { type: 'string', default: DEFAULTS.latency }, seed: { type: 'string', default: DEFAULTS.seed }, 'burst-scale': { type: 'string', default: DEFAULTS['burst-scale'] }, only: { type: 'string' } } });
 try {
   if (!parseLatencySpec(flags.latency)) throw new Error('--latency off has nothing to model: give google or google:SCALE');
@@ -54,6 +55,55 @@ async function mailedRowOnly() {
   if (!ok) console.log(`bench: target missed: service calls per mailed row: required ≤ 10, measured ${costPerRow.callsPerRow.toFixed(1)}`);
   console.log(`bench: calls_per_mailed_row=${costPerRow.callsPerRow.toFixed(1)}`);
   process.exitCode = ok ? 0 : 1;
+}
+
+/** The idle tick and the runtime, the webhook watch on (bench/idle-bench.mjs): its table and its targets. */
+function idleReport(idle) {
+  const w = idle.watch;
+  const runtimeTable = table(
+    ['measure', 'value'],
+    [
+      ['idle tick, the webhook watch on: service calls (max of 5)', idle.idleServiceCalls],
+      ['idle tick: calls by method', Object.entries(idle.idleCalls).map(([k, v]) => `${k}×${v}`).join(', ')],
+      ['idle tick: spreadsheet opened / ticks that skipped (nothing to do)', `${idle.idleOpened ? 'yes' : 'no'} / ${idle.idleSkipped} of 5`],
+      ['idle tick: wall time (median)', fmt.ms(idle.idleWallMs)],
+      ['webhook watch run (TYPEFORM_TOKEN set, one form, webhook healthy): service calls', `${w.serviceCalls} (${Object.entries(w.calls).map(([k, v]) => `${k}×${v}`).join(', ')}); ${w.cellsWritten} cells written`],
+      ['webhook watch, every 15 minutes: service calls per hour / per day', `${fmt.int(w.perHour.serviceCalls)} / ${fmt.int(w.perDay.serviceCalls)}`],
+      ['webhook watch: Typeform requests per hour / per day (one per form)', `${fmt.int(w.perHour.typeformRequests)} / ${fmt.int(w.perDay.typeformRequests)}`],
+      ['webhook watch without TYPEFORM_TOKEN: service calls per run / per day', `${w.tokenlessServiceCalls} / ${fmt.int(w.tokenlessServiceCalls * 96)}`],
+      ['service-call round trip (median / p90 / p99)', `${fmt.x(idle.rtt.medianUs, 0)} / ${fmt.x(idle.rtt.p90Us, 0)} / ${fmt.x(idle.rtt.p99Us, 0)} µs over ${idle.rtt.samples} calls`],
+      ['execution start-up (worker + bundle load, no call; median)', fmt.ms(idle.startupMs)],
+      // What the model charges every execution for loading the code (execution.startPerKb).
+      ['bundle dist/Code.js (minified, keepNames)', `${fmt.int(statSync(`${DIST_DIR}/Code.js`).size / 1024)} KB`],
+    ],
+  );
+  const targets = [
+    { name: 'idle tick service calls (webhook watch on)', target: '≤ 2', result: String(idle.idleServiceCalls), ok: idle.idleServiceCalls <= 2 },
+    { name: 'idle tick opens the spreadsheet', target: 'no', result: idle.idleOpened ? 'yes' : 'no', ok: !idle.idleOpened },
+  ];
+  return { runtimeTable, targets };
+}
+
+/** What the idle section measures, above its table (bench/idle-bench.mjs). */
+const IDLE_NOTE = [
+  'The idle ticks run as deployed with `TYPEFORM_TOKEN` set: the offline Typeform holds one form Config enables, its webhook',
+  'enabled and pointing at this web app. Five rounds of 15 modeled minutes: the safety sweep (a full run), the webhook',
+  'watch (`watchTypeformWebhook`, every 15 minutes), and a minute later the idle tick measured here, so whatever the',
+  'watch leaves behind is in the tick\'s count. The watch\'s cost is counted per run and multiplied out',
+  '(4 runs an hour, 96 a day); a recovery (only while a webhook is unhealthy) is not in it. `npm run bench -- --only idle`',
+  'measures this section alone in seconds.',
+].join('\n');
+
+/** `--only idle`: the idle tick with the webhook watch on, and the watch's cost, alone. */
+async function idleOnly() {
+  setRuntimeDefaults({ latency: 'off' });
+  const idle = await measureIdleAndRuntime({ progress });
+  const { runtimeTable, targets } = idleReport(idle);
+  console.log(['## Idle tick, the webhook watch and the runtime', IDLE_NOTE, runtimeTable].join('\n\n'));
+  const missed = targets.filter((t) => !t.ok);
+  for (const t of missed) console.log(`bench: target missed: ${t.name}: required ${t.target}, measured ${t.result}`);
+  console.log(`bench: idle_service_calls=${idle.idleServiceCalls} watch_calls_per_day=${idle.watch.perDay.serviceCalls} watch_typeform_requests_per_day=${idle.watch.perDay.typeformRequests}`);
+  process.exitCode = missed.length > 0 ? 1 : 0;
 }
 
 /** doPost's modeled p50 against the full scan at 1,000 rows under each of `seeds` (the runtime's seed is set back after). */
@@ -108,8 +158,7 @@ async function main() {
     { name: 'intake cells read flat', target: '100k/1k ≤ 1.05', result: fmt.x(cellsFlat, 3), ok: cellsFlat <= 1.05 },
     { name: 'cells read vs full scan at 100k', target: '≥ 1000× fewer', result: `${fmt.int(cellsVsFullscan)}× fewer`, ok: cellsVsFullscan >= 1000 },
     { name: `generation throughput, K=${K} vs 1`, target: `≥ ${0.75 * K}× (0.75·K)`, result: `${fmt.x(throughput.ratio)}×`, ok: throughput.ratio >= 0.75 * K },
-    { name: 'idle tick service calls', target: '≤ 2', result: String(idle.idleServiceCalls), ok: idle.idleServiceCalls <= 2 },
-    { name: 'idle tick opens the spreadsheet', target: 'no', result: idle.idleOpened ? 'yes' : 'no', ok: !idle.idleOpened },
+    ...idleReport(idle).targets,
     ...googleTargets({ intake, burst, costPerRow, day, burstSpec: BURST, quotas: QUOTAS }),
   ];
 
@@ -122,22 +171,10 @@ async function main() {
     ['GEMINI_CONCURRENCY', 'Gemini latency', 'RUN_BUDGET_SECONDS', 'rows generated in one run', 'of which sent', 'Gemini fetches', 'run wall time'],
     [throughput.one, throughput.many].map((r) => [r.k, `${LATENCY_MS} ms`, BUDGET_SECONDS, r.generated, r.sent, r.fetches, fmt.ms(r.wallMs)]),
   );
-  const runtimeTable = table(
-    ['measure', 'value'],
-    [
-      ['idle tick: service calls (max of 5)', idle.idleServiceCalls],
-      ['idle tick: calls by method', Object.entries(idle.idleCalls).map(([k, v]) => `${k}×${v}`).join(', ')],
-      ['idle tick: spreadsheet opened', idle.idleOpened ? 'yes' : 'no'],
-      ['idle tick: wall time (median)', fmt.ms(idle.idleWallMs)],
-      ['service-call round trip (median / p90 / p99)', `${fmt.x(idle.rtt.medianUs, 0)} / ${fmt.x(idle.rtt.p90Us, 0)} / ${fmt.x(idle.rtt.p99Us, 0)} µs over ${idle.rtt.samples} calls`],
-      ['execution start-up (worker + bundle load, no call; median)', fmt.ms(idle.startupMs)],
-      // What the model charges every execution for loading the code (execution.startPerKb).
-      ['bundle dist/Code.js (minified, keepNames)', `${fmt.int(statSync(`${DIST_DIR}/Code.js`).size / 1024)} KB`],
-    ],
-  );
+  const { runtimeTable } = idleReport(idle);
   const targetTable = table(['target', 'required', 'measured', 'met'], targets.map((t) => [t.name, t.target, t.result, t.ok ? 'yes' : '**NO**']));
   const summary = `bench: intake_calls_100k_over_1k=${callsRatio.toFixed(2)} cells_ratio_fullscan_100k=${Math.round(cellsVsFullscan)} ` +
-    `throughput_ratio=${throughput.ratio.toFixed(2)} concurrency=${K} idle_service_calls=${idle.idleServiceCalls} ` +
+    `throughput_ratio=${throughput.ratio.toFixed(2)} concurrency=${K} idle_service_calls=${idle.idleServiceCalls} watch_calls_per_day=${idle.watch.perDay.serviceCalls} ` +
     googleSummary({ intake, burst, costPerRow, day });
   const sens = sensitivity({ intake, costPerRow, day });
 
@@ -150,7 +187,7 @@ async function main() {
     `## Where a mailed row's calls go (the same ${ROWS_MAILED} rows, each call given to the step it serves: bench/run-breakdown.mjs)`, stepTable(costPerRow),
     '## Daily trigger budget (minute ticks, 15-minute sweeps, submissions spread at random over the day)', tickTable(day), dayTable(day, QUOTAS),
     `## Generation throughput (one processQueue run, ${PENDING_ROWS} PENDING rows, offline Gemini with a fixed ${LATENCY_MS} ms latency, latency model off)`, throughputTable,
-    '## Idle tick and the runtime', runtimeTable,
+    '## Idle tick, the webhook watch and the runtime', IDLE_NOTE, runtimeTable,
     '## Targets', targetTable,
     '## The latency model: sources and confidence (emulator/latency-model.json)', modelTable(),
     '## Sensitivity: each guessed (C) cost ×2', sens.table, sens.line,
@@ -186,6 +223,7 @@ async function main() {
     '## Reproduce',
     '```',
     'npm ci && npm run bench        # = npm run bench -- --latency google:0.1 --seed 1 --burst-scale 1',
+    'npm run bench -- --only idle    # the idle tick with the webhook watch on, and the watch\'s cost, alone',
     '```',
     'The knobs (sizes, deliveries per size, burst, rows, days, budget, K) are constants at the top of bench/bench.mjs.',
   ].join('\n'));
@@ -196,7 +234,7 @@ async function main() {
   process.exitCode = missed.length > 0 ? 1 : 0;
 }
 
-const run = { 'mailed-row': mailedRowOnly, 'intake-seeds': intakeSeeds }[flags.only] ?? main;
+const run = { 'mailed-row': mailedRowOnly, 'intake-seeds': intakeSeeds, idle: idleOnly }[flags.only] ?? main;
 run().catch((error) => {
   console.error(error?.stack ?? String(error));
   process.exitCode = 2;

@@ -86,7 +86,7 @@ function checkEvent({ n, id, mine, sentElsewhere = [], sent, mustHaveRow, accept
     // The same when a DUPLICATE copy is all that is left (a burst appended the submission twice, the answering row was
     // mailed and then deleted): the copy names a row that is gone, but the reply went once and the Journal holds it.
     if (live.length === 0 && sent.length === 1 && journaled) return { lost: false, violations };
-    if (mine.length === 0) return lost(accepted ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} was refused by the platform and the Typeform check did not recover it`);
+    if (mine.length === 0) return lost(accepted ? `event #${n} (${id.slice(0, 60)}) was accepted but has no row` : `event #${n} is stored by Typeform (refused by the platform, or sent by Typeform's sender) and no Typeform check recovered it`);
     if (live.length === 0) return lost(`event #${n} has only DUPLICATE rows`);
     const stuck = mine.filter((r) => !FINAL.has(String(r.status)));
     if (stuck.length > 0) return lost(`event #${n} is stuck: ${stuck.map((r) => `${r.status} (${r.error || 'no error'})`).join(', ')}`);
@@ -150,13 +150,20 @@ export function checkSchedule(observed) {
   // bad-token copy, where staff accept it): only then is it not lost. A poison delivery is an outsider's post to the
   // web app, never a response to the form: Typeform's Responses API ("retrieve responses submitted to a typeform",
   // https://developer.typeform.com/responses/reference/retrieve-responses/) has nothing to recover when it is refused.
-  const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(observed.sheets.Payloads?.rows ?? []);
+  // Payloads holds a long Rejected body in parts under a `rejected-…` key (src/core/intake/cell-chunks.ts); its other
+  // rows are Queue payloads, keyed by event id, which are not in Rejected.
+  const rejectedParts = (observed.sheets.Payloads?.rows ?? []).filter((cells) => /^rejected-\d+-[0-9a-f]{8}$/.test(String(cells[0] ?? '')));
+  const rejectedText = JSON.stringify(observed.sheets.Rejected?.rows ?? []) + JSON.stringify(rejectedParts);
   // The Journal's submission column (`tf:<form>:<token>`): what formqueue accepted, which staff edits cannot erase.
   const journaledTokens = new Set((observed.sheets.Journal?.rows ?? []).map((cells) => String(cells[1] ?? '').split(':').pop()));
   // A delivery for a form Config does not enable is no submission formqueue takes: the Typeform check asks only about the
   // forms Config enables, so one the platform refused is nowhere to recover from (unknownFormViolations).
   const refusedFromTypeform = (n) => observed.answers.some((a) => a.n === n && a.poison === undefined && !a.unknownForm && isRefused(a.answer));
-  const mustHaveRow = (n) => accepted.has(n) || (refusedFromTypeform(n) && !rejectedText.includes(tokenOf(n)));
+  // A response Typeform's sender was given (bench/chaos-typeform.mjs) is stored by Typeform, delivered or not (a 302
+  // counted as a failure, a 404 that disabled the webhook, retries given up): the watch's recovery or the daily check
+  // must have queued it, whatever the webhook did.
+  const storedByTypeform = (n) => observed.answers.some((a) => a.n === n && a.storedByTypeform === true);
+  const mustHaveRow = (n) => accepted.has(n) || ((refusedFromTypeform(n) || storedByTypeform(n)) && !rejectedText.includes(tokenOf(n)));
   const mails = observed.outbox.filter((m) => m.to !== 'staff@example.com' && !String(m.to).includes('staff@'));
 
   // Mails per event (each event has its own respondent address).

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { manifestFor } from '../scripts/manifest.mjs';
 import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from '../harness/runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL, POISON_KINDS, UNKNOWN_FORM_EVENTS } from './chaos-schedule.mjs';
+import { isTypeformAction, typeformAction } from './chaos-typeform.mjs';
 import { STAFF, approveAll, isStaffAction, resendAsAdvised, setupAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
 
 /** A form Typeform holds but Config does not enable: its deliveries carry the right token. */
@@ -22,8 +23,9 @@ export const CHAOS_PROPS = { RETRY_BASE_SECONDS: '1', MAX_ATTEMPTS: '5', MAX_MAI
  * Lets a day pass for the host and inside executions (host.advanceClock), so back-offs and stale claims expire
  * exactly as they would, and the mail quota day rolls over. Only called while no execution is alive.
  */
-function letTimePass(host) {
-  host.advanceClock(DAY_MS);
+async function letTimePass(rt) {
+  rt.host.advanceClock(DAY_MS);
+  await rt.server?.sender.runDue(); // Typeform's retries due meanwhile (bench/chaos-typeform.mjs), in order
 }
 
 /**
@@ -144,9 +146,10 @@ function sentCheckBundle(schedule) {
   return dir;
 }
 
-/** One action of a group: resolves with the name of the actor when it fired, else null. */
+/** One action of a group: resolves with the name of the actor when it fired (the names, for Typeform's), else null. */
 async function act(rt, a, { answers, labels }) {
   const host = rt.host;
+  if (isTypeformAction(a)) return typeformAction(rt, a, { answers, deliveryOf: (n) => deliveryOf(host, n) });
   if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(deliveryOf(host, a.n))).answer });
   else if (a.t === 'badToken') await rt.deliver(deliveryOf(host, a.n), `${TOKEN.slice(0, -4)}nope`);
   else if (a.t === 'process') await rt.run('processQueue');
@@ -165,12 +168,13 @@ async function drain(rt, actors) {
   const host = rt.host;
   host.faults.clear();
   host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
+  await rt.server?.sender.runDue();
   if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
   let check = await rt.run('reconcileTypeform');
   const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
   let quiet = 0, drainRuns = 0;
   while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
-    letTimePass(host);
+    await letTimePass(rt);
     await approveAll(host);
     if ((await resendAsAdvised(host)) > 0) actors.add('staff-resend-as-advised');
     if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
@@ -227,7 +231,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
       const burst = schedule.burst && g === 0 ? BURST_EVENTS.map((n) => ({ t: 'deliver', n })) : [];
       await Promise.all([...burst, ...group.actions].map(async (a) => {
         const fired = await act(rt, a, { answers, labels });
-        if (fired) actors.add(fired);
+        for (const name of Array.isArray(fired) ? fired : [fired]) if (name) actors.add(name);
       }));
     }
     const { drainLog, drainRuns } = await drain(rt, actors);
@@ -236,7 +240,9 @@ export async function runSchedule(schedule, { gemini } = {}) {
     const fnOf = new Map(executions.map((e) => [e.id, e.fn]));
     const faultsFired = [...quotaSeen, ...host.faults.history.map((h) => `${labels.get(h.id) ?? h.target} in ${fnOf.get(h.executionId) ?? 'other'}`)];
     if (host.latency) actors.add('latency');
-    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors] };
+    // What Typeform's sender did (bench/chaos-typeform.mjs): its attempts and every time it disabled the webhook.
+    const typeform = { totals: { ...rt.server.sender.totals }, disables: rt.server.sender.disables.slice(), webhooks: rt.server.typeform.webhooksOf('Wr1tE5sy') };
+    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors], typeform };
   } finally {
     await rt.close();
     if (sentCheck) rmSync(sentCheck, { recursive: true, force: true });

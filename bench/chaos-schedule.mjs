@@ -61,6 +61,14 @@ const ACTIONS = [
   // check on (RECONCILE_BOUNCES, bench/chaos-run.mjs); an address a staff member puts on the Suppressed sheet.
   { t: 'deadAddress', weight: 2, arbitrary: fc.record({ t: fc.constant('deadAddress'), pick }) },
   { t: 'staffSuppress', weight: 2, arbitrary: fc.record({ t: fc.constant('staffSuppress'), pick }) },
+  // Issue #25, after the others (same draws for a seed without them): Typeform's own sender (bench/chaos-typeform.mjs)
+  // sends a submission through the web app's /exec (its 302 followed or counted as a failure, the typeformRedirect
+  // world; retries on the runtime clock); the deployment removed for 15–60 minutes while a respondent submits (404:
+  // the webhook is disabled at once), the watch during it and after; the 15-minute webhook watch; each watch with the
+  // deployer's TYPEFORM_WEBHOOK_REENABLE as drawn.
+  { t: 'typeformSubmit', weight: 4, arbitrary: fc.record({ t: fc.constant('typeformSubmit'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
+  { t: 'typeformOutage', weight: 2, arbitrary: fc.record({ t: fc.constant('typeformOutage'), n: fc.integer({ min: 1, max: EVENT_POOL }), minutes: fc.constantFrom(15, 30, 45, 60), reenable: fc.boolean() }) },
+  { t: 'typeformWatch', weight: 3, arbitrary: fc.record({ t: fc.constant('typeformWatch'), reenable: fc.boolean() }) },
 ];
 
 const sheetsError = fc.constantFrom('Error code INTERNAL', 'Service Spreadsheets failed while accessing document.', 'Service Spreadsheets timed out while accessing document with id local-spreadsheet.');
@@ -123,5 +131,5 @@ export function describeSchedule(schedule) {
 
 export function deliveriesIn(schedule) {
   const opening = schedule.burst ? BURST_SIZE : 0;
-  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' || a.t === 'unknownForm' ? 1 : a.t === 'burst' ? a.size : 0), 0), opening);
+  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' || a.t === 'unknownForm' || a.t === 'typeformSubmit' || a.t === 'typeformOutage' ? 1 : a.t === 'burst' ? a.size : 0), 0), opening);
 }
