@@ -73,8 +73,10 @@ describe('bounces and the suppression list in the local runtime', () => {
       const suppressed = rt.sheet('Suppressed').rows;
       expect(suppressed.map((cells) => cells.slice(0, 3))).toEqual([[DEAD, expect.stringMatching(/^bounced: Address not found/), 'bounce']]);
 
+      const asked = rt.gemini.requests.length;
       const next = await deliverAndTick(3, 'Gone+again@Example.com');
       expect(row(next).status).toBe('NEEDS_REVIEW');
+      expect(rt.gemini.requests).toHaveLength(asked); // stopped before generation: no Gemini call for it
       expect(String(row(next).error)).toMatch(/^SUPPRESSED: Gone\+again@Example.com is on the Suppressed sheet \(added by bounce: bounced: Address not found/);
       expect(rt.host.outbox.filter((mail: any) => /gone/i.test(mail.to))).toHaveLength(1);
 
@@ -96,6 +98,29 @@ describe('bounces and the suppression list in the local runtime', () => {
         'Leave the row (set SKIPPED), or remove the address from Suppressed and set PENDING for a new reply',
     );
     expect(mailsTo('ann@example.org')).toHaveLength(0);
+  });
+
+  it('a submission from a suppressed address costs no Gemini call: it waits for a person unwritten, while the others in the same tick are answered', async () => {
+    rt = await startRuntime();
+    const sheet = rt.sheet('Suppressed');
+    rt.host.loadSheet('Suppressed', sheet.header, [['ann@example.org', 'asked us to stop', 'desk@example.org', '2026-12-01']]);
+    const ids: string[] = [];
+    for (const [n, email] of [[6, 'ann@example.org'], [7, 'bo@example.org'], [8, 'ANN+again@example.org']] as const) {
+      const body = from(n, email);
+      await rt.deliver(body);
+      ids.push(JSON.parse(body).event_id);
+    }
+    await tick();
+    expect(rt.gemini.requests).toHaveLength(1);
+    expect([row(ids[0]).status, row(ids[1]).status, row(ids[2]).status]).toEqual(['NEEDS_REVIEW', 'SENT', 'NEEDS_REVIEW']);
+    expect(String(row(ids[0]).error)).toMatch(/^SUPPRESSED: ann@example.org is on the Suppressed sheet \(added by desk@example.org: asked us to stop\)/);
+    expect(String(row(ids[0]).result)).toBe('');
+    expect(mailsTo('bo@example.org')).toHaveLength(1);
+    expect(rt.host.outbox.filter((mail: any) => /ann/i.test(mail.to))).toHaveLength(0);
+    // Nothing is asked of Gemini for them on later ticks either.
+    rt.host.advanceClock(10 * MINUTE);
+    await tick();
+    expect(rt.gemini.requests).toHaveLength(1);
   });
 
   it('with RECONCILE_BOUNCES on, an idle tick still makes at most 2 service calls and asks Gmail nothing', async () => {
