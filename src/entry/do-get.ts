@@ -6,6 +6,11 @@ import { runGap } from '../core/domain/queue/run-gap';
 import { readSettings, secretValues } from '../core/domain/config/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
 import { createQueueStore } from '../gas/queue-store';
+import { createSuppressionList } from '../gas/suppression-store';
+import { mailFigures } from '../core/triage/mail-figures';
+import { bouncesSince, readBounceCheckState } from '../core/processing/bounces';
+import type { SuppressedEntry } from '../core/domain/mail/suppression';
+import { DAY_MS } from '../core/domain/time';
 import { createScriptPropertyStore } from '../gas/script-properties';
 import { effectiveUserEmail } from '../gas/self-test-probes';
 import { openSpreadsheet } from '../gas/spreadsheet';
@@ -37,8 +42,11 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     const now = systemClock.now();
     const book = new IncidentBook(props, systemClock, { properties: snapshot });
     let health;
+    let readSuppressed: (() => SuppressedEntry[]) | null = null;
     try {
-      health = computeHealth(createQueueStore(openSpreadsheet(settings)).readAll(), now, '', null, { approvalWaitHours: settings.approvalWaitHours });
+      const spreadsheet = openSpreadsheet(settings);
+      health = computeHealth(createQueueStore(spreadsheet).readAll(), now, '', null, { approvalWaitHours: settings.approvalWaitHours });
+      readSuppressed = () => createSuppressionList(spreadsheet).read();
     } catch {
       // Sheets down: the last figures processQueue saw, marked as not read now.
       const lastKnown = book.lastKnownHealth(now);
@@ -46,7 +54,10 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     }
     // Runs that stopped (e.g. the daily trigger runtime used up) are seen here at once: doPost still runs, processQueue does not.
     const gap = runGap(snapshot, now);
-    return json(health ? healthReport(health, book.all(), now, gap, settings.typeformToken !== '') : { ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
+    if (!health) return json({ ok: false, error: 'queue_unreadable', checkedAt: new Date(now).toISOString() });
+    // Bounces as the last check counted them (Script Properties); the Suppressed sheet only when Sheets answered.
+    const mail = mailFigures(settings.reconcileBounces ? bouncesSince(readBounceCheckState(snapshot), now - DAY_MS) : null, readSuppressed);
+    return json(healthReport(health, book.all(), now, { gap, typeformTokenSet: settings.typeformToken !== '', mail }));
   } catch (error) {
     return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error), secretsOrNone()) });
   }

@@ -12,6 +12,10 @@ import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
 import { staffName } from '../core/staff/staff-moves';
 import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
 import { computeHealth } from '../core/triage/health';
+import { mailFigures } from '../core/triage/mail-figures';
+import { bouncesSince, readBounceCheckState } from '../core/processing/bounces';
+import { DAY_MS } from '../core/domain/time';
+import { createSuppressionList } from './suppression-store';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
 import { scriptDateKey } from './system-clock';
@@ -152,7 +156,9 @@ export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps):
     approvalWaitHours: settings.approvalWaitHours,
   });
   const usage = usageSections(readUsage(all[USAGE_PROPERTY]), scriptDateKey(deps.now));
-  const html = healthDialogHtml(health, openIncidents(all), deps.now, { paused: settings.paused, typeformTokenSet: settings.typeformToken !== '' }, { gap: runGap(all, deps.now), usage });
+  const bounces = settings.reconcileBounces ? bouncesSince(readBounceCheckState(all), deps.now - DAY_MS) : null;
+  const mail = mailFigures(bounces, () => createSuppressionList(deps.spreadsheet).read());
+  const html = healthDialogHtml(health, openIncidents(all), deps.now, { paused: settings.paused, typeformTokenSet: settings.typeformToken !== '' }, { gap: runGap(all, deps.now), usage, mail });
   ui.showModalDialog(HtmlService.createHtmlOutput(html).setWidth(520).setHeight(460), 'formqueue: queue health');
 }
 

@@ -15,6 +15,7 @@ import {
   MAX_NOTICES_PER_CHECK,
   MAX_SEEN_IDS,
   readBounce,
+  tallyBounces,
   type BounceCheckState,
 } from './bounces';
 
@@ -57,11 +58,13 @@ export function runBounceCheck(run: Run): void {
   markGone(run, ['BOUNCE_CHECK_FAILED']);
   const batch = newBatch();
   const additions: SuppressedEntry[] = [];
+  const bouncedAt: number[] = [];
   for (const notice of read) {
     const bounce = readBounce(notice);
     if (bounce === null) continue;
     const match = matchBounce(bounce, run.rows);
     if (match.kind === 'none') continue;
+    bouncedAt.push(bounce.receivedAt);
     const detail = bouncedDetail(match.address, bounce, isoTime);
     if (match.kind === 'row' && match.row.status === 'SENT' && !match.row.error.startsWith('BOUNCED: ')) {
       const error = errorSummary('BOUNCED', detail, run.secrets);
@@ -79,9 +82,14 @@ export function runBounceCheck(run: Run): void {
   const added = additions.length === 0 || addSuppressed(run, additions);
   commitBatch(run, batch);
   // Not recorded when the addresses could not be kept: the next run reads the same notices again and adds them.
-  if (!added) return;
-  // Only the ids of this window are kept: older ones are before the next check's `since` anyway.
-  run.summary.bounceCheck = { at: now, seen: Array.from(seen).filter((id) => listed.includes(id)).slice(0, MAX_SEEN_IDS) };
+  if (added) run.summary.bounceCheck = checkRecord(last, now, { seen, listed, bouncedAt });
+}
+
+/** What this check leaves for the next: the ids of this window (older ones are before its `since` anyway), and the tally. */
+function checkRecord(last: BounceCheckState | null, now: number, read: { seen: Set<string>; listed: string[]; bouncedAt: number[] }): BounceCheckState {
+  const state: BounceCheckState = { at: now, seen: Array.from(read.seen).filter((id) => read.listed.includes(id)).slice(0, MAX_SEEN_IDS) };
+  const bounced = tallyBounces(last?.bounced ?? [], read.bouncedAt, now);
+  return bounced.length === 0 ? state : { ...state, bounced };
 }
 
 /** False when there is no Suppressed sheet to add them to (the addresses hold for this run only). */

@@ -107,6 +107,29 @@ export function matchBounce(bounce: Bounce, rows: readonly QueueRow[]): BounceMa
 export interface BounceCheckState {
   at: number;
   seen: string[];
+  /**
+   * Bounces of formqueue's replies by the hour their notice arrived ([hour start, count]), kept for a day: what Queue
+   * health and the daily summary count (bouncesSince). An hour a bucket, so the property stays small whatever the flood.
+   */
+  bounced?: [number, number][];
+}
+
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** The tally with `times` added, the hours older than a day before `now` dropped. */
+export function tallyBounces(tally: readonly [number, number][], times: readonly number[], now: number): [number, number][] {
+  const hours = new Map(tally.filter(([hour]) => hour > now - DAY_MS - HOUR_MS));
+  for (const time of times) {
+    const hour = Math.floor(time / HOUR_MS) * HOUR_MS;
+    if (hour > now - DAY_MS - HOUR_MS) hours.set(hour, (hours.get(hour) ?? 0) + 1);
+  }
+  return Array.from(hours).sort((a, b) => a[0] - b[0]);
+}
+
+/** Bounces whose notice arrived in the hours from `since`'s on (the hour that holds `since` counts whole). */
+export function bouncesSince(state: BounceCheckState | null, since: number): number {
+  const from = Math.floor(since / HOUR_MS) * HOUR_MS;
+  return (state?.bounced ?? []).reduce((sum, [hour, count]) => (hour >= from ? sum + count : sum), 0);
 }
 
 export const BOUNCE_CHECK_PROPERTY = 'FQ_BOUNCE_CHECK';
@@ -115,7 +138,11 @@ export function readBounceCheckState(props: Readonly<Record<string, string | und
   try {
     const parsed = JSON.parse(props[BOUNCE_CHECK_PROPERTY] ?? '') as Partial<BounceCheckState>;
     if (typeof parsed.at !== 'number' || !Number.isFinite(parsed.at)) return null;
-    return { at: parsed.at, seen: Array.isArray(parsed.seen) ? parsed.seen.filter((id): id is string => typeof id === 'string') : [] };
+    const seen = Array.isArray(parsed.seen) ? parsed.seen.filter((id): id is string => typeof id === 'string') : [];
+    const bounced = Array.isArray(parsed.bounced)
+      ? parsed.bounced.filter((pair): pair is [number, number] => Array.isArray(pair) && pair.length === 2 && pair.every((n) => typeof n === 'number' && Number.isFinite(n)))
+      : [];
+    return bounced.length === 0 ? { at: parsed.at, seen } : { at: parsed.at, seen, bounced };
   } catch {
     return null;
   }

@@ -16,8 +16,10 @@ import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } 
 import { firstLiveModel, modelsFor } from '../domain/gemini/model-list';
 import { tallyTokens } from '../domain/gemini/usage-tally';
 import { recordVerdicts } from './record-verdicts';
+import { suppressedReason } from '../domain/mail/mail-guard';
+import { parkSuppressed } from './send-plan';
 import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
-import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, type Run } from './run-context';
+import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, suppressedOf, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
@@ -34,19 +36,27 @@ interface Prepared {
 }
 
 /**
- * Up to GEMINI_CONCURRENCY due rows whose prompt renders; rows with a broken template are set aside, and rows
- * with no usable address go to a person at once (FAILED, with the reason) without costing a Gemini call.
+ * Up to GEMINI_CONCURRENCY due rows whose prompt renders; rows with a broken template are set aside, rows with no
+ * usable address go to a person at once (FAILED, with the reason), and rows to a suppressed address to NEEDS_REVIEW
+ * (SUPPRESSED), neither costing a Gemini call.
  */
 function prepareRequests(run: Run, now: number): Prepared[] {
   const prepared: Prepared[] = [];
   const problems: string[] = [];
   const problemRows = new Map<number, string>();
   const unaddressed: QueueRow[] = [];
+  const suppressed: QueueRow[] = [];
   for (const row of run.rows) {
     if (prepared.length >= run.settings.geminiConcurrency) break;
     if (!isDue(row, now) || run.setAside.has(row.rowNumber)) continue;
     if (recipientProblem(row.recipient) !== null) {
       unaddressed.push(row);
+      run.setAside.add(row.rowNumber);
+      continue;
+    }
+    // A reply to a suppressed address could never be mailed: the row goes to a person before Gemini is paid for it.
+    if (suppressedReason(row, suppressedOf(run)) !== null) {
+      suppressed.push(row);
       run.setAside.add(row.rowNumber);
       continue;
     }
@@ -68,6 +78,7 @@ function prepareRequests(run: Run, now: number): Prepared[] {
     }
   }
   failUnaddressed(run, now, unaddressed);
+  parkSuppressedUnwritten(run, suppressed);
   if (problems.length > 0) {
     noteWaitingRows(run, problemRows);
     raiseIncident(run, 'TEMPLATE_INVALID', problems.join('\n'), Array.from(problemRows.keys()));
@@ -94,6 +105,17 @@ function failUnaddressed(run: Run, now: number, rows: readonly QueueRow[]): void
     moveRow(run, batch, row, 'FAILED', error, { error, claimedAt: null });
     countWhenWritten(batch, 'failed');
   }
+  commitBatch(run, batch);
+}
+
+/**
+ * Rows whose recipient is on the Suppressed sheet go to NEEDS_REVIEW with the reason the send step gives (SUPPRESSED),
+ * unwritten: no Gemini call. The compare-and-set right before the write skips a row staff moved since.
+ */
+function parkSuppressedUnwritten(run: Run, rows: readonly QueueRow[]): void {
+  if (rows.length === 0) return;
+  const batch = newBatch();
+  for (const row of rows) parkSuppressed(run, batch, row, 'not generated (no Gemini call)');
   commitBatch(run, batch);
 }
 

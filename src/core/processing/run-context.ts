@@ -133,7 +133,7 @@ export interface Run {
   archivedKeys?: ReadonlySet<string>;
   /** The event ids and identities this run claimed for sending: a submission is claimed once a run, whatever its rows. */
   claimedForSending?: Set<string>;
-  /** The Suppressed sheet by mailbox, read once, when the run first plans a send (suppressedOf). */
+  /** The Suppressed sheet by mailbox, read once, when the run first plans a send or a reply (suppressedOf). */
   suppressed?: Map<string, SuppressedEntry>;
   /** Mailboxes never mailed before that this run claimed a send to: they count against the new-recipient ceiling. */
   newRecipients?: Set<string>;
@@ -361,7 +361,7 @@ export function isoTime(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
 
-/** The suppression list, read once per run, when the run first plans a send; lines this run adds are added to it. */
+/** The suppression list, read once per run, when the run first plans a send or a reply; lines this run adds are added to it. */
 export function suppressedOf(run: Run): Map<string, SuppressedEntry> {
   run.suppressed ??= suppressionIndex(run.deps.suppression?.read() ?? []);
   return run.suppressed;

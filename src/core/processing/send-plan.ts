@@ -157,14 +157,15 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
 }
 
 /**
- * A row whose recipient is on the suppression list goes to a person instead of being claimed (the mail guard's
- * suppressedReason). True when it was parked.
+ * A row whose recipient is on the suppression list goes to a person instead of being claimed or generated (the mail
+ * guard's suppressedReason). `logNote`, when given, goes before the reason in the Log line (the row's `error` is the
+ * same wherever it was stopped). True when it was parked.
  */
-export function parkSuppressed(run: Run, batch: Batch, row: QueueRow): boolean {
+export function parkSuppressed(run: Run, batch: Batch, row: QueueRow, logNote = ''): boolean {
   const reason = suppressedReason(row, suppressedOf(run));
   if (reason === null) return false;
   const error = errorSummary('SUPPRESSED', reason, run.secrets);
-  moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
+  moveRow(run, batch, row, 'NEEDS_REVIEW', logNote === '' ? error : `${logNote}: ${error}`, { error, claimedAt: null });
   countWhenWritten(batch, 'needsReview');
   return true;
 }

@@ -8,7 +8,9 @@ import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from '../domain/config/forms-mir
 import type { AuditLog, BounceMailbox, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, SuppressionList, TallyStore } from '../domain/ports';
 import { journalStateProperties, readJournalState } from '../processing/journal-check';
 import { runProcessing, type ProcessingSummary } from '../processing/process-run';
-import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from '../processing/bounces';
+import { BOUNCE_CHECK_PROPERTY, bouncesSince, readBounceCheckState } from '../processing/bounces';
+import { mailFigures, type MailFigures } from '../triage/mail-figures';
+import type { SuppressedEntry } from '../domain/mail/suppression';
 import type { LocalClock } from '../domain/mail/send-window';
 import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from '../domain/gemini/model-list';
 import { readReviews, reviewLines, REVIEWS_PROPERTY } from '../staff/review-stats';
@@ -103,7 +105,12 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   // The tokens this run spent and the models it found retired are stored with the run's other marks (below).
   const spending = spendingProperties(outcome.summary, snapshot, ports.dateKey(startedAt));
   const usage = readUsage(spending[USAGE_PROPERTY] ?? snapshot[USAGE_PROPERTY]);
-  sendTriage(book, ports, outcome.health, settings, { rejected: outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)), usage, reviews: reviewLines(readReviews(snapshot[REVIEWS_PROPERTY])) });
+  sendTriage(book, ports, outcome.health, settings, {
+    rejected: outcome.rejected ?? totalsOn(snapshot[REJECTED_TOTALS_PROPERTY], ports.dateKey(startedAt)),
+    usage,
+    reviews: reviewLines(readReviews(snapshot[REVIEWS_PROPERTY])),
+    mail: mailFiguresOf(outcome, snapshot, settings, ports.clock),
+  });
   // A recovery mail falls due without anything else happening: the tick gate must not sleep past it.
   const nextDueAt = earliest(outcome.nextDueAt, nextTriageMailAt(book.all(), ports.clock.now()));
   // The gate's marks go with the incidents' changes, in one write.
@@ -139,6 +146,8 @@ interface RunOutcome {
   sheetsConfigured: boolean;
   /** Intake's new copy of Config's forms (forms-mirror.ts), when the run read Config and the stored copy needs one. */
   formsCopy?: string | null;
+  /** Reads the Suppressed sheet, for the daily summary's figures; absent when the spreadsheet could not be opened. */
+  readSuppressed?: () => SuppressedEntry[];
 }
 
 function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentBook, startedAt: number, snapshot: Record<string, string>): RunOutcome {
@@ -192,7 +201,8 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
     book.rememberHealth(health);
     workspace.watchCapacity(book, ports.clock.now());
     const folded = foldRejections(workspace, ports, book);
-    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured: sheetsConfigured && !folded.tallyMissing, rejected: folded.totals, formsCopy };
+    const readSuppressed = () => workspace.suppression?.read() ?? [];
+    return { summary, health, nextDueAt: summary.nextDueAt, sheetsConfigured: sheetsConfigured && !folded.tallyMissing, rejected: folded.totals, formsCopy, readSuppressed };
   } catch (error) {
     const incident = failureIncident(error, knownSecretsOf(settings));
     book.raise(incident.code, incident.detail);
@@ -342,10 +352,18 @@ interface SummaryFigures {
   usage: StoredUsage;
   /** Approvals as the staff console counted them (REVIEWS_PROPERTY). */
   reviews: string[];
+  /** Bounces and the Suppressed sheet: the sheet is read only when the summary goes. */
+  mail: () => MailFigures;
+}
+
+/** The bounce count as this run left it (RECONCILE_BOUNCES off: null) and the Suppressed sheet, read when asked. */
+function mailFiguresOf(outcome: RunOutcome, snapshot: Record<string, string>, settings: Settings, clock: Clock): () => MailFigures {
+  const state = outcome.summary?.bounceCheck ?? readBounceCheckState(snapshot);
+  return () => mailFigures(settings.reconcileBounces ? bouncesSince(state, clock.now() - DAY_MS) : null, outcome.readSuppressed ?? null);
 }
 
 function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, settings: Settings, figures: SummaryFigures): void {
-  const { rejected, usage, reviews } = figures;
+  const { rejected, usage, reviews, mail } = figures;
   let quota = 0;
   try {
     quota = ports.mailer.remainingDailyQuota();
@@ -379,6 +397,7 @@ function sendTriage(book: IncidentBook, ports: TickPorts, health: QueueHealth, s
     rejected,
     usage: usageSections(usage, dateKey),
     reviews,
+    mail,
   });
   if (!summary) return;
   try {

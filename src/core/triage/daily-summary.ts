@@ -5,6 +5,7 @@ import type { OutgoingMail } from '../domain/ports';
 import type { Settings } from '../domain/config/settings';
 import { STATUSES } from '../domain/queue/statuses';
 import type { QueueHealth } from './health';
+import { mailFiguresLine, type MailFigures } from './mail-figures';
 import { INCIDENTS } from './incident-catalog';
 import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
@@ -34,6 +35,8 @@ export interface DailySummaryInput {
   usage?: readonly UsageSection[];
   /** Approvals by staff: as written, edited, skipped, median wait (staff/review-stats.ts reviewLines). */
   reviews?: readonly string[];
+  /** Bounces and the Suppressed sheet (mail-figures.ts), asked only when the summary goes (it reads a sheet). */
+  mail?: () => MailFigures;
 }
 
 /** " (2 without their body; unknown form 1, partial response 3)": how many kept no body, and the kinds when known. */
@@ -77,6 +80,7 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
     { kind: 'field', label: 'Rows that need a person', text: String(health.needsPersonCount) },
     ...needsPersonRowParts(health, now, redaction),
   ];
+  if (input.mail) parts.push({ kind: 'field', label: 'Bounces and suppression', text: mailFiguresLine(input.mail(), health.rowsSuppressed) });
   const rejected = rejectedLine(input.rejected);
   if (rejected) parts.push({ kind: 'field', label: 'Rejected deliveries', text: rejected });
   const missed = missedDeliveriesNote(settings.typeformToken !== '');

@@ -3,6 +3,7 @@ import type { IncidentCode } from '../domain/failures/codes';
 import { overdueReason, type RunGap } from '../domain/queue/run-gap';
 import type { Status } from '../domain/queue/statuses';
 import type { QueueHealth } from './health';
+import type { MailFigures } from './mail-figures';
 import { oldestPendingMinutes } from './health';
 import type { Incident } from './incidents';
 import { isNotifiable } from './incidents';
@@ -31,9 +32,26 @@ export interface HealthReport {
   checkedAt: string;
   /** Present only when TYPEFORM_TOKEN is not set: missed deliveries cannot be recovered, and how to fix that. */
   missedDeliveries?: string;
+  /**
+   * Bounces and the suppression list (mail-figures.ts): bounces in the last 24 hours (null: RECONCILE_BOUNCES off),
+   * addresses on the Suppressed sheet (null: not read), rows stopped because their address is suppressed. Informative:
+   * a bounce does not make `ok` false (a suppressed row does, as any row that needs a person).
+   */
+  bounces: { last24h: number | null; suppressedAddresses: number | null; rowsSuppressed: number };
 }
 
-export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number, gap: RunGap | null = null, typeformTokenSet = true): HealthReport {
+/** What the report says besides the rows and incidents: runs overdue, TYPEFORM_TOKEN set (default yes), bounces and Suppressed. */
+export interface HealthReportContext {
+  gap?: RunGap | null;
+  typeformTokenSet?: boolean;
+  /** Absent: both figures unknown (null). */
+  mail?: MailFigures;
+}
+
+export function healthReport(health: QueueHealth, incidents: readonly Incident[], now: number, context: HealthReportContext = {}): HealthReport {
+  const gap = context.gap ?? null;
+  const typeformTokenSet = context.typeformTokenSet ?? true;
+  const mail = context.mail ?? { bouncesLast24h: null, suppressedAddresses: null };
   const missed = missedDeliveriesNote(typeformTokenSet);
   // Rows needing a person are judged from the rows read now, not from ROWS_NEED_A_PERSON, which clears only at the
   // next run: with none left it is not listed either, so the answer never says ok beside an open incident it lists.
@@ -51,6 +69,7 @@ export function healthReport(health: QueueHealth, incidents: readonly Incident[]
     countedAt: health.countedAt === null ? null : new Date(health.countedAt).toISOString(),
     checkedAt: new Date(now).toISOString(),
     ...(missed === null ? {} : { missedDeliveries: missed }),
+    bounces: { last24h: mail.bouncesLast24h, suppressedAddresses: mail.suppressedAddresses, rowsSuppressed: health.rowsSuppressed },
   };
 }
 

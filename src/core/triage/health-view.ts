@@ -2,6 +2,7 @@
 import { overdueReason, type RunGap } from '../domain/queue/run-gap';
 import { STATUSES, STATUS_COLOURS } from '../domain/queue/statuses';
 import type { QueueHealth } from './health';
+import { mailFiguresLine, type MailFigures } from './mail-figures';
 import { INCIDENTS } from './incident-catalog';
 import type { Incident } from './incident-record';
 import { escapeHtml, formatDuration, formatTime, plural } from '../domain/text';
@@ -25,7 +26,7 @@ export function healthDialogHtml(
   incidents: readonly Incident[],
   now: number,
   state: boolean | { paused: boolean; typeformTokenSet: boolean },
-  extras: { gap?: RunGap | null; usage?: readonly UsageSection[] } = {},
+  extras: { gap?: RunGap | null; usage?: readonly UsageSection[]; mail?: MailFigures } = {},
 ): string {
   const usage = extras.usage ?? [];
   const parts: string[] = ['<div style="font-family:Arial,sans-serif;font-size:13px">', ...banners(state, extras.gap ?? null)];
@@ -54,6 +55,7 @@ export function healthDialogHtml(
     const verb = health.needsPersonCount === 1 ? 'needs' : 'need';
     parts.push(`<p><b>${plural(health.needsPersonCount, 'row')} ${verb} a person:</b> ${rows.join(', ')}${more}.</p>`);
   }
+  if (extras.mail) parts.push(`<p><b>Bounces and suppression:</b> ${escapeHtml(mailFiguresLine(extras.mail, health.rowsSuppressed))}.</p>`);
   const open = incidents.filter((incident) => incident.state === 'open');
   if (open.length === 0) parts.push('<p>No open incidents.</p>');
   else {

@@ -65,6 +65,8 @@ export interface QueueHealth {
   oldestPendingAt: number | null;
   oldestWaitingAt: number | null;
   needsPersonCount: number;
+  /** NEEDS_REVIEW rows stopped because their recipient is on the Suppressed sheet (SUPPRESSED); among needsPersonCount. */
+  rowsSuppressed: number;
   /** The first MAX_NEEDS_PERSON_LISTED rows needing a person, in sheet order. */
   needsPerson: NeedsPersonRow[];
   spreadsheetUrl: string;
@@ -111,6 +113,7 @@ export function computeHealth(
   let oldestPendingAt: number | null = null;
   let oldestWaitingAt: number | null = null;
   let needsPersonCount = 0;
+  let rowsSuppressed = 0;
   const needsPerson: NeedsPersonRow[] = [];
   for (const row of rows) {
     const status = row.status.trim();
@@ -123,6 +126,7 @@ export function computeHealth(
       if (status === 'PENDING' && (oldestPendingAt === null || since < oldestPendingAt)) oldestPendingAt = since;
     }
     const reason = needsPersonReason(row, status, now, extras.approvalWaitHours ?? DEFAULT_APPROVAL_WAIT_HOURS);
+    if (reason === 'suppressed') rowsSuppressed++;
     if (reason !== null) {
       needsPersonCount++;
       if (needsPerson.length < MAX_NEEDS_PERSON_LISTED) {
@@ -151,6 +155,7 @@ export function computeHealth(
     oldestPendingAt,
     oldestWaitingAt,
     needsPersonCount,
+    rowsSuppressed,
     needsPerson,
     spreadsheetUrl,
     sheetId,
@@ -235,6 +240,8 @@ interface HealthSnapshot {
   p: number | null;
   w: number | null;
   n: number;
+  /** rowsSuppressed (absent in a snapshot from before it: 0). */
+  x?: number;
   /** Row number, status, then (since the needs-a-person fields) reason, event_id, mail_ref, error (redacted, cut), waiting since. */
   r: [number, string, string?, string?, string?, string?, (number | null)?][];
   s: string;
@@ -253,6 +260,7 @@ export function healthSnapshotToJson(health: QueueHealth, knownSecrets?: readonl
     p: health.oldestPendingAt,
     w: health.oldestWaitingAt,
     n: health.needsPersonCount,
+    x: health.rowsSuppressed,
     r: health.needsPerson.map((row) => [
       row.rowNumber,
       row.status.slice(0, 40),
@@ -294,6 +302,7 @@ export function healthSnapshotFromJson(json: string | null | undefined, now: num
       oldestPendingAt: typeof raw.p === 'number' ? raw.p : null,
       oldestWaitingAt: typeof raw.w === 'number' ? raw.w : null,
       needsPersonCount: Number(raw.n) || 0,
+      rowsSuppressed: Number(raw.x) || 0,
       needsPerson: (Array.isArray(raw.r) ? raw.r : []).map(([rowNumber, status, reason, eventId, mailRef, error, waitingSince]) => ({
         rowNumber,
         status,

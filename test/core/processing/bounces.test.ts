@@ -2,7 +2,7 @@
 // the address suppressed; bounded to one check every BOUNCE_CHECK_MINUTES.
 import { describe, expect, it } from 'vitest';
 import { codedError } from '../../../src/core/domain/failures/errors';
-import { matchBounce, readBounce } from '../../../src/core/processing/bounces';
+import { bouncesSince, matchBounce, readBounce, readBounceCheckState, tallyBounces } from '../../../src/core/processing/bounces';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { BounceNotice } from '../../../src/core/domain/ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
@@ -93,7 +93,8 @@ describe('runProcessing: the bounce check', () => {
     expect(w.mailer.outbox).toHaveLength(0);
     expect(w.queue.row(3)).toMatchObject({ status: 'NEEDS_REVIEW' });
     expect(w.queue.row(3).error).toMatch(/^SUPPRESSED: r1@example.com is on the Suppressed sheet \(added by bounce: bounced: Address not found/);
-    expect(summary.bounceCheck).toEqual({ at: T0, seen: ['n1'] });
+    // The bounce is tallied by the hour its notice arrived (09:59 → the 09:00 hour), for the health figures.
+    expect(summary.bounceCheck).toEqual({ at: T0, seen: ['n1'], bounced: [[T0 - 60 * MINUTE, 1]] });
     expect(inbox.queries).toEqual([`from:mailer-daemon after:${(T0 - 24 * 60 * MINUTE) / 1000}`]);
   });
 
@@ -145,5 +146,47 @@ describe('runProcessing: the bounce check', () => {
     expect(w.incidents.codes()).toEqual(['BOUNCE_CHECK_FAILED']);
     expect(summary.bounceCheck).toBeUndefined();
     expect(w.mailer.outbox).toHaveLength(1);
+  });
+});
+
+describe('the bounce tally for the health figures', () => {
+  const HOUR = 60 * MINUTE;
+  it.each([
+    ['a bounce goes in the hour its notice arrived', [], [T0 - MINUTE, T0 - 2 * MINUTE], [[T0 - HOUR, 2]]],
+    ['hours are added to, and kept in time order', [[T0 - 3 * HOUR, 1]], [T0 + MINUTE], [[T0 - 3 * HOUR, 1], [T0, 1]]],
+    ['an hour more than a day before now is dropped (24 hours and the one the day starts in are kept)', [[T0 - 26 * HOUR, 4], [T0 - 24 * HOUR, 3]], [], [[T0 - 24 * HOUR, 3]]],
+    ['a notice older than a day (the first check looks back 24 hours) counts only while its hour is kept', [], [T0 - 25 * HOUR - MINUTE], []],
+  ] as [string, [number, number][], number[], [number, number][]][])('%s', (_case, tally, times, expected) => {
+    expect(tallyBounces(tally, times, T0)).toEqual(expected);
+  });
+
+  it('bouncesSince counts the hours from the one that holds `since`; no check yet counts 0', () => {
+    const state = { at: T0, seen: [], bounced: [[T0 - 25 * HOUR, 9], [T0 - 24 * HOUR, 2], [T0 - HOUR, 3]] as [number, number][] };
+    expect(bouncesSince(state, T0 - 24 * HOUR + 30 * MINUTE)).toBe(5);
+    expect(bouncesSince(state, T0 - HOUR)).toBe(3);
+    expect(bouncesSince(null, T0)).toBe(0);
+  });
+
+  it('the property keeps the tally; a property from before it, or a mangled one, reads without it', () => {
+    const stored = (value: unknown) => readBounceCheckState({ FQ_BOUNCE_CHECK: JSON.stringify(value) });
+    expect(stored({ at: T0, seen: ['a'], bounced: [[T0, 2]] })).toEqual({ at: T0, seen: ['a'], bounced: [[T0, 2]] });
+    expect(stored({ at: T0, seen: ['a'] })).toEqual({ at: T0, seen: ['a'] });
+    expect(stored({ at: T0, seen: [], bounced: [[T0, 'x'], [1], 'y'] })).toEqual({ at: T0, seen: [] });
+  });
+
+  it('a run counts only notices about replies of ours, adds them to the tally it was given, and drops what is older than a day', () => {
+    const w = world([sent(1), sent(2)], { RECONCILE_BOUNCES: 'true' });
+    const inbox = new MemoryBounceMailbox();
+    w.deps.bounceMail = inbox;
+    w.deps.suppression = new MemorySuppression();
+    w.deps.bounceCheck = { at: T0 - 30 * MINUTE, seen: [], bounced: [[T0 - 30 * HOUR, 5], [T0 - 2 * HOUR, 1]] };
+    inbox.notices.push(
+      notice('a', 'r1@example.com', { ref: 'FQ-AAAAA1' }),
+      notice('b', 'r2@example.com', { ref: 'FQ-AAAAA2' }),
+      notice('c', 'stranger@example.net'), // the account's own mail: not ours, not counted
+    );
+    const summary = runProcessing(w.deps, start);
+    expect(summary.bounceCheck?.bounced).toEqual([[T0 - 2 * HOUR, 1], [T0 - HOUR, 2]]);
+    expect(bouncesSince(summary.bounceCheck ?? null, T0 - 24 * HOUR)).toBe(3);
   });
 });

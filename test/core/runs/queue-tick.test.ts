@@ -16,7 +16,7 @@ import { handleDelivery } from '../../../src/core/intake/intake';
 import { readSettings } from '../../../src/core/domain/config/settings';
 import { FORMS_MIRROR_PROPERTY, mirroredForms } from '../../../src/core/domain/config/forms-mirror';
 import { form, memoryIntake } from '../intake/memory-intake';
-import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from '../memory-ports';
+import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemorySuppression, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from '../memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
 
@@ -520,6 +520,21 @@ describe('the tick, rule by rule', () => {
     tick(w);
     const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
     expect(summary.body).toContain('3 today so far (1 without their body); see the Rejected sheet');
+  });
+
+  it('the daily summary counts the bounces the bounce check tallied (last 24 hours) and the Suppressed sheet, read only for the summary', () => {
+    const tally = [[T0 - 30 * HOUR_MS, 9], [T0 - HOUR_MS, 2]];
+    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', RECONCILE_BOUNCES: 'true', FQ_BOUNCE_CHECK: JSON.stringify({ at: T0 - MINUTE_MS, seen: [], bounced: tally }) }, []);
+    const list = new MemorySuppression([{ address: 'ann@example.org', reason: 'bounced', addedBy: 'bounce', addedAt: T0 }, { address: 'Bo <bo@example.org>', reason: '', addedBy: 'desk', addedAt: null }]);
+    const open = w.openWorkspace;
+    w.openWorkspace = () => ({ ...open(), suppression: list });
+    tick(w);
+    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
+    expect(summary.body).toContain('Bounces and suppression: 2 bounces in the last 24 hours; 2 addresses on the Suppressed sheet; 0 rows stopped because their address is suppressed');
+    expect(list.reads).toBe(1);
+    // The next tick sends no summary (one a day), so it does not read the sheet for one.
+    tick(w);
+    expect(list.reads).toBe(1);
   });
 
   it('with the Queue unreadable and no earlier figures, the spilled deliveries still count as affected', () => {

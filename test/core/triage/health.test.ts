@@ -189,6 +189,7 @@ describe('health JSON for doGet', () => {
       runsOverdue: null,
       countedAt: '2025-06-01T09:59:00.000Z',
       checkedAt: '2025-06-01T10:00:00.000Z',
+      bounces: { last24h: null, suppressedAddresses: null, rowsSuppressed: 0 },
     });
     expect(report.counts).not.toBe(health.counts);
     expect(healthReport(healthWhenUnreadable(T0, null), [], T0).countedAt).toBeNull();
@@ -196,7 +197,7 @@ describe('health JSON for doGet', () => {
 
   it('runs overdue (no processQueue run for over an hour while deliveries wait): ok is false, with when the last run was and why', () => {
     const gap = { lastRunAt: T0 - 3 * HOUR - 5 * MINUTE, minutes: 185 };
-    const report = healthReport(computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - HOUR })], T0), [], T0, gap);
+    const report = healthReport(computeHealth([queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - HOUR })], T0), [], T0, { gap });
     expect(report.ok).toBe(false);
     expect(report.runsOverdue).toEqual({
       lastRunAt: '2025-06-01T06:55:00.000Z',

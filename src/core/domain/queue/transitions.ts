@@ -18,7 +18,8 @@ function staffSkips(): Partial<Record<Status, Movers>> {
  */
 export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status, Movers>>>>> = {
   // PENDING → FAILED: no usable address, so no Gemini call is spent on a reply nobody can receive.
-  PENDING: { GENERATING: 'system', FAILED: 'system', DUPLICATE: 'system', ...staffSkips() },
+  // PENDING → NEEDS_REVIEW: the address is on the Suppressed sheet; no Gemini call for a reply that may not be mailed.
+  PENDING: { GENERATING: 'system', FAILED: 'system', DUPLICATE: 'system', NEEDS_REVIEW: 'system', ...staffSkips() },
   GENERATING: {
     READY: 'system',
     AWAITING_APPROVAL: 'system',
@@ -53,7 +54,7 @@ export const TRANSITIONS: Readonly<Record<Status, Readonly<Partial<Record<Status
 
 /** Why the system makes a move, where the target alone does not say it (the docs print these). */
 export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial<Record<Status, string>>>>>> = {
-  PENDING: { GENERATING: 'claimed' },
+  PENDING: { GENERATING: 'claimed', NEEDS_REVIEW: 'address suppressed' },
   READY: { SENDING: 'claimed', AWAITING_APPROVAL: 'reply policy, or approval switched on' },
   APPROVED: { SENDING: 'claimed' },
   GENERATING: { AWAITING_APPROVAL: 'approval on, or the reply policy' },

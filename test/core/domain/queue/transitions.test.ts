@@ -22,6 +22,7 @@ const SYSTEM_MOVES: [string, string, string][] = [
   ['PENDING', 'GENERATING', 'claim for generation'],
   ['PENDING', 'DUPLICATE', 'collapse a redelivery'],
   ['PENDING', 'FAILED', 'no usable address: no Gemini call for a reply nobody can receive'],
+  ['PENDING', 'NEEDS_REVIEW', 'address on the Suppressed sheet: no Gemini call for a reply that may not be mailed'],
   ['GENERATING', 'READY', 'reply written'],
   ['GENERATING', 'AWAITING_APPROVAL', 'reply written, approval on'],
   ['GENERATING', 'PENDING', 'retryable, systemic or stale'],

@@ -21,8 +21,8 @@ describe('missed deliveries without TYPEFORM_TOKEN', () => {
   });
 
   it('doGet\'s health JSON carries it only when the token is not set', () => {
-    expect(healthReport(health, [], T0, null, false).missedDeliveries).toBe(MISSED_DELIVERIES_UNRECOVERABLE);
-    expect(healthReport(health, [], T0, null, true)).not.toHaveProperty('missedDeliveries');
+    expect(healthReport(health, [], T0, { typeformTokenSet: false }).missedDeliveries).toBe(MISSED_DELIVERIES_UNRECOVERABLE);
+    expect(healthReport(health, [], T0, { typeformTokenSet: true })).not.toHaveProperty('missedDeliveries');
   });
 
   it('the Queue health dialog shows it only when the token is not set', () => {
