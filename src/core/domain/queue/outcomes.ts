@@ -28,6 +28,7 @@ export const OUTCOME_CLASSES = [
   'held-for-person',
   'parked',
   'stale-sending',
+  'claim-never-mailed',
   'duplicate',
 ] as const;
 
@@ -168,6 +169,16 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: 'must not be mailed by itself: suppressed address, sent_at filled, no reply, a standing send claim',
   },
   'stale-sending': { to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit: the mail may have gone' },
+  'claim-never-mailed': {
+    to: CLAIMED_FROM,
+    attempt: 'none',
+    counter: null,
+    counted: 'written',
+    incident: null,
+    pauses: null,
+    waits: null,
+    when: 'a stale send claim the Log proves was never mailed (no "about to send" line)',
+  },
   duplicate: { to: 'DUPLICATE', attempt: 'none', counter: 'duplicates', counted: 'at once', incident: null, pauses: null, waits: null, when: 'the same submission is already in another row or the Archive' },
 };
 
