@@ -29,6 +29,8 @@ export const OUTCOME_CLASSES = [
   'parked',
   'stale-sending',
   'claim-never-mailed',
+  'found-in-sent',
+  'resent-after-sent-check',
   'duplicate',
 ] as const;
 
@@ -168,7 +170,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     waits: null,
     when: 'must not be mailed by itself: suppressed address, sent_at filled, no reply, a standing send claim',
   },
-  'stale-sending': { to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit: the mail may have gone' },
+  'stale-sending': { to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit, or the Sent check cannot settle it: the mail may have gone' },
   'claim-never-mailed': {
     to: CLAIMED_FROM,
     attempt: 'none',
@@ -178,6 +180,26 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     pauses: null,
     waits: null,
     when: 'a stale send claim the Log proves was never mailed (no "about to send" line)',
+  },
+  'found-in-sent': {
+    to: 'SENT',
+    attempt: 'none',
+    counter: null,
+    counted: 'written',
+    incident: null,
+    pauses: null,
+    waits: null,
+    when: 'the Sent check found one copy of a parked row\'s mail (no mail of this run)',
+  },
+  'resent-after-sent-check': {
+    to: CLAIMED_FROM,
+    attempt: 'none',
+    counter: null,
+    counted: 'written',
+    incident: null,
+    pauses: null,
+    waits: null,
+    when: 'no copy in Sent after two looks, and RECONCILE_RESEND: sent again, once',
   },
   duplicate: { to: 'DUPLICATE', attempt: 'none', counter: 'duplicates', counted: 'at once', incident: null, pauses: null, waits: null, when: 'the same submission is already in another row or the Archive' },
 };
