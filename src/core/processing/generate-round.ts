@@ -18,11 +18,12 @@ import { tallyTokens } from '../domain/gemini/usage-tally';
 import { recordVerdicts } from './record-verdicts';
 import { applyOutcome } from './apply-outcome';
 import { attemptsOnClaim } from '../domain/queue/outcomes';
+import { notBefore } from '../domain/queue/not-before';
 import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
 import { commitBatch, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
-  return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
+  return row.status === 'PENDING' && notBefore(row, now) === null;
 }
 
 interface Prepared {

@@ -13,6 +13,7 @@ import { runSendStep } from './send-step';
 import { runBounceCheck } from './bounce-step';
 import { windowWakeAt } from './send-window-step';
 import { applyOutcome } from './apply-outcome';
+import { notBefore } from '../domain/queue/not-before';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
 import {
@@ -200,7 +201,7 @@ function nextDueAt(run: Run, now: number): number | null {
   for (const row of run.rows) {
     const heldBack = run.setAside.has(row.rowNumber);
     if (row.status === 'PENDING') {
-      const due = row.nextAttemptAt ?? now;
+      const due = notBefore(row, now)?.at ?? now;
       consider(heldBack || run.summary.generationHaltedBy !== null ? Math.max(due, recheck) : due);
     } else if (isMailable(row)) {
       // A row waiting for its send window wakes the gate when the window opens, not every few minutes overnight.

@@ -12,7 +12,7 @@ import { classifyMailError } from './mail';
 import { isOurClaim, processingConfigFor } from './row-inputs';
 import { failPermanently, parkSuppressed, planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
 import { applyOutcome } from './apply-outcome';
-import { rowsInWindow } from './send-window-step';
+import { rowsInWindow, windowClosedSinceClaim } from './send-window-step';
 import {
   commitBatch,
   holdBatch,
@@ -172,7 +172,7 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
 
 /**
  * One claimed row, as read back, that is still ours and unmailed: parked when its address is suppressed, back or to a
- * person when its Config or the reply policy says no, mailed otherwise. The mailed outcome, 'quota', or null (not mailed).
+ * person when its Config, the reply policy or its send window (closed since the claim) says no, mailed otherwise. The mailed outcome, 'quota', or null (not mailed).
  */
 function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: QueueRow, back: Status): Mailed | 'quota' | null {
   // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
@@ -180,6 +180,8 @@ function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: Queue
   const mail = prepareMail(run, step, current);
   // The row as it is now (a person may have edited its result since the claim): a READY claim is checked again.
   const held = mail?.kind === 'mail' ? replyPolicyHold(run, current, back === 'APPROVED') : null;
+  // The window is read again at the moment of the mail: a row claimed at 19:59 is not mailed after 20:00.
+  const closed = mail?.kind === 'mail' && held === null ? windowClosedSinceClaim(run, step, current) : null;
   if (mail === null) {
     applyOutcome(run, results, current, 'not-mailed', { detail: 'Config template must be fixed before sending', claimedFrom: back });
   } else if (mail.kind === 'permanent') {
@@ -187,6 +189,10 @@ function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: Queue
   } else if (held !== null) {
     // Back to READY, nothing mailed; the next plan gives it to a person (READY → AWAITING_APPROVAL).
     applyOutcome(run, results, current, 'not-mailed', { detail: `not mailed: ${held}`, patch: { error: held }, claimedFrom: back });
+    run.setAside.add(current.rowNumber);
+  } else if (closed !== null) {
+    const outcome = closed.startsWith('SEND_WINDOW:') ? 'outside-send-window' : 'not-mailed';
+    applyOutcome(run, results, current, outcome, { detail: `not mailed: ${closed}`, patch: { error: closed }, claimedFrom: back });
     run.setAside.add(current.rowNumber);
   } else {
     markAboutToSend(run, current);
