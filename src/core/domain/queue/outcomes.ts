@@ -2,6 +2,7 @@
 import type { IncidentCode } from '../failures/codes';
 import { codedError } from '../failures/errors';
 import type { Status } from './statuses';
+import { COLLAPSIBLE_STATUSES } from './transitions';
 
 /**
  * Every way the system ends a step on a row. Generation outcomes settle the attempt the GENERATING claim started;
@@ -49,13 +50,15 @@ export type AttemptCharge = 'charged' | 'not charged' | 'none';
 export type OutcomeCounter = 'generated' | 'failed' | 'deferred' | 'needsReview' | 'sent' | 'duplicates';
 
 export interface Outcome {
+  /** The states a row is in when the step ends this way. */
+  from: readonly Status[];
   /** The state the row goes to; CLAIMED_FROM: back to the state its send claim came from. */
   to: Status | typeof CLAIMED_FROM;
   attempt: AttemptCharge;
   counter: OutcomeCounter | null;
   /** Counted once its write lands ('written'), or at once ('at once': the mail went, or the row is set aside this run). */
   counted: 'written' | 'at once';
-  /** The incident the run raises for it (with the rows), or null; `verdict` when the verdict names it (systemic). */
+  /** The incident the run raises for it (with the rows), or null; 'named by the verdict' when the verdict names it (systemic). */
   incident: IncidentCode | 'named by the verdict' | null;
   /** Which step stops for the rest of the run. */
   pauses: 'generation' | null;
@@ -70,8 +73,9 @@ export interface Outcome {
  * (src/core/processing/apply-outcome.ts) is the one function that moves a row by it.
  */
 export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
-  'reply-written': { to: 'READY', attempt: 'charged', counter: 'generated', counted: 'written', incident: null, pauses: null, waits: null, when: 'Gemini wrote a reply' },
+  'reply-written': { from: ['GENERATING'], to: 'READY', attempt: 'charged', counter: 'generated', counted: 'written', incident: null, pauses: null, waits: null, when: 'Gemini wrote a reply' },
   'reply-held': {
+    from: ['GENERATING'],
     to: 'AWAITING_APPROVAL',
     attempt: 'charged',
     counter: 'generated',
@@ -81,8 +85,9 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     waits: null,
     when: 'Gemini wrote a reply, and the form asks for approval or the reply breaks the reply policy',
   },
-  retryable: { to: 'PENDING', attempt: 'charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: 'back-off', when: 'a timeout, 5xx or no connection, attempts left' },
+  retryable: { from: ['GENERATING'], to: 'PENDING', attempt: 'charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: 'back-off', when: 'a timeout, 5xx or no connection, attempts left' },
   'rate-limited': {
+    from: ['GENERATING'],
     to: 'PENDING',
     attempt: 'charged',
     counter: 'deferred',
@@ -92,9 +97,10 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     waits: 'back-off',
     when: "Gemini's per-minute limit (429), attempts left",
   },
-  'retries-spent': { to: 'FAILED', attempt: 'charged', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'a retryable failure on the last of MAX_ATTEMPTS' },
-  'not-asked': { to: 'PENDING', attempt: 'not charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: null, when: 'the request was never asked (the run ended first)' },
+  'retries-spent': { from: ['GENERATING'], to: 'FAILED', attempt: 'charged', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'a retryable failure on the last of MAX_ATTEMPTS' },
+  'not-asked': { from: ['GENERATING'], to: 'PENDING', attempt: 'not charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: null, when: 'the request was never asked (the run ended first)' },
   outage: {
+    from: ['GENERATING'],
     to: 'PENDING',
     attempt: 'not charged',
     counter: 'deferred',
@@ -105,6 +111,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: 'Gemini unreachable over several runs (a lasting outage)',
   },
   systemic: {
+    from: ['GENERATING'],
     to: 'PENDING',
     attempt: 'not charged',
     counter: 'deferred',
@@ -115,6 +122,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: 'not the row\'s fault: a bad key, a missing model, a daily quota',
   },
   'generation-permanent': {
+    from: ['GENERATING'],
     to: 'FAILED',
     attempt: 'charged',
     counter: 'failed',
@@ -124,13 +132,14 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     waits: null,
     when: 'Gemini blocked the content, refused the request (4xx) or ran out of tokens',
   },
-  'no-address': { to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'no usable address: no Gemini call is spent' },
-  'stale-generating': { to: 'PENDING', attempt: 'charged', counter: null, counted: 'written', incident: null, pauses: null, waits: null, when: 'a generation claim outlived its limit (a run died)' },
-  sent: { to: 'SENT', attempt: 'none', counter: 'sent', counted: 'at once', incident: null, pauses: null, waits: null, when: 'MailApp took the mail' },
-  'mail-permanent': { to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'the mail can never go (an invalid address, a refused body)' },
-  'mail-unknown': { to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'written', incident: null, pauses: null, waits: null, when: 'MailApp failed in a way that may have sent it' },
-  'mail-quota': { to: CLAIMED_FROM, attempt: 'none', counter: 'deferred', counted: 'at once', incident: 'MAIL_QUOTA_EXHAUSTED', pauses: null, waits: null, when: 'the daily mail quota refused it' },
+  'no-address': { from: ['PENDING'], to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'no usable address: no Gemini call is spent' },
+  'stale-generating': { from: ['GENERATING'], to: 'PENDING', attempt: 'charged', counter: null, counted: 'written', incident: null, pauses: null, waits: null, when: 'a generation claim outlived its limit (a run died)' },
+  sent: { from: ['SENDING'], to: 'SENT', attempt: 'none', counter: 'sent', counted: 'at once', incident: null, pauses: null, waits: null, when: 'MailApp took the mail' },
+  'mail-permanent': { from: ['READY', 'APPROVED', 'SENDING'], to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'the mail can never go (an invalid address, a refused body)' },
+  'mail-unknown': { from: ['SENDING'], to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'written', incident: null, pauses: null, waits: null, when: 'MailApp failed in a way that may have sent it' },
+  'mail-quota': { from: ['SENDING'], to: CLAIMED_FROM, attempt: 'none', counter: 'deferred', counted: 'at once', incident: 'MAIL_QUOTA_EXHAUSTED', pauses: null, waits: null, when: 'the daily mail quota refused it' },
   'not-mailed': {
+    from: ['SENDING'],
     to: CLAIMED_FROM,
     attempt: 'none',
     counter: 'deferred',
@@ -141,6 +150,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: "claimed but not mailed: the run's budget or the quota ended first, or the reply policy or Config says no",
   },
   'outside-send-window': {
+    from: ['SENDING'],
     to: CLAIMED_FROM,
     attempt: 'none',
     counter: 'deferred',
@@ -151,6 +161,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: "claimed inside the form's send window, which closed before its mail",
   },
   'held-for-person': {
+    from: ['READY'],
     to: 'AWAITING_APPROVAL',
     attempt: 'none',
     counter: null,
@@ -161,6 +172,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: 'a READY reply breaks the reply policy, or approval was switched on',
   },
   parked: {
+    from: ['READY', 'APPROVED'],
     to: 'NEEDS_REVIEW',
     attempt: 'none',
     counter: 'needsReview',
@@ -170,8 +182,9 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     waits: null,
     when: 'must not be mailed by itself: suppressed address, sent_at filled, no reply, a standing send claim',
   },
-  'stale-sending': { to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit, or the Sent check cannot settle it: the mail may have gone' },
+  'stale-sending': { from: ['SENDING'], to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit, or the Sent check cannot settle it: the mail may have gone' },
   'claim-never-mailed': {
+    from: ['SENDING'],
     to: CLAIMED_FROM,
     attempt: 'none',
     counter: null,
@@ -182,6 +195,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: 'a stale send claim the Log proves was never mailed (no "about to send" line)',
   },
   'found-in-sent': {
+    from: ['NEEDS_REVIEW'],
     to: 'SENT',
     attempt: 'none',
     counter: null,
@@ -192,6 +206,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     when: 'the Sent check found one copy of a parked row\'s mail (no mail of this run)',
   },
   'resent-after-sent-check': {
+    from: ['NEEDS_REVIEW'],
     to: CLAIMED_FROM,
     attempt: 'none',
     counter: null,
@@ -201,7 +216,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     waits: null,
     when: 'no copy in Sent after two looks, and RECONCILE_RESEND: sent again, once',
   },
-  duplicate: { to: 'DUPLICATE', attempt: 'none', counter: 'duplicates', counted: 'at once', incident: null, pauses: null, waits: null, when: 'the same submission is already in another row or the Archive' },
+  duplicate: { from: COLLAPSIBLE_STATUSES, to: 'DUPLICATE', attempt: 'none', counter: 'duplicates', counted: 'at once', incident: null, pauses: null, waits: null, when: 'the same submission is already in another row or the Archive' },
 };
 
 /**
