@@ -10,6 +10,7 @@ import {
   type Actor,
 } from '../../src/core/domain/queue/transitions';
 import { FINISHED_STATUSES, STATUS_MEANING, STATUSES, type Status } from '../../src/core/domain/queue/statuses';
+import { CLAIMED_FROM, OUTCOME_CLASSES, OUTCOMES } from '../../src/core/domain/queue/outcomes';
 
 function andList(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
@@ -54,6 +55,21 @@ export function uncheckedKeeps(): string {
   );
 }
 
+/** The outcome table (OUTCOMES in src/core/domain/queue/outcomes.ts), one line per class. */
+export function outcomesTable(): string {
+  const lines = ['| outcome | when | from | to | attempt | counter | incident | waits for |', '|---|---|---|---|---|---|---|---|'];
+  for (const outcome of OUTCOME_CLASSES) {
+    const rule = OUTCOMES[outcome];
+    const to = rule.to === CLAIMED_FROM ? 'back to READY/APPROVED (as claimed)' : rule.to;
+    const attempt = rule.attempt === 'none' ? '—' : rule.attempt;
+    const counter = rule.counter === null ? '—' : rule.counted === 'at once' ? `${rule.counter} (at once)` : rule.counter;
+    const incident = rule.incident === null ? '—' : rule.incident === 'named by the verdict' ? 'the one the verdict names' : `\`${rule.incident}\``;
+    const pause = rule.pauses === null ? '' : `; ${rule.pauses} pauses`;
+    lines.push(`| \`${outcome}\` | ${rule.when} | ${rule.from.join(', ')} | ${to} | ${attempt} | ${counter} | ${incident}${pause} | ${rule.waits ?? '—'} |`);
+  }
+  return lines.join('\n');
+}
+
 export function statesBlocks(): Record<string, string> {
-  return { 'states-table': statesTable(), 'any-unfinished-move': anyUnfinishedMove(), 'unchecked-keeps': uncheckedKeeps() };
+  return { 'states-table': statesTable(), 'any-unfinished-move': anyUnfinishedMove(), 'unchecked-keeps': uncheckedKeeps(), 'outcomes-table': outcomesTable() };
 }

@@ -1,5 +1,6 @@
 // Config send_hours end to end: a form with a 08:00–20:00 window mails nothing at night and everything in the morning,
-// each reply exactly once; overnight idle ticks stay skipped by the gate (at most 2 service calls), as without a window.
+// each reply exactly once; overnight idle ticks stay skipped by the gate (at most 2 service calls), as without a window;
+// a form's Config time_zone moves its window to the clock there.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG_HEADERS } from '../../src/core/domain/config/form-config';
 import { startRuntime, submission, type Runtime } from './runtime';
@@ -8,6 +9,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DIRTY = 'FQ_DIRTY';
 const SEND_HOURS_CELL = `${String.fromCharCode(65 + CONFIG_HEADERS.indexOf('send_hours'))}2`;
+const TIME_ZONE_CELL = `${String.fromCharCode(65 + CONFIG_HEADERS.indexOf('time_zone'))}2`;
 
 describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
   let rt: Runtime;
@@ -70,5 +72,33 @@ describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
       await rt.run('processQueue');
     }
     expect(respondentMails()).toHaveLength(3);
+  });
+
+  it('a form whose time_zone is America/New_York mails by the clock there: nothing at 10:00 UTC (05:00 or 06:00 there), everything at 08:00 there, once', { timeout: 180_000 }, async () => {
+    rt = await startRuntime();
+    expect(rt.sheet('Config').header).toContain('time_zone');
+    await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
+    await rt.host.edit({ sheet: 'Config', a1: TIME_ZONE_CELL, value: 'America/New_York', user: 'owner@example.com' });
+    advanceTo(10);
+    for (const n of [1, 2]) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
+    expect((await rt.run('processQueue')).status).toBe('ok');
+    // Inside the script's window (UTC) but outside the form's own: it waits, named in its zone.
+    expect(rt.queue().map((row) => row.status)).toEqual(['READY', 'READY']);
+    // 08:00 in New York is 13:00 UTC in winter and 12:00 UTC in summer (the runtime's clock follows the real date).
+    const newYorkHour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(new Date(rt.host.now())));
+    const opensHour = 10 + 8 - newYorkHour;
+    const opens = new Date(rt.host.now());
+    opens.setUTCHours(opensHour, 0, 0, 0);
+    for (const row of rt.queue()) expect(row.error).toBe(`SEND_WINDOW: outside the form's send_hours 08:00-20:00 (America/New_York); not mailed before ${opens.toISOString()}`);
+    expect(respondentMails()).toHaveLength(0);
+
+    advanceTo(opensHour);
+    const opened = await rt.run('processQueue');
+    expect(String(opened.value)).not.toMatch(/^Skipped/);
+    expect(rt.queue().map((row) => row.status)).toEqual(['SENT', 'SENT']);
+    rt.host.advanceClock(HOUR);
+    rt.host.properties.set(DIRTY, String(rt.host.now()));
+    await rt.run('processQueue');
+    expect(respondentMails().map((mail) => mail.to).sort()).toEqual(['r1@example.com', 'r2@example.com']);
   });
 });

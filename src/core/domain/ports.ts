@@ -51,12 +51,14 @@ export interface FormConfig {
   replyTo: string;
   bcc: string;
   senderName: string;
-  /** The hours replies may be mailed ("08:00-20:00", in the script's time zone); empty = any time (send-window.ts). */
+  /** The hours replies may be mailed ("08:00-20:00", in the form's time_zone, else the script's); empty = any time (send-window.ts). */
   sendHours: string;
   /** Config `allowed_link_domains`, as typed: the domains a reply may link to without a person (blank: none). */
   allowedLinkDomains: string;
   /** Config `allow_phone_numbers`: a reply may name phone numbers without a person. */
   allowPhoneNumbers: boolean;
+  /** Config `time_zone`: the IANA zone its send_hours are read in ("Europe/Berlin"); empty = the script's time zone. */
+  timeZone?: string;
   /** What could not be read in this form's Config row (src/core/domain/config/config-check.ts), said in CONFIG_SHEET_INVALID; absent: none. */
   problems?: readonly string[];
 }

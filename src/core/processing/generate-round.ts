@@ -18,11 +18,14 @@ import { tallyTokens } from '../domain/gemini/usage-tally';
 import { recordVerdicts } from './record-verdicts';
 import { suppressedReason } from '../domain/mail/mail-guard';
 import { parkSuppressed } from './send-plan';
+import { applyOutcome } from './apply-outcome';
+import { attemptsOnClaim } from '../domain/queue/outcomes';
+import { notBefore } from '../domain/queue/not-before';
 import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
-import { commitBatch, countWhenWritten, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, suppressedOf, type Run } from './run-context';
+import { commitBatch, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, suppressedOf, type Run } from './run-context';
 
 export function isDue(row: QueueRow, now: number): boolean {
-  return row.status === 'PENDING' && (row.nextAttemptAt === null || row.nextAttemptAt <= now);
+  return row.status === 'PENDING' && notBefore(row, now) === null;
 }
 
 interface Prepared {
@@ -102,8 +105,7 @@ function failUnaddressed(run: Run, now: number, rows: readonly QueueRow[]): void
       `${problem}; no reply was generated (no Gemini call). Reply by hand if the submission gives another way, then mark the row SENT, or SKIPPED`,
       run.secrets,
     );
-    moveRow(run, batch, row, 'FAILED', error, { error, claimedAt: null });
-    countWhenWritten(batch, 'failed');
+    applyOutcome(run, batch, row, 'no-address', { detail: error, patch: { error } });
   }
   commitBatch(run, batch);
 }
@@ -188,7 +190,7 @@ export function runGenerationRound(run: Run): boolean {
   const claimed = candidates.map((item) =>
     moveRow(run, claims, item.row, 'GENERATING', `claimed for generation (attempt ${item.row.attempts + 1})`, {
       claimedAt: claimAt,
-      attempts: item.row.attempts + 1,
+      attempts: attemptsOnClaim(item.row.attempts),
     }),
   );
   commitBatch(run, claims);

@@ -12,6 +12,8 @@ import { restoreFromLedger } from './ledger-step';
 import { runSendStep } from './send-step';
 import { runBounceCheck } from './bounce-step';
 import { windowWakeAt } from './send-window-step';
+import { applyOutcome } from './apply-outcome';
+import { notBefore } from '../domain/queue/not-before';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
 import {
@@ -20,7 +22,6 @@ import {
   isOverBudget,
   ledgerOf,
   markGone,
-  moveRow,
   newBatch,
   newSummary,
   raiseIncident,
@@ -145,8 +146,7 @@ function collapseDuplicates(run: Run): void {
   const archived = () => (run.archivedKeys ??= run.deps.queue.archivedKeys());
   for (const finding of findDuplicates(run.rows, archived)) {
     const error = errorSummary('DUPLICATE', `the same submission is already in ${finding.original}; not generated or mailed`, run.secrets);
-    moveRow(run, batch, finding.row, 'DUPLICATE', error, { error, claimedAt: null });
-    run.summary.duplicates++;
+    applyOutcome(run, batch, finding.row, 'duplicate', { detail: error, patch: { error } });
   }
   commitBatch(run, batch);
 }
@@ -161,12 +161,12 @@ function sweepStaleRows(run: Run): void {
     const back = finding.row.status === 'SENDING' ? neverMailedBack(submissionLedger(run, finding.row)) : null;
     if (back !== null) {
       const note = "not mailed: the run that claimed it stopped before this row's turn (a batch's mails go in order, and the Log has no \"about to send\" line for it)";
-      moveRow(run, batch, finding.row, back, note, { claimedAt: null });
+      applyOutcome(run, batch, finding.row, 'claim-never-mailed', { detail: note, claimedFrom: back });
       continue;
     }
-    const error = errorSummary(finding.to === 'PENDING' ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
-    moveRow(run, batch, finding.row, finding.to, error, { error, claimedAt: null });
-    if (finding.to === 'NEEDS_REVIEW') run.summary.needsReview++;
+    const generating = finding.to === 'PENDING';
+    const error = errorSummary(generating ? 'STALE_GENERATING' : 'STALE_SENDING', finding.reason, run.secrets);
+    applyOutcome(run, batch, finding.row, generating ? 'stale-generating' : 'stale-sending', { detail: error, patch: { error } });
   }
   commitBatch(run, batch);
 }
@@ -201,7 +201,7 @@ function nextDueAt(run: Run, now: number): number | null {
   for (const row of run.rows) {
     const heldBack = run.setAside.has(row.rowNumber);
     if (row.status === 'PENDING') {
-      const due = row.nextAttemptAt ?? now;
+      const due = notBefore(row, now)?.at ?? now;
       consider(heldBack || run.summary.generationHaltedBy !== null ? Math.max(due, recheck) : due);
     } else if (isMailable(row)) {
       // A row waiting for its send window wakes the gate when the window opens, not every few minutes overnight.

@@ -4,10 +4,11 @@ import type { FormConfig } from '../domain/ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { decideRetry, nextAttemptAt } from './backoff';
-import type { GeminiVerdict, SystemicGeminiIncident } from '../domain/gemini/gemini';
+import type { GeminiVerdict } from '../domain/gemini/gemini';
+import { applyOutcome, type OutcomeFindings } from './apply-outcome';
 import { newMailRef } from './mail-ref';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
-import { countWhenWritten, holdBatch, isoTime, markGone, moveRow, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { holdBatch, isoTime, markGone, newBatch, raiseIncident, type Batch, type Run } from './run-context';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED', 'URLFETCH_DAILY_QUOTA'];
@@ -34,7 +35,7 @@ export function recordVerdicts(run: Run, asked: readonly AskedClaim[], verdicts:
   if (outage.answered && !verdicts.some(isOutageVerdict)) endOutageNow(run);
 
   const results = newBatch();
-  const systemic: SystemicFindings = new Map();
+  const systemic: OutcomeFindings = new Map();
   asked.forEach(({ claim, approvalRequired, config, spent }, i) => recordVerdict(run, results, claim, verdicts[i], { approvalRequired, config }, systemic, outage.lasting, spent));
   // Written with the run's next commit: for a reply, usually its send claim (one compare-and-set read, write and flush
   // for both moves, checked against our GENERATING claim right before the write).
@@ -57,9 +58,6 @@ function endOutageNow(run: Run): void {
   run.deps.incidents.clear('GEMINI_UNAVAILABLE');
   run.deps.incidents.persistNow?.();
 }
-
-/** Incidents a round found, with the rows they held back; raised once the round's writes are committed. */
-type SystemicFindings = Map<SystemicGeminiIncident | 'GEMINI_RATE_LIMITED' | 'GEMINI_UNAVAILABLE', { detail: string; rows: number[] }>;
 
 /** What one round's verdicts say about Gemini being down. */
 export interface OutageJudgement {
@@ -89,38 +87,34 @@ export function judgeOutage(
 
 /**
  * A row Gemini did not answer in an outage round is noted for GEMINI_UNAVAILABLE; in a lasting outage it is not the
- * row's fault (as for a bad key), so the attempt is given back and generation pauses. True when the row was held.
+ * row's fault (as for a bad key), so its attempt is not charged and generation pauses. True when the row was held.
  */
-function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, systemic: SystemicFindings, lastingOutage: boolean): boolean {
-  const found = systemic.get('GEMINI_UNAVAILABLE') ?? { detail: reason, rows: [] };
-  found.rows.push(row.rowNumber);
-  systemic.set('GEMINI_UNAVAILABLE', found);
-  if (!lastingOutage) return false;
+function holdForOutage(run: Run, batch: Batch, row: QueueRow, reason: string, findings: OutcomeFindings, lastingOutage: boolean): boolean {
+  if (!lastingOutage) {
+    const found = findings.get('GEMINI_UNAVAILABLE') ?? { detail: reason, rows: [] };
+    found.rows.push(row.rowNumber);
+    findings.set('GEMINI_UNAVAILABLE', found);
+    return false;
+  }
   const error = errorSummary('GEMINI_UNAVAILABLE', reason, run.secrets);
-  moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
-    claimedAt: null,
-    attempts: Math.max(0, row.attempts - 1),
-    error,
-  });
-  countWhenWritten(batch, 'deferred');
-  run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? 'GEMINI_UNAVAILABLE';
+  applyOutcome(run, batch, row, 'outage', { detail: `${error}; generation paused, attempt not counted`, patch: { error }, findings, incidentDetail: reason });
   return true;
 }
 
+/** The outcome class of one verdict (the outcome table's row), and the cells and Log detail it writes. */
 function recordVerdict(
   run: Run,
   batch: Batch,
   row: QueueRow,
   verdict: GeminiVerdict,
   form: { approvalRequired: boolean; config: FormConfig },
-  systemic: SystemicFindings,
+  findings: OutcomeFindings,
   lastingOutage: boolean,
   spent?: string,
 ): void {
   const now = run.deps.clock.now();
   const withSpent = (detail: string) => (spent === undefined ? detail : `${detail}; ${spent}`);
   const summary = (code: RowErrorCode, reason: string) => errorSummary(code, reason, run.secrets);
-  const leaving = { claimedAt: null };
   switch (verdict.kind) {
     case 'ok':
       recordReply(run, batch, row, verdict.text, form, spent);
@@ -129,42 +123,36 @@ function recordVerdict(
       if (verdict.uncharged) {
         // Never asked (the batch failed and the run ended first): not this row's fault, so no attempt is used.
         const error = summary('GEMINI_RETRYABLE', verdict.reason);
-        moveRow(run, batch, row, 'PENDING', `${error}; attempt not counted`, { ...leaving, attempts: Math.max(0, row.attempts - 1), error });
-        countWhenWritten(batch, 'deferred');
+        applyOutcome(run, batch, row, 'not-asked', { detail: `${error}; attempt not counted`, patch: { error } });
         return;
       }
-      if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, systemic, lastingOutage)) return;
+      if (verdict.outage && holdForOutage(run, batch, row, verdict.reason, findings, lastingOutage)) return;
       if (decideRetry(row.attempts, run.settings.maxAttempts) === 'give-up') {
         const error = summary('GEMINI_RETRYABLE', `gave up after ${row.attempts} attempts; last: ${verdict.reason}`);
-        moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-        countWhenWritten(batch, 'failed');
+        applyOutcome(run, batch, row, 'retries-spent', { detail: error, patch: { error } });
         return;
       }
       const at = nextAttemptAt(row.attempts, now, run.settings, run.deps.random, verdict.retryAfterSeconds);
       const error = summary('GEMINI_RETRYABLE', verdict.reason);
-      if (verdict.rateLimited) {
-        // Raised every time; triage mails it only once it persists, so a passing burst stays quiet.
-        const found = systemic.get('GEMINI_RATE_LIMITED') ?? { detail: error, rows: [] };
-        found.rows.push(row.rowNumber);
-        systemic.set('GEMINI_RATE_LIMITED', found);
-      }
-      moveRow(run, batch, row, 'PENDING', `${error}; next try at ${isoTime(at)}`, { ...leaving, nextAttemptAt: at, error });
-      countWhenWritten(batch, 'deferred');
+      // A rate limit is raised every time; triage mails it only once it persists, so a passing burst stays quiet.
+      applyOutcome(run, batch, row, verdict.rateLimited ? 'rate-limited' : 'retryable', {
+        detail: `${error}; next try at ${isoTime(at)}`,
+        patch: { nextAttemptAt: at, error },
+        findings,
+        incidentDetail: error,
+      });
       return;
     }
     case 'systemic': {
-      // Not the row's fault: its attempt is given back and it keeps its place in the queue.
+      // Not the row's fault: its attempt is not charged and it keeps its place in the queue.
       const error = summary(verdict.incident, verdict.reason);
-      moveRow(run, batch, row, 'PENDING', `${error}; generation paused, attempt not counted`, {
-        ...leaving,
-        attempts: Math.max(0, row.attempts - 1),
-        error,
+      applyOutcome(run, batch, row, 'systemic', {
+        detail: `${error}; generation paused, attempt not counted`,
+        patch: { error },
+        findings,
+        incident: verdict.incident,
+        incidentDetail: error,
       });
-      countWhenWritten(batch, 'deferred');
-      run.summary.generationHaltedBy = run.summary.generationHaltedBy ?? verdict.incident;
-      const found = systemic.get(verdict.incident) ?? { detail: error, rows: [] };
-      found.rows.push(row.rowNumber);
-      systemic.set(verdict.incident, found);
       return;
     }
     case 'out-of-tokens': {
@@ -174,15 +162,13 @@ function recordVerdict(
         `${verdict.reason}. Next step: set a model that thinks less (Config "model" or GEMINI_MODEL, e.g. Flash-Lite) ` +
           'or shorten the prompt, then Retry; or reply yourself and set SENT',
       );
-      moveRow(run, batch, row, 'FAILED', withSpent(error), { ...leaving, error });
-      countWhenWritten(batch, 'failed');
+      applyOutcome(run, batch, row, 'generation-permanent', { detail: withSpent(error), patch: { error } });
       return;
     }
     case 'content':
     case 'rejected': {
       const error = summary(verdict.kind === 'content' ? 'GEMINI_CONTENT' : 'GEMINI_REJECTED', verdict.reason);
-      moveRow(run, batch, row, 'FAILED', error, { ...leaving, error });
-      countWhenWritten(batch, 'failed');
+      applyOutcome(run, batch, row, 'generation-permanent', { detail: error, patch: { error } });
       return;
     }
   }
@@ -200,13 +186,9 @@ function recordReply(run: Run, batch: Batch, row: QueueRow, text: string, form: 
   const to = form.approvalRequired || error !== '' ? 'AWAITING_APPROVAL' : 'READY';
   const written = error !== '' ? `reply written; held for a person: ${error}` : form.approvalRequired ? 'reply written; waits for approval' : 'reply written';
   const detail = spent === undefined ? written : `${written}; ${spent}`;
-  moveRow(run, batch, row, to, detail, {
-    claimedAt: null,
-    result: text,
-    mailRef: row.mailRef || newMailRef(run.deps.random, taken),
-    nextAttemptAt: null,
-    error,
+  applyOutcome(run, batch, row, to === 'READY' ? 'reply-written' : 'reply-held', {
+    detail,
+    patch: { result: text, mailRef: row.mailRef || newMailRef(run.deps.random, taken), nextAttemptAt: null, error },
   });
-  countWhenWritten(batch, 'generated');
   markGone(run, GEMINI_INCIDENTS);
 }

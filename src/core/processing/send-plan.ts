@@ -12,8 +12,9 @@ import { buildMail, recipientCount, type MailBuild } from './mail';
 import { newMailRef } from './mail-ref';
 import { ceilingVerdict, firstMailedAt } from './recipient-ceiling';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
+import { applyOutcome } from './apply-outcome';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
-import { countWhenWritten, isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, suppressedOf, type Batch, type Run } from './run-context';
+import { isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, suppressedOf, type Batch, type Run } from './run-context';
 
 /**
  * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);
@@ -50,7 +51,6 @@ export function prepareMail(run: Run, step: SendStep, row: QueueRow): MailBuild 
     if (!problems.includes(messageOf(error))) problems.push(messageOf(error));
     step.configRows.set(row.rowNumber, errorSummary(code, messageOf(error), run.secrets));
     run.setAside.add(row.rowNumber);
-    run.summary.deferred++;
     return null;
   }
 }
@@ -112,7 +112,7 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
     if (parkSuppressed(run, plan.moves, row)) continue;
     const held = replyPolicyHold(run, row, row.status === 'APPROVED');
     if (held !== null) {
-      moveRow(run, plan.moves, row, 'AWAITING_APPROVAL', `held for a person: ${held}`, { error: held, claimedAt: null });
+      applyOutcome(run, plan.moves, row, 'held-for-person', { detail: `held for a person: ${held}`, patch: { error: held } });
       continue;
     }
     const mailbox = mailboxOf(row.recipient);
@@ -130,11 +130,12 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
       continue;
     }
     const planned = prepareMail(run, step, row);
-    if (planned === null) continue;
+    if (planned === null) {
+      run.summary.deferred++;
+      continue;
+    }
     if (planned.kind === 'permanent') {
-      const error = errorSummary('MAIL_PERMANENT', planned.reason, run.secrets);
-      moveRow(run, plan.moves, row, 'FAILED', error, { error, claimedAt: null });
-      countWhenWritten(plan.moves, 'failed');
+      failPermanently(run, plan.moves, row, planned.reason);
       continue;
     }
     quotaLeft ??= run.deps.mailer.remainingDailyQuota();
@@ -156,6 +157,12 @@ export function planBatch(run: Run, step: SendStep, waiting: readonly QueueRow[]
   return plan;
 }
 
+/** A mail that can never go (MAIL_PERMANENT): FAILED, where a person sees why; the one place that says so for the send step. */
+export function failPermanently(run: Run, batch: Batch, row: QueueRow, reason: string): void {
+  const error = errorSummary('MAIL_PERMANENT', reason, run.secrets);
+  applyOutcome(run, batch, row, 'mail-permanent', { detail: error, patch: { error } });
+}
+
 /**
  * A row whose recipient is on the suppression list goes to a person instead of being claimed or generated (the mail
  * guard's suppressedReason). `logNote`, when given, goes before the reason in the Log line (the row's `error` is the
@@ -165,8 +172,7 @@ export function parkSuppressed(run: Run, batch: Batch, row: QueueRow, logNote = 
   const reason = suppressedReason(row, suppressedOf(run));
   if (reason === null) return false;
   const error = errorSummary('SUPPRESSED', reason, run.secrets);
-  moveRow(run, batch, row, 'NEEDS_REVIEW', logNote === '' ? error : `${logNote}: ${error}`, { error, claimedAt: null });
-  countWhenWritten(batch, 'needsReview');
+  applyOutcome(run, batch, row, 'parked', { detail: logNote === '' ? error : `${logNote}: ${error}`, patch: { error } });
   return true;
 }
 
@@ -181,8 +187,7 @@ function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
   // Another row of this submission claimed by this run (its line not in the Log yet: a batch's claims are written together).
   if (keys.some((key) => run.claimedForSending?.has(key))) {
     const error = errorSummary('ALREADY_CLAIMED', 'another row of this submission was claimed for sending by the same run; it is not mailed twice: set SKIPPED on this copy');
-    moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    countWhenWritten(batch, 'needsReview');
+    applyOutcome(run, batch, row, 'parked', { detail: error, patch: { error } });
     return true;
   }
   if (standingSendClaim(submissionLedger(run, row)) === null) {
@@ -199,7 +204,6 @@ function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
     `the Log shows this submission was claimed for sending at ${isoTime(standing.at)} and the mail may have gone; ` +
       'it is not mailed again until a person sets PENDING (write and send a new reply) or SENT',
   );
-  moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-  countWhenWritten(batch, 'needsReview');
+  applyOutcome(run, batch, row, 'parked', { detail: error, patch: { error } });
   return true;
 }

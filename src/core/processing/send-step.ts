@@ -10,17 +10,16 @@ import { hasBeenMailed, isMailable, isMailedButUnsent } from '../domain/mail/mai
 import { recordRefusedSent, sentDetail } from './record-sent';
 import { classifyMailError } from './mail';
 import { isOurClaim, processingConfigFor } from './row-inputs';
-import { parkSuppressed, planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
-import { rowsInWindow } from './send-window-step';
+import { failPermanently, parkSuppressed, planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
+import { applyOutcome } from './apply-outcome';
+import { rowsInWindow, windowClosedSinceClaim } from './send-window-step';
 import {
   commitBatch,
-  countWhenWritten,
   holdBatch,
   isOverBudget,
   isoTime,
   ledgerOf,
   markGone,
-  moveRow,
   newBatch,
   noteWaitingRows,
   raiseIncident,
@@ -106,13 +105,11 @@ function parkUnmailable(run: Run): void {
   const batch = newBatch();
   for (const row of run.rows.filter(isMailedButUnsent)) {
     const error = errorSummary('ALREADY_SENT', `sent_at is filled (${isoTime(row.sentAt as number)}), so it is not mailed again; set PENDING to write and send a new reply`);
-    moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    countWhenWritten(batch, 'needsReview');
+    applyOutcome(run, batch, row, 'parked', { detail: error, patch: { error } });
   }
   for (const row of run.rows.filter((r) => isMailable(r) && r.result.trim() === '')) {
     const error = errorSummary('NO_REPLY', `the row is ${row.status} but its result is empty, so there is no reply to mail; set PENDING to have one written, or SKIPPED`);
-    moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    countWhenWritten(batch, 'needsReview');
+    applyOutcome(run, batch, row, 'parked', { detail: error, patch: { error } });
   }
   commitBatch(run, batch);
 }
@@ -125,7 +122,7 @@ function holdForApproval(run: Run): void {
   const batch = newBatch();
   for (const row of run.rows.filter((r) => r.status === 'READY' && !run.setAside.has(r.rowNumber))) {
     if (!processingConfigFor(row.formId, run.forms).approvalRequired) continue;
-    moveRow(run, batch, row, 'AWAITING_APPROVAL', 'approval is on for this form: the reply written before waits for approval', { claimedAt: null });
+    applyOutcome(run, batch, row, 'held-for-person', { detail: 'approval is on for this form: the reply written before waits for approval' });
   }
   commitBatch(run, batch);
 }
@@ -150,8 +147,7 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
       budgetEnded ||= quotaRows.length === 0;
       if (quotaRows.length > 0) quotaRows.push(claim.rowNumber);
       const reason = quotaRows.length > 0 ? 'the daily mail quota is used up' : "the run's budget ended";
-      moveRow(run, results, claim, back, `not mailed: ${reason} before this row's turn`, { claimedAt: null });
-      run.summary.deferred++;
+      applyOutcome(run, results, claim, 'not-mailed', { detail: `not mailed: ${reason} before this row's turn`, claimedFrom: back });
       continue;
     }
     const current = readBackClaim(run, claim);
@@ -176,7 +172,7 @@ function deliverBatch(run: Run, step: SendStep, moves: Batch, claims: readonly C
 
 /**
  * One claimed row, as read back, that is still ours and unmailed: parked when its address is suppressed, back or to a
- * person when its Config or the reply policy says no, mailed otherwise. The mailed outcome, 'quota', or null (not mailed).
+ * person when its Config, the reply policy or its send window (closed since the claim) says no, mailed otherwise. The mailed outcome, 'quota', or null (not mailed).
  */
 function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: QueueRow, back: Status): Mailed | 'quota' | null {
   // The recipient may have been edited since the claim: the guard is asked again for the address about to be mailed.
@@ -184,17 +180,20 @@ function mailClaimedRow(run: Run, step: SendStep, results: Batch, current: Queue
   const mail = prepareMail(run, step, current);
   // The row as it is now (a person may have edited its result since the claim): a READY claim is checked again.
   const held = mail?.kind === 'mail' ? replyPolicyHold(run, current, back === 'APPROVED') : null;
+  // The window is read again at the moment of the mail: a row claimed at 19:59 is not mailed after 20:00.
+  const closed = mail?.kind === 'mail' && held === null ? windowClosedSinceClaim(run, step, current) : null;
   if (mail === null) {
-    moveRow(run, results, current, back, 'Config template must be fixed before sending', { claimedAt: null });
+    applyOutcome(run, results, current, 'not-mailed', { detail: 'Config template must be fixed before sending', claimedFrom: back });
   } else if (mail.kind === 'permanent') {
-    const error = errorSummary('MAIL_PERMANENT', mail.reason, run.secrets);
-    moveRow(run, results, current, 'FAILED', error, { error, claimedAt: null });
-    countWhenWritten(results, 'failed');
+    failPermanently(run, results, current, mail.reason);
   } else if (held !== null) {
     // Back to READY, nothing mailed; the next plan gives it to a person (READY → AWAITING_APPROVAL).
-    moveRow(run, results, current, back, `not mailed: ${held}`, { error: held, claimedAt: null });
+    applyOutcome(run, results, current, 'not-mailed', { detail: `not mailed: ${held}`, patch: { error: held }, claimedFrom: back });
     run.setAside.add(current.rowNumber);
-    run.summary.deferred++;
+  } else if (closed !== null) {
+    const outcome = closed.startsWith('SEND_WINDOW:') ? 'outside-send-window' : 'not-mailed';
+    applyOutcome(run, results, current, outcome, { detail: `not mailed: ${closed}`, patch: { error: closed }, claimedFrom: back });
+    run.setAside.add(current.rowNumber);
   } else {
     markAboutToSend(run, current);
     return deliver(run, results, current, mail.mail, back);
@@ -244,25 +243,20 @@ function deliver(run: Run, results: Batch, claimed: QueueRow, mail: OutgoingMail
     const message = messageOf(thrown);
     const kind = classifyMailError(message);
     if (kind === 'quota') {
-      moveRow(run, results, claimed, back, errorSummary('MAIL_QUOTA', message, run.secrets), { claimedAt: null });
-      run.summary.deferred++;
+      applyOutcome(run, results, claimed, 'mail-quota', { detail: errorSummary('MAIL_QUOTA', message, run.secrets), claimedFrom: back });
       return 'quota';
     }
     if (kind === 'permanent') {
-      const error = errorSummary('MAIL_PERMANENT', message, run.secrets);
-      moveRow(run, results, claimed, 'FAILED', error, { error, claimedAt: null });
-      countWhenWritten(results, 'failed');
+      failPermanently(run, results, claimed, message);
       return null;
     }
     const error = errorSummary('MAIL_UNKNOWN', `${message} — the mail may or may not have been sent; it is not resent automatically`, run.secrets);
-    moveRow(run, results, claimed, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-    countWhenWritten(results, 'needsReview');
+    applyOutcome(run, results, claimed, 'mail-unknown', { detail: error, patch: { error } });
     return null;
   }
   // From here on the SENDING claim in the Log and, once the batch is written, sent_at guard this row against any second send.
   const sentAt = run.deps.clock.now();
-  const row = moveRow(run, results, claimed, 'SENT', sentDetail(claimed.mailRef, sentAt), { sentAt, claimedAt: null, error: '' });
-  run.summary.sent++;
+  const row = applyOutcome(run, results, claimed, 'sent', { detail: sentDetail(claimed.mailRef, sentAt), patch: { sentAt, error: '' } });
   markGone(run, ['MAIL_QUOTA_EXHAUSTED']);
   return { claimed, row, sentAt };
 }

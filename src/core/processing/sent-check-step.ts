@@ -7,7 +7,8 @@ import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { withLedgerFacts } from '../domain/mail/send-ledger';
 import { MINUTE_MS } from '../domain/time';
-import { commitBatch, isOverBudget, isoTime, markGone, moveRow, newBatch, noteRow, noteWaitingRows, raiseIncident, runningAccountOf, type Batch, type Run } from './run-context';
+import { applyOutcome } from './apply-outcome';
+import { commitBatch, isOverBudget, isoTime, markGone, newBatch, noteRow, noteWaitingRows, raiseIncident, runningAccountOf, type Batch, type Run } from './run-context';
 import {
   countsAsCopy,
   decideLook,
@@ -109,19 +110,20 @@ function showsLaterReply(mailbox: SentMailbox, rows: readonly QueueRow[], claime
 function settle(run: Run, batch: Batch, notes: Map<number, string>, row: QueueRow, decision: SentCheckDecision): void {
   const parked = row.status === 'NEEDS_REVIEW';
   if (decision.kind === 'sent') {
-    moveRow(run, batch, row, 'SENT', withLedgerFacts(decision.detail, { mailRef: row.mailRef, sentAt: decision.sentAt }), { sentAt: decision.sentAt, claimedAt: null, error: '' });
     // A parked row confirmed is no mail of this run's: it does not count against MAX_MAILS_PER_RUN.
-    if (!parked) run.summary.sent++;
+    applyOutcome(run, batch, row, parked ? 'found-in-sent' : 'sent', {
+      detail: withLedgerFacts(decision.detail, { mailRef: row.mailRef, sentAt: decision.sentAt }),
+      patch: { sentAt: decision.sentAt, error: '' },
+    });
   } else if (decision.kind === 'review') {
     const error = errorSummary('SENT_CHECK', decision.detail, run.secrets);
     if (parked) {
       noteRow(run, batch, row, error, { error });
     } else {
-      moveRow(run, batch, row, 'NEEDS_REVIEW', error, { error, claimedAt: null });
-      run.summary.needsReview++;
+      applyOutcome(run, batch, row, 'stale-sending', { detail: error, patch: { error } });
     }
   } else if (decision.kind === 'resend') {
-    moveRow(run, batch, row, decision.to, decision.detail, { claimedAt: null, error: '' });
+    applyOutcome(run, batch, row, 'resent-after-sent-check', { detail: decision.detail, patch: { error: '' }, claimedFrom: decision.to });
   } else {
     notes.set(row.rowNumber, errorSummary('SENT_CHECK', decision.note, run.secrets));
   }

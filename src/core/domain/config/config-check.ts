@@ -1,6 +1,7 @@
-// Config sheet cells judged one by one (yes/no columns, addresses, model ids, placeholders): the on-edit note and the run's CONFIG_SHEET_INVALID say the same.
+// Config sheet cells judged one by one (yes/no columns, addresses, model ids, placeholders, send windows): the on-edit note and the run's CONFIG_SHEET_INVALID say the same.
 import { isEmailAddress } from '../mail/mail-addresses';
 import { placeholdersIn } from '../mail/templates';
+import { parseSendHours, parseTimeZone } from '../mail/send-window';
 
 /** Columns that hold yes or no: Set up gives them checkboxes. */
 export const YES_NO_COLUMNS = ['enabled', 'approval_required', 'allow_phone_numbers'] as const;
@@ -43,6 +44,19 @@ function placeholderProblem(column: string, text: string): string | null {
   return `prompt uses ${early.map((name) => `{{${name}}}`).join(', ')}, which only exists once the reply is written; use it in subject or body instead`;
 }
 
+/** A send_hours or time_zone cell the send step could not read (send-window.ts), said as the on-edit note. */
+function windowProblem(column: 'send_hours' | 'time_zone', text: string): string | null {
+  try {
+    if (column === 'send_hours') parseSendHours('', text);
+    else parseTimeZone('', text);
+    return null;
+  } catch {
+    return column === 'send_hours'
+      ? `send_hours "${text}" is not a window: write the hours replies may go out as HH:MM-HH:MM (e.g. 08:00-20:00), or leave it empty for any time`
+      : `time_zone "${text}" is not a time zone name: write an IANA name such as Europe/Berlin or America/New_York, or leave it empty for the script's time zone`;
+  }
+}
+
 /** What is wrong with one Config cell under `header`, in a sentence for the person who typed it; null when it is fine. */
 export function configCellProblem(header: string, value: unknown): string | null {
   const column = header.trim().toLowerCase();
@@ -63,6 +77,9 @@ export function configCellProblem(header: string, value: unknown): string | null
     case 'subject':
     case 'body':
       return placeholderProblem(column, text);
+    case 'send_hours':
+    case 'time_zone':
+      return windowProblem(column, text);
     default:
       return null;
   }

@@ -18,6 +18,7 @@ export const CONFIG_HEADERS = [
   'send_hours',
   'allowed_link_domains',
   'allow_phone_numbers',
+  'time_zone',
 ] as const;
 
 export const ANY_FORM = '*';
@@ -71,6 +72,8 @@ export function formConfigsFromValues(values: readonly (readonly unknown[])[]): 
       sendHours: at(row, 'send_hours'),
       allowedLinkDomains: at(row, 'allowed_link_domains'),
       allowPhoneNumbers: yesNo(row, 'allow_phone_numbers'),
+      // Only from a Config that has the column (Set up adds it), so a form's blank cell still takes the `*` row's zone.
+      ...(header.includes('time_zone') ? { timeZone: at(row, 'time_zone') } : {}),
       ...(problems.length > 0 ? { problems } : {}),
     });
   }

@@ -1,4 +1,4 @@
-// Send windows (Config `send_hours`): the hours of the day a form's replies may be mailed, in the script's time zone.
+// Send windows (Config `send_hours`): the hours of the day a form's replies may be mailed, in the form's time zone (Config `time_zone`, else the script's).
 import { codedError } from '../failures/errors';
 
 const DAY_MINUTES = 24 * 60;
@@ -12,7 +12,7 @@ export interface SendHours {
   text: string;
 }
 
-/** The script's clock in its own time zone (appsscript.json timeZone), given by src/gas. */
+/** A clock in one time zone: the script's (appsscript.json timeZone, given by src/gas) or a form's own (zoneClock). */
 export interface LocalClock {
   /** The IANA name, for what staff read ("Europe/Berlin"). */
   zone: string;
@@ -72,4 +72,64 @@ export function windowOpensAt(hours: SendHours | null, now: number, clock: Local
 /** The row's note while it waits: the window, the zone, and the time it may go. */
 export function outsideWindowNote(hours: SendHours, zone: string, opensAt: number): string {
   return `outside the form's send_hours ${hours.text} (${zone}); not mailed before ${new Date(opensAt).toISOString()}`;
+}
+
+/** An IANA zone name as written in the tz database ("Europe/Berlin", "America/Argentina/Buenos_Aires", "UTC"). */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The formatter of a zone, or null when this JavaScript engine does not know the zone. ECMA-402 makes
+ * Intl.DateTimeFormat throw a RangeError for a time zone it does not support
+ * (https://tc39.es/ecma402/#sec-createdatetimeformat); Apps Script's V8 runtime and Node both carry the tz database.
+ * Either reading is safe: a zone the engine refuses is a Config error, and the form's rows wait for the fix.
+ */
+function formatOf(zone: string): Intl.DateTimeFormat | null {
+  const known = zoneFormats.get(zone);
+  if (known !== undefined) return known;
+  try {
+    const format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    zoneFormats.set(zone, format);
+    return format;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The form's `time_zone` cell: empty means the script's time zone; otherwise an IANA name the engine knows. Throws
+ * CONFIG_INVALID naming the form and the value for anything else (an offset like "+02:00", a typo, "CET-ish"), so
+ * its rows wait for the fix rather than go at hours staff did not mean.
+ */
+export function parseTimeZone(formId: string, cell: string): string | null {
+  const zone = cell.trim();
+  if (zone === '') return null;
+  if (!ZONE_NAME.test(zone) || formatOf(zone) === null) {
+    throw codedError(
+      'CONFIG_INVALID',
+      `Config time_zone of form ${formId} is "${zone}", which is not a time zone name: write an IANA name such as Europe/Berlin or America/New_York, or leave it empty for the script's time zone`,
+    );
+  }
+  return zone;
+}
+
+/** A clock in `zone` (a name parseTimeZone accepted): the minute of the day there, daylight saving included. */
+export function zoneClock(zone: string): LocalClock {
+  const format = formatOf(zone);
+  if (format === null) throw codedError('CONFIG_INVALID', `time zone "${zone}" is not known`);
+  return {
+    zone,
+    minuteOfDay(epochMs) {
+      const parts = format.formatToParts(new Date(epochMs));
+      const value = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
+      return (value('hour') % 24) * 60 + value('minute');
+    },
+  };
+}
+
+/** The clock a form's send window is read in: its Config `time_zone`, or `scriptClock` when that is empty. */
+export function formClock(formId: string, timeZoneCell: string, scriptClock: LocalClock): LocalClock {
+  const zone = parseTimeZone(formId, timeZoneCell);
+  return zone === null ? scriptClock : zoneClock(zone);
 }

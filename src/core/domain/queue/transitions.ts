@@ -58,7 +58,7 @@ export const SYSTEM_MOVE_NOTES: Readonly<Partial<Record<Status, Readonly<Partial
   READY: { SENDING: 'claimed', AWAITING_APPROVAL: 'reply policy, or approval switched on' },
   APPROVED: { SENDING: 'claimed' },
   GENERATING: { AWAITING_APPROVAL: 'approval on, or the reply policy' },
-  SENDING: { READY: 'mail quota, or the reply policy', APPROVED: 'mail quota' },
+  SENDING: { READY: 'mail quota, the reply policy, or the send window closed', APPROVED: 'mail quota, or the send window closed' },
   NEEDS_REVIEW: { SENT: 'one copy in Sent', READY: 'no copy in Sent, resent once', APPROVED: 'no copy in Sent, resent once' },
 };
 

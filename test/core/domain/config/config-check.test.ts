@@ -21,3 +21,18 @@ describe('configCellProblem', () => {
     expect([readYesNo(true), readYesNo('no'), readYesNo(''), readYesNo('maybe')]).toEqual([true, false, false, null]);
   });
 });
+
+describe('configCellProblem: send windows', () => {
+  it.each<[string, unknown, string | null]>([
+    ['send_hours', '', null],
+    ['send_hours', '08:00-20:00', null],
+    ['send_hours', '9 to 5', 'send_hours "9 to 5" is not a window: write the hours replies may go out as HH:MM-HH:MM (e.g. 08:00-20:00), or leave it empty for any time'],
+    ['time_zone', '', null],
+    ['time_zone', 'Europe/Berlin', null],
+    ['Time_Zone ', 'America/New_York', null],
+    ['time_zone', 'Mars/Olympus_Mons', 'time_zone "Mars/Olympus_Mons" is not a time zone name: write an IANA name such as Europe/Berlin or America/New_York, or leave it empty for the script\'s time zone'],
+    ['time_zone', '+02:00', 'time_zone "+02:00" is not a time zone name: write an IANA name such as Europe/Berlin or America/New_York, or leave it empty for the script\'s time zone'],
+  ])('%s %j → %j', (column, value, problem) => {
+    expect(configCellProblem(column, value)).toBe(problem);
+  });
+});
