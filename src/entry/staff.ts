@@ -73,7 +73,7 @@ export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void
   const now = systemClock.now();
   noteConfigEdit(e.range.getSheet().getName(), props, now);
   guardConfigEdit(e);
-  guardQueueEdit(e, { props, audit: createAuditLog(book), now });
+  guardQueueEdit(e, { props, audit: createAuditLog(book), queue: () => createQueueStore(book), now });
 }
 
 function selectionAction(action: MenuAction, title: string): void {
