@@ -2,15 +2,15 @@
 import { joinPayloadParts, parseRejectedBodyPointer } from '../core/domain/queue/cell-chunks';
 import type { AuditLog, FormConfig, PropertyStore, QueueStore } from '../core/domain/ports';
 import { processingConfigFor } from '../core/processing/row-inputs';
-import type { QueueRow } from '../core/domain/queue/queue-row';
 import { runGap } from '../core/domain/queue/run-gap';
 import { readSettings } from '../core/domain/config/settings';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { healthDialogHtml } from '../core/triage/health-view';
 import { USAGE_PROPERTY, readUsage, usageSections } from '../core/domain/gemini/usage-tally';
-import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
+import type { MenuAction } from '../core/staff/menu-actions';
 import { staffName } from '../core/staff/staff-moves';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
+import { runSelectionAction as runSelection } from '../core/staff/selection-action';
 import { computeHealth } from '../core/triage/health';
 import { incidentFromJson, type Incident } from '../core/triage/incident-record';
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
@@ -82,29 +82,20 @@ export interface SelectionDeps {
   now: number;
 }
 
-/** Approve / Retry / Skip / Mark sent on the selected rows: read them fresh, write only the moved ones, log each. */
+/** Approve / Retry / Skip / Mark sent on the selected rows (core's runSelectionAction), with the selection and Config read here. */
 export function runSelectionAction(action: MenuAction, deps: SelectionDeps): string {
   const numbers = selectedQueueRowNumbers(deps.spreadsheet);
   if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
-  const rows = deps.store.readRows(numbers);
-  // Config is read only when rows go back to PENDING: the message says whether their new replies wait for approval.
-  const forms = action === 'retry' ? readFormsOrNone(deps.spreadsheet) : null;
-  const awaitsApproval = (formId: string) => (forms === null ? null : processingConfigFor(formId, forms).approvalRequired);
-  const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now }, awaitsApproval);
-  if (outcome.changed.length === 0) return outcome.message;
-  // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now.
-  const read = new Map(rows.map((row) => [row.rowNumber, row]));
-  const placed = deps.store.writeRows(outcome.changed, outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow));
-  deps.store.flush();
-  const written = outcome.changed.filter((_row, i) => placed[i] !== null);
-  deps.audit.append(withReviewTrail(deps.spreadsheet, deps.audit, outcome.log.filter((_entry, i) => placed[i] !== null), written, {
-    props: deps.props,
-    dayKey: scriptDateKey(deps.now),
-    now: deps.now,
-  }));
-  deps.props.set(DIRTY_PROPERTY, String(deps.now));
-  const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
-  return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;
+  return runSelection({ queue: deps.store, audit: deps.audit, props: deps.props }, {
+    action,
+    rowNumbers: numbers,
+    context: { user: deps.user, now: deps.now },
+    approvals: () => {
+      const forms = readFormsOrNone(deps.spreadsheet);
+      return (formId) => (forms === null ? null : processingConfigFor(formId, forms).approvalRequired);
+    },
+    annotate: (lines, written) => withReviewTrail(deps.spreadsheet, deps.audit, lines, written, { props: deps.props, dayKey: scriptDateKey(deps.now), now: deps.now }),
+  });
 }
 
 /** Config's forms, or null when Config cannot be read (the message then promises no mail). */
@@ -124,7 +115,7 @@ export function setPaused(props: PropertyStore, paused: boolean, user: string, n
     return `formqueue is paused (by ${staffName(user)}): no reply is generated or sent until Resume. Deliveries are still queued.`;
   }
   props.delete(PAUSED_PROPERTY);
-  props.set(DIRTY_PROPERTY, String(now)); // resume at the next tick, not at the next safety sweep
+  markQueueDirty(props, now); // resume at the next tick, not at the next safety sweep
   return 'formqueue resumed: waiting rows are processed from the next run (within a minute).';
 }
 

@@ -11,7 +11,7 @@ import { windowTime, type ResponseWindow } from '../core/reconcile/typeform-wind
 import { rejectedBodyHolds } from '../core/reconcile/rejected-match';
 import { readSettings, type Settings } from '../core/domain/config/settings';
 import { SHEETS } from '../core/domain/queue/sheet-names';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
 import { MINUTE_MS } from '../core/domain/time';
 import { intakeDeps } from './intake-service';
 import { readPayloadParts } from './payloads';
@@ -188,7 +188,7 @@ export function runTypeformCheck(): string[] {
   const record = checkRecordOf(report, foundInRejected, coveredUntil);
   props.set(TYPEFORM_CHECK_PROPERTY, JSON.stringify(record));
   // The next processQueue tick runs (not skipped as idle) and tells staff what the check found.
-  if (record.recovered > 0 || record.inRejected > 0 || record.disabled.length > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
+  if (record.recovered > 0 || record.inRejected > 0 || record.disabled.length > 0) markQueueDirty(props, systemClock.now());
   const lines = reportLines(report);
   console.log(lines.join('\n'));
   return lines;

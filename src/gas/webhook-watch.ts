@@ -3,7 +3,7 @@ import { readSettings } from '../core/domain/config/settings';
 import { recoveredCount } from '../core/reconcile/typeform-reconcile';
 import { MIN_REQUEST_GAP_MS, waitBeforeRequestMs } from '../core/reconcile/typeform-window';
 import { WEBHOOK_WATCH_PROPERTY, afterRecovery, mayReenable, planWatch, readWatchRecord, watchedHook, type FormWatch } from '../core/reconcile/webhook-watch';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
 import { createScriptPropertyStore } from './script-properties';
 import { openSpreadsheet } from './spreadsheet';
 import { systemClock } from './system-clock';
@@ -75,7 +75,7 @@ export function runWebhookWatch(): string[] {
   }
   props.set(WEBHOOK_WATCH_PROPERTY, JSON.stringify(record));
   // processQueue raises or clears the incident, and generates what was recovered, on its next tick.
-  if (plan.changed || recovered > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
+  if (plan.changed || recovered > 0) markQueueDirty(props, systemClock.now());
   const lines = [
     ...looked.forms.map((form) => `${form.formId}: webhook ${form.health}${looked.reenabled.includes(form.formId) ? ', switched back on' : ''}`),
     ...looked.errors,
