@@ -194,9 +194,7 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       }
       return placed;
     },
-    writeEditedRows(rows, read) {
-      return writeEditedBlock(queue, ranges, index, width, rows, read);
-    },
+    writeEditedRows: (rows, read) => writeEditedBlock({ queue, ranges, index, width }, rows, read),
     appendRows(rows) {
       appendRows(queue, rows.map((row) => rowToValues(index, row, width)), rowNumberFormats(index, width));
     },
@@ -250,7 +248,8 @@ function sameCell(a: unknown, b: unknown): boolean {
  * every changed cell (the batch rule: no per-cell writes). Only the fields each writer changed become cells; every
  * other cell, a staff column's too, is written back as it was just read.
  */
-function writeEditedBlock(queue: Sheet, ranges: SpanRanges, index: ColumnIndex, width: number, rows: readonly QueueRow[], read: readonly QueueRow[]): boolean {
+function writeEditedBlock(grid: { queue: Sheet; ranges: SpanRanges; index: ColumnIndex; width: number }, rows: readonly QueueRow[], read: readonly QueueRow[]): boolean {
+  const { queue, ranges, index, width } = grid;
   const numbers = read.map((row) => row.rowNumber);
   if (numbers.length === 0) return true;
   const top = Math.min(...numbers);
