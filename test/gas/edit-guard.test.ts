@@ -7,7 +7,7 @@ import { createQueueStore } from '../../src/gas/queue-store';
 import { MemoryAudit, MemoryProperties } from '../core/memory-ports';
 import { FakeSheet, FakeSpreadsheet } from './fake-sheets';
 
-const header = [...QUEUE_HEADERS];
+const header: string[] = [...QUEUE_HEADERS];
 const column = (name: string) => header.indexOf(name) + 1;
 const T0 = Date.UTC(2026, 10, 20, 10, 0, 0);
 
