@@ -1,5 +1,5 @@
 // The installable on-edit handler's I/O: reads one Queue edit (the event and the touched rows), hands it to core's planner, applies the plan and writes its notes.
-import type { AuditLog, LogEntry, PropertyStore, QueueStore } from '../core/domain/ports';
+import type { LogEntry } from '../core/domain/ports';
 import { indexColumns, rowFromValues, type ColumnIndex, type QueueHeader, type QueueRow } from '../core/domain/queue/queue-row';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { applyMoves } from '../core/staff/apply-moves';
@@ -19,19 +19,15 @@ import {
 import type { StaffContext } from '../core/staff/staff-moves';
 import { draftKey } from '../core/staff/review-trail';
 import { keepModelDraft, withReviewTrail } from './review-trail';
+import type { Services } from './services';
 import { scriptDateKey } from './system-clock';
 
 export type { GuardOutcome } from '../core/staff/edit-plan';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-export interface EditGuardDeps {
-  props: PropertyStore;
-  audit: AuditLog;
-  /** The Queue's store, opened only when a plan writes (most edits are of cells the guard does not judge). */
-  queue(): QueueStore;
-  now: number;
-}
+/** What the guard takes from the composition root (services.ts); the Queue's store is opened only when a plan writes. */
+export type EditGuardDeps = Pick<Services, 'props' | 'audit' | 'queue'> & { now: number };
 
 /** e.user is a User in Apps Script; some runtimes hand over the address itself. */
 export function editorEmail(e: GoogleAppsScript.Events.SheetsOnEdit): string {
@@ -108,7 +104,7 @@ function guardSystemEdit(read: EditRead, touched: readonly QueueHeader[], single
     ? planSystemCellEdit({ rows, header: touched[0], value: textOf(e.value), oldValue: textOf(e.oldValue), context })
     : 'block';
   if (cell !== 'block') return apply(read, cell);
-  const block = apply(read, planSystemBlockEdit({ rows, touched, wholeRows, singleCell: single, context, audit: deps.audit }));
+  const block = apply(read, planSystemBlockEdit({ rows, touched, wholeRows, singleCell: single, context, audit: deps.audit() }));
   if (single || (!read.statusTouched && !read.resultTouched)) return block;
   // The status rules judge the rows as the block left them (a sort leaves every row intact: nothing to read again).
   const wrote = block.refused > 0 || block.notes.length > 0;
@@ -129,21 +125,21 @@ function guardSingleCell(read: EditRead): GuardOutcome {
     value: textOf(e.value),
     oldValue: textOf(e.oldValue),
     context,
-    audit: deps.audit,
+    audit: deps.audit(),
   });
   return plan === 'unchecked' ? guardUnchecked(read) : apply(read, plan);
 }
 
 function guardUnchecked(read: EditRead): GuardOutcome {
   const { rows, statusTouched, resultTouched, wholeRows, context, deps } = read;
-  return apply(read, planUncheckedEdit({ rows, statusTouched, resultTouched, wholeRows, context, audit: deps.audit }));
+  return apply(read, planUncheckedEdit({ rows, statusTouched, resultTouched, wholeRows, context, audit: deps.audit() }));
 }
 
 /** Applies a plan (core's applyMoves: the compare-and-set write, the Log, the dirty mark), then its notes and the toast. */
 function apply(read: EditRead, plan: EditPlan): GuardOutcome {
   if (plan.kind !== 'write') return plan.outcome;
   const { deps } = read;
-  const applied = applyMoves({ queue: deps.queue(), audit: deps.audit, props: deps.props }, plan, {
+  const applied = applyMoves({ queue: deps.queue(), audit: deps.audit(), props: deps.props() }, plan, {
     now: deps.now,
     write: 'as-edited',
     wake: plan.wake,
@@ -165,10 +161,10 @@ function reviewed(read: EditRead, plan: EditPlan, lines: readonly LogEntry[], wr
   const spreadsheet = read.sheet.getParent();
   const { deps } = read;
   if (review.kind === 'approval') {
-    return withReviewTrail(spreadsheet, deps.audit, lines, written, { props: deps.props, dayKey: scriptDateKey(deps.now), now: deps.now });
+    return withReviewTrail(spreadsheet, deps.audit(), lines, written, { props: deps.props(), dayKey: scriptDateKey(deps.now), now: deps.now });
   }
   const row = written[0];
-  const history = deps.audit.historiesOf([row.eventId]).get(row.eventId) ?? [];
+  const history = deps.audit().historiesOf([row.eventId]).get(row.eventId) ?? [];
   const kept = keepModelDraft(spreadsheet, row.eventId, review.draft, history);
   return lines.map((line) => (kept ? { ...line, detail: `${line.detail}; the model's draft is kept in Payloads as ${draftKey(row.eventId)}` } : line));
 }

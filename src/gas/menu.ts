@@ -1,6 +1,6 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
 import { joinPayloadParts, parseRejectedBodyPointer } from '../core/domain/queue/cell-chunks';
-import type { AuditLog, FormConfig, PropertyStore, QueueStore } from '../core/domain/ports';
+import type { FormConfig } from '../core/domain/ports';
 import { processingConfigFor } from '../core/processing/row-inputs';
 import { runGap } from '../core/domain/queue/run-gap';
 import { readSettings } from '../core/domain/config/settings';
@@ -16,8 +16,8 @@ import { incidentFromJson, type Incident } from '../core/triage/incident-record'
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
 import { scriptDateKey } from './system-clock';
 import { withReviewTrail } from './review-trail';
-import { createConfigStore } from './config-store';
 import { readPayloadParts } from './payloads';
+import type { Services } from './services';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -73,35 +73,29 @@ export function selectedQueueRowNumbers(spreadsheet: Spreadsheet): number[] | nu
   return Array.from(rows).sort((a, b) => a - b);
 }
 
-export interface SelectionDeps {
-  spreadsheet: Spreadsheet;
-  store: QueueStore;
-  audit: AuditLog;
-  props: PropertyStore;
-  user: string;
-  now: number;
-}
-
 /** Approve / Retry / Skip / Mark sent on the selected rows (core's runSelectionAction), with the selection and Config read here. */
-export function runSelectionAction(action: MenuAction, deps: SelectionDeps): string {
-  const numbers = selectedQueueRowNumbers(deps.spreadsheet);
+export function runSelectionAction(action: MenuAction, services: Services): string {
+  const spreadsheet = services.spreadsheet();
+  const numbers = selectedQueueRowNumbers(spreadsheet);
   if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
-  return runSelection({ queue: deps.store, audit: deps.audit, props: deps.props }, {
+  const now = services.clock.now();
+  const [audit, props] = [services.audit(), services.props()];
+  return runSelection({ queue: services.queue(), audit, props }, {
     action,
     rowNumbers: numbers,
-    context: { user: deps.user, now: deps.now },
+    context: { user: services.user(), now },
     approvals: () => {
-      const forms = readFormsOrNone(deps.spreadsheet);
+      const forms = readFormsOrNone(services);
       return (formId) => (forms === null ? null : processingConfigFor(formId, forms).approvalRequired);
     },
-    annotate: (lines, written) => withReviewTrail(deps.spreadsheet, deps.audit, lines, written, { props: deps.props, dayKey: scriptDateKey(deps.now), now: deps.now }),
+    annotate: (lines, written) => withReviewTrail(spreadsheet, audit, lines, written, { props, dayKey: scriptDateKey(now), now }),
   });
 }
 
 /** Config's forms, or null when Config cannot be read (the message then promises no mail). */
-function readFormsOrNone(spreadsheet: Spreadsheet): FormConfig[] | null {
+function readFormsOrNone(services: Services): FormConfig[] | null {
   try {
-    return createConfigStore(spreadsheet).readForms();
+    return services.config().readForms();
   } catch {
     return null;
   }
@@ -109,22 +103,15 @@ function readFormsOrNone(spreadsheet: Spreadsheet): FormConfig[] | null {
 
 export const PAUSED_PROPERTY = 'PAUSED';
 
-export function setPaused(props: PropertyStore, paused: boolean, user: string, now: number): string {
+export function setPaused(services: Services, paused: boolean): string {
+  const props = services.props();
   if (paused) {
     props.set(PAUSED_PROPERTY, 'true');
-    return `formqueue is paused (by ${staffName(user)}): no reply is generated or sent until Resume. Deliveries are still queued.`;
+    return `formqueue is paused (by ${staffName(services.user())}): no reply is generated or sent until Resume. Deliveries are still queued.`;
   }
   props.delete(PAUSED_PROPERTY);
-  markQueueDirty(props, now); // resume at the next tick, not at the next safety sweep
+  markQueueDirty(props, services.clock.now()); // resume at the next tick, not at the next safety sweep
   return 'formqueue resumed: waiting rows are processed from the next run (within a minute).';
-}
-
-export interface HealthDeps {
-  spreadsheet: Spreadsheet;
-  store: QueueStore;
-  props: PropertyStore;
-  spilled: number;
-  now: number;
 }
 
 export function openIncidents(all: Readonly<Record<string, string>>): Incident[] {
@@ -134,12 +121,13 @@ export function openIncidents(all: Readonly<Record<string, string>>): Incident[]
     .filter((incident): incident is Incident => incident !== null && incident.state === 'open');
 }
 
-export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps): void {
-  const all = deps.props.getAll();
+export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, services: Services): void {
+  const deps = { spreadsheet: services.spreadsheet(), now: services.clock.now() };
+  const all = services.props().getAll();
   const queue = deps.spreadsheet.getSheetByName(SHEETS.queue);
   const { settings } = readSettings(all);
-  const health = computeHealth(deps.store.readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, {
-    spilled: deps.spilled,
+  const health = computeHealth(services.queue().readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, {
+    spilled: services.spill().count(),
     approvalWaitHours: settings.approvalWaitHours,
   });
   const usage = usageSections(readUsage(all[USAGE_PROPERTY]), scriptDateKey(deps.now));

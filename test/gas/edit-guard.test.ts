@@ -16,7 +16,9 @@ function setup(status: string) {
   const book = new FakeSpreadsheet([queue, new FakeSheet('Archive', header)]);
   const toasts: string[] = [];
   let opened = 0;
-  const deps = { props: new MemoryProperties(), audit: new MemoryAudit(), queue: () => (opened++, createQueueStore(book.asApps())), now: T0 };
+  const props = new MemoryProperties();
+  const audit = new MemoryAudit();
+  const deps = { props: () => props, audit: () => audit, queue: () => (opened++, createQueueStore(book.asApps())), now: T0 };
   const edit = (col: number, value: string, oldValue?: string) =>
     ({
       range: { getSheet: () => queue, getRow: () => 2, getNumRows: () => 1, getColumn: () => col, getNumColumns: () => 1 },
@@ -25,28 +27,28 @@ function setup(status: string) {
       user: 'ana@example.org',
       source: { toast: (text: string) => toasts.push(text) },
     }) as unknown as GoogleAppsScript.Events.SheetsOnEdit;
-  return { queue, deps, toasts, edit, opened: () => opened };
+  return { queue, deps, props, audit, toasts, edit, opened: () => opened };
 }
 
 describe('guardQueueEdit', () => {
   it('a status typed over FAILED that the table refuses is put back in the cell, with the note on it, one toast and one Log line', () => {
-    const { queue, deps, toasts, edit } = setup('APPROVED');
+    const { queue, deps, props, audit, toasts, edit } = setup('APPROVED');
     const outcome = guardQueueEdit(edit(column('status'), 'APPROVED', 'FAILED'), deps);
     expect(outcome.refused).toBe(1);
     expect(queue.column('status')).toEqual(['FAILED']);
     expect(queue.notes[1][column('status') - 1]).toBe(outcome.notes[0]);
     expect(toasts).toEqual([outcome.notes[0]]);
-    expect(deps.audit.entries).toMatchObject([{ eventId: 'ev-a', from: 'FAILED', to: 'FAILED', by: 'ana@example.org' }]);
+    expect(audit.entries).toMatchObject([{ eventId: 'ev-a', from: 'FAILED', to: 'FAILED', by: 'ana@example.org' }]);
     // The cell changed back: the next tick looks at the queue.
-    expect(deps.props.values[DIRTY_PROPERTY]).toBe(String(T0));
+    expect(props.values[DIRTY_PROPERTY]).toBe(String(T0));
   });
 
   it('an edit of a column the guard does not judge reads no rows and opens no store', () => {
-    const { queue, deps, edit, opened } = setup('PENDING');
+    const { queue, deps, audit, edit, opened } = setup('PENDING');
     queue.calls = [];
     guardQueueEdit(edit(column('recipient'), 'b@example.org', 'a@example.org'), deps);
     expect(opened()).toBe(0);
     expect(queue.calls.filter((call) => call === 'getValues')).toHaveLength(1); // the header only
-    expect(deps.audit.batches).toEqual([]);
+    expect(audit.batches).toEqual([]);
   });
 });
