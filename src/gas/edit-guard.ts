@@ -37,7 +37,7 @@ export function editorEmail(e: GoogleAppsScript.Events.SheetsOnEdit): string {
   return typeof getEmail === 'function' ? String(getEmail.call(user) ?? '') : '';
 }
 
-export function cellText(value: unknown): string {
+function cellText(value: unknown): string {
   return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
 }
 

@@ -69,9 +69,10 @@ export function createServices(options: ServiceOptions = {}): Services {
   const snapshot = once(() => props().getAll());
   const settings = once(() => readSettings(snapshot()).settings);
   const open = options.spreadsheet;
-  const spreadsheet = once(
-    typeof open === 'function' ? open : open === 'active-first' ? () => SpreadsheetApp.getActiveSpreadsheet() ?? openSpreadsheet(settings()) : () => openSpreadsheet(settings()),
-  );
+  let book: Spreadsheet | null = null;
+  // Opened in this closure itself, not through a builder: a CODE_BUG stack (ten frames) must still reach processQueue.
+  const spreadsheet = (): Spreadsheet =>
+    (book ??= typeof open === 'function' ? open() : (open === 'active-first' ? SpreadsheetApp.getActiveSpreadsheet() : null) ?? openSpreadsheet(settings()));
   const services: Services = {
     clock: systemClock,
     random: systemRandom,
@@ -102,31 +103,27 @@ function tickPorts(services: Services): TickPorts {
     // MailApp sends as the effective user, and the Gmail service searches its mailbox (docs/platform.md#who-runs-what).
     runningAccount: () => Session.getEffectiveUser().getEmail(),
     spill: spillFigures(),
-    openWorkspace: (settings) => workspace(services, settings),
+    // Inline, not a named helper: one frame fewer in a CODE_BUG stack, which must still show processQueue.
+    openWorkspace: (settings): Workspace => {
+      const [book, props, snapshot] = [services.spreadsheet(), services.props(), services.snapshot()];
+      return {
+        queue: services.queue(),
+        config: services.config(),
+        gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
+        audit: services.audit(),
+        // A spill saved after the snapshot was read is drained by the next tick, which its keys make due (tick-gate.ts).
+        drainSpill: () => (hasSpilledDeliveries(snapshot) ? void drainSpill(services.intake()) : undefined),
+        readPayload: (row) => readPayload(book, row),
+        intakeLock: intakeLock(),
+        tally: createTallyStore(book),
+        journal: createJournalStore(book),
+        suppression: createSuppressionList(book),
+        spreadsheetUrl: () => book.getUrl(),
+        queueSheetId: () => book.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
+        watchCapacity: (incidents, now) => watchGrid(book, props, incidents, snapshot, now),
+      };
+    },
     dateKey: scriptDateKey,
     warn: (message) => console.warn(message),
-  };
-}
-
-/** The spreadsheet side of a run: opened with the settings the run read, once processing needs it. */
-function workspace(services: Services, settings: Settings): Workspace {
-  const spreadsheet = services.spreadsheet();
-  const props = services.props();
-  const snapshot = services.snapshot();
-  return {
-    queue: services.queue(),
-    config: services.config(),
-    gemini: createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey),
-    audit: services.audit(),
-    // A spill saved after the snapshot was read is drained by the next tick, which its keys make due (tick-gate.ts).
-    drainSpill: () => (hasSpilledDeliveries(snapshot) ? void drainSpill(services.intake()) : undefined),
-    readPayload: (row) => readPayload(spreadsheet, row),
-    intakeLock: intakeLock(),
-    tally: createTallyStore(spreadsheet),
-    journal: createJournalStore(spreadsheet),
-    suppression: createSuppressionList(spreadsheet),
-    spreadsheetUrl: () => spreadsheet.getUrl(),
-    queueSheetId: () => spreadsheet.getSheetByName(SHEETS.queue)?.getSheetId() ?? null,
-    watchCapacity: (incidents, now) => watchGrid(spreadsheet, props, incidents, snapshot, now),
   };
 }
