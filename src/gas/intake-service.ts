@@ -7,15 +7,14 @@ import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/int
 import { mirroredForms } from '../core/domain/config/forms-mirror';
 import { REJECTED_TOTALS_PROPERTY } from '../core/domain/typeform/rejection-tally';
 import { parseTypeformBody } from '../core/domain/typeform/typeform-payload';
-import type { Lock, PropertyStore } from '../core/domain/ports';
-import { readSettings } from '../core/domain/config/settings';
+import type { Clock, Lock, PropertyStore, SpillStore } from '../core/domain/ports';
+import { readSettings, type Settings } from '../core/domain/config/settings';
 import { acceptAlert, type AcceptAlert } from '../core/intake/accept-rejected';
 import { createIntakeSheets } from './intake-sheets';
 import { intakeLockFlushedByCaller } from './locks';
 import { createScriptCache } from './script-cache';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
-import type { Services } from './services';
 import { openSpreadsheet } from './spreadsheet';
 import { scriptDateKey, systemClock } from './system-clock';
 
@@ -45,7 +44,7 @@ export function intakeDeps(
  * Staff accept a body from the Rejected sheet (e.g. after a token rotation went wrong): it goes through
  * the same rules as a delivery, except the token check, so it is still deduped and checked against Config.
  */
-export function acceptRejectedDelivery(services: Services, body: string): AcceptAlert {
+export function acceptRejectedDelivery(services: { intake(): IntakeDeps }, body: string): AcceptAlert {
   const shape = checkBodyShape(body);
   if (shape) return acceptAlert({ kind: 'unreadable', reason: shape.reason });
   const parsed = parseTypeformBody(body);
@@ -67,7 +66,7 @@ export function acceptRejectedDelivery(services: Services, body: string): Accept
  * through the same rules (queued if it is a delivery, else kept in Rejected with the reason). Only an
  * authenticated body is kept, within the size intake accepts, so this cannot be used to fill the spill.
  */
-export function keepUnhandledBody(services: Services, body: string, token: string | undefined): void {
+export function keepUnhandledBody(services: { settings(): Settings; spill(): SpillStore; clock: Clock }, body: string, token: string | undefined): void {
   try {
     if (body === '' || body.length > MAX_BODY_CHARS) return;
     const settings = services.settings();
