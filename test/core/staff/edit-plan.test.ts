@@ -123,6 +123,32 @@ describe('planUncheckedEdit: a paste or multi-cell edit', () => {
     expect(plan.notes).toEqual([]);
   });
 
+  it('a status pasted over rows whose last status the Log records is judged as a move from it: allowed, refused or rewritten', () => {
+    const audit = new MemoryAudit();
+    audit.append(['ev-2', 'ev-3', 'ev-4'].map((eventId) => ({ at: T0 - DAY_MS, eventId, from: 'FAILED', to: 'NEEDS_REVIEW', by: 'system', detail: '' })));
+    const rows = [
+      edited(repliedRow('PENDING', { rowNumber: 2 })),
+      edited(repliedRow('APPROVED', { rowNumber: 3, eventId: 'ev-3' })),
+      edited(repliedRow('needs_review', { rowNumber: 4, eventId: 'ev-4' })),
+    ];
+    const plan = planUncheckedEdit({ rows, statusTouched: true, resultTouched: false, wholeRows: false, context: STAFF, audit });
+    expect(plan.written.map((row) => row?.status)).toEqual(['PENDING', 'NEEDS_REVIEW', 'NEEDS_REVIEW']);
+    expect(plan.outcome).toMatchObject({ allowed: 1, refused: 1 });
+    expect(plan.lines.map((lines) => lines.length)).toEqual([1, 1, 0]);
+    expect(plan.notes[0].notes.map((note) => note !== '')).toEqual([false, true, false]);
+    expect(plan.wake).toBe(true);
+    expect(audit.lookups).toEqual([['ev-2', 'ev-3', 'ev-4']]);
+  });
+
+  it('a result pasted over rows that may be edited stands with a Log line each and no note', () => {
+    const rows = [edited(repliedRow('AWAITING_APPROVAL', { rowNumber: 2 })), edited(repliedRow('READY', { rowNumber: 3, eventId: 'ev-3' }))];
+    const plan = planUncheckedEdit({ rows, statusTouched: false, resultTouched: true, wholeRows: false, context: STAFF, audit: new MemoryAudit() });
+    expect(plan.written.map((row) => row?.status)).toEqual(['AWAITING_APPROVAL', 'READY']);
+    expect(plan.lines.flat()).toHaveLength(2);
+    expect(plan.notes).toEqual([]);
+    expect(plan.outcome).toEqual({ allowed: 0, refused: 0, notes: [] });
+  });
+
   it('a row with no submission in the block is not written', () => {
     const rows = [edited(queueRow('APPROVED', { eventId: '' }))];
     const plan = planUncheckedEdit({ rows, statusTouched: true, resultTouched: false, wholeRows: false, context: STAFF, audit: new MemoryAudit() });
