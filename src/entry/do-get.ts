@@ -3,23 +3,20 @@ import { messageOf } from '../core/domain/failures/errors';
 import { checkWebhookToken } from '../core/intake/token-check';
 import { redact } from '../core/domain/failures/redact';
 import { runGap } from '../core/domain/queue/run-gap';
-import { readSettings, secretValues } from '../core/domain/config/settings';
+import { secretValues } from '../core/domain/config/settings';
 import { computeHealth, healthReport, healthWhenUnreadable, IncidentBook } from '../core/triage';
-import { createQueueStore } from '../gas/queue-store';
 import { createSuppressionList } from '../gas/suppression-store';
 import { mailFigures } from '../core/triage/mail-figures';
 import { bouncesSince, readBounceCheckState } from '../core/processing/bounces';
 import type { SuppressedEntry } from '../core/domain/mail/suppression';
 import { DAY_MS } from '../core/domain/time';
-import { createScriptPropertyStore } from '../gas/script-properties';
 import { effectiveUserEmail } from '../gas/self-test-probes';
-import { openSpreadsheet } from '../gas/spreadsheet';
-import { systemClock } from '../gas/system-clock';
+import { createServices, type Services } from '../gas/services';
 
 /** The secrets to redact from an internal error, when the properties can still be read. */
-function secretsOrNone(): string[] {
+function secretsOrNone(services: Services): string[] {
   try {
-    return secretValues(readSettings(createScriptPropertyStore().getAll()).settings);
+    return secretValues(services.settings());
   } catch {
     return [];
   }
@@ -30,23 +27,23 @@ function json(value: unknown): GoogleAppsScript.Content.TextOutput {
 }
 
 export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Content.TextOutput {
+  const services = createServices();
   try {
-    const props = createScriptPropertyStore();
-    const snapshot = props.getAll();
-    const { settings } = readSettings(snapshot);
+    const props = services.props();
+    const snapshot = services.snapshot();
+    const settings = services.settings();
     // Its own token: an uptime checker holding the URL can read the health, never post a delivery.
     const verdict = checkWebhookToken(e && e.parameter ? e.parameter.token : undefined, settings.healthToken, '');
     if (verdict !== 'current') return json({ ok: false, error: verdict === 'not_configured' || verdict === 'weak' ? 'not_configured' : 'unauthorized' });
     // The self-test asks who the web app runs as: only the web app itself can tell (docs/self-test.md#identity).
     if (e.parameter.view === 'identity') return json({ ok: true, runsAs: effectiveUserEmail() });
-    const now = systemClock.now();
-    const book = new IncidentBook(props, systemClock, { properties: snapshot });
+    const now = services.clock.now();
+    const book = new IncidentBook(props, services.clock, { properties: snapshot });
     let health;
     let readSuppressed: (() => SuppressedEntry[]) | null = null;
     try {
-      const spreadsheet = openSpreadsheet(settings);
-      health = computeHealth(createQueueStore(spreadsheet).readAll(), now, '', null, { approvalWaitHours: settings.approvalWaitHours });
-      readSuppressed = () => createSuppressionList(spreadsheet).read();
+      health = computeHealth(services.queue().readAll(), now, '', null, { approvalWaitHours: settings.approvalWaitHours });
+      readSuppressed = () => createSuppressionList(services.spreadsheet()).read();
     } catch {
       // Sheets down: the last figures processQueue saw, marked as not read now.
       const lastKnown = book.lastKnownHealth(now);
@@ -59,6 +56,6 @@ export function doGet(e: GoogleAppsScript.Events.DoGet): GoogleAppsScript.Conten
     const mail = mailFigures(settings.reconcileBounces ? bouncesSince(readBounceCheckState(snapshot), now - DAY_MS) : null, readSuppressed);
     return json(healthReport(health, book.all(), now, { gap, typeformTokenSet: settings.typeformToken !== '', mail }));
   } catch (error) {
-    return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error), secretsOrNone()) });
+    return json({ ok: false, error: 'internal_error', detail: redact(messageOf(error), secretsOrNone(services)) });
   }
 }

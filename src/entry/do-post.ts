@@ -2,7 +2,9 @@
 import { messageOf } from '../core/domain/failures/errors';
 import { handleDelivery, type IntakeAnswer } from '../core/intake/intake';
 import { redact } from '../core/domain/failures/redact';
-import { keepUnhandledBody, webhookDeps } from '../gas/intake-service';
+import { keepUnhandledBody } from '../gas/intake-service';
+import { intakeLockReleasedAtExit } from '../gas/locks';
+import { createServices } from '../gas/services';
 
 function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
   return ContentService.createTextOutput(JSON.stringify(answer)).setMimeType(ContentService.MimeType.JSON);
@@ -15,17 +17,19 @@ function json(answer: IntakeAnswer): GoogleAppsScript.Content.TextOutput {
 export function doPost(e: GoogleAppsScript.Events.DoPost): GoogleAppsScript.Content.TextOutput {
   let body = '';
   let token: string | undefined;
+  const services = createServices();
   try {
     body = e && e.postData ? String(e.postData.contents ?? '') : '';
     token = e && e.parameter ? e.parameter.token : undefined;
-    return json(handleDelivery({ token, body }, webhookDeps()));
+    // doPost's execution ends once it answers, so its intake lock is released by that end.
+    return json(handleDelivery({ token, body }, services.intake(intakeLockReleasedAtExit())));
   } catch (error) {
     try {
       console.error(`doPost failed before intake could decide: ${redact(messageOf(error))}`);
     } catch {
       // Even logging may fail; the answer below must still go out.
     }
-    keepUnhandledBody(body, token);
+    keepUnhandledBody(services, body, token);
     return json({ ok: false, error: 'internal_error' });
   }
 }

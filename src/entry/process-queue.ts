@@ -1,12 +1,12 @@
 // The every-minute clock trigger's global (also what "Process now" runs, after marking the queue dirty).
-import { runQueueTick } from '../gas/queue-runner';
+import { runProcessQueue, type TickOutcome } from '../gas/queue-runner';
+import { createServices } from '../gas/services';
 
 export function processQueue(): string {
-  const outcome = runQueueTick();
-  return describe(outcome);
+  return describe(runProcessQueue(createServices()));
 }
 
-function describe(outcome: ReturnType<typeof runQueueTick>): string {
+function describe(outcome: TickOutcome): string {
   if (!outcome.ran) return `Skipped: ${outcome.reason}.`;
   const s = outcome.summary;
   if (!s) return 'Ran; see the incidents mail for what went wrong.';

@@ -1,14 +1,10 @@
 // selfTest: formqueue → Self-test, or run from the editor; checks the platform assumptions on this account.
-import { systemClock } from '../gas/system-clock';
-import { readSettings } from '../core/domain/config/settings';
-import { createScriptPropertyStore } from '../gas/script-properties';
 import { runSelfTest } from '../gas/self-test';
-import { openSpreadsheet } from '../gas/spreadsheet';
+import { createServices } from '../gas/services';
 
 export function selfTest(): string {
-  const { settings } = readSettings(createScriptPropertyStore().getAll());
-  const book = SpreadsheetApp.getActiveSpreadsheet() ?? openSpreadsheet(settings);
-  const report = runSelfTest(book, settings, systemClock.now());
+  const services = createServices({ spreadsheet: 'active-first' });
+  const report = runSelfTest(services);
   console.log(report);
   try {
     const ui = SpreadsheetApp.getUi();

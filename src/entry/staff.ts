@@ -1,33 +1,24 @@
-// The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each wiring adapters to core.
-import { systemClock } from '../gas/system-clock';
+// The staff console's globals: setup, the menu, its items and the installable on-edit trigger, each taking its ports from the composition root.
 import { messageOf } from '../core/domain/failures/errors';
-import { readSettings, SETTING_KEYS } from '../core/domain/config/settings';
+import { SETTING_KEYS } from '../core/domain/config/settings';
 import { planPropertyChange } from '../core/staff/set-property';
 import type { MenuAction } from '../core/staff/menu-actions';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
-import { createAuditLog } from '../gas/audit-log';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
 import { guardConfigEdit } from '../gas/config-edit-guard';
 import { noteConfigEdit } from '../gas/config-store';
 import { guardQueueEdit } from '../gas/edit-guard';
 import { acceptRejectedDelivery } from '../gas/intake-service';
 import { intakeLock } from '../gas/locks';
 import { addFormqueueMenu, runSelectionAction, selectedRejectedBody, setPaused, showQueueHealth } from '../gas/menu';
-import { createQueueStore } from '../gas/queue-store';
 import { showReplyPreview } from '../gas/reply-preview';
-import { createScriptPropertyStore } from '../gas/script-properties';
 import { runSetup } from '../gas/setup';
-import { createSpillStore } from '../gas/spill-store';
-import { openSpreadsheet } from '../gas/spreadsheet';
+import { createServices, type Services } from '../gas/services';
 import { runTypeformCheck } from '../gas/typeform-reconcile';
 import { processQueue } from './process-queue';
 
-/** Menus and edits run inside the spreadsheet; from the editor or a trigger, SPREADSHEET_ID names it. */
-function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
-  return SpreadsheetApp.getActiveSpreadsheet() ?? openSpreadsheet(readSettings(createScriptPropertyStore().getAll()).settings);
-}
-
-function currentUser(): string {
-  return Session.getActiveUser().getEmail();
+/** Menus run inside the spreadsheet; from the editor or a trigger, SPREADSHEET_ID names it. */
+function staffServices(): Services {
+  return createServices({ spreadsheet: 'active-first' });
 }
 
 /** A menu item shows what happened, or the error with its code, in an alert; nothing fails silently. */
@@ -49,7 +40,8 @@ export function setup(): string {
   if (!lock.tryLock(30000)) return 'Another Set up / repair is running; try again in a minute.';
   let report: string;
   try {
-    report = runSetup(spreadsheet(), createScriptPropertyStore());
+    const services = staffServices();
+    report = runSetup(services.spreadsheet(), services.props());
   } finally {
     lock.release();
   }
@@ -68,26 +60,15 @@ export function onOpen(): void {
 }
 
 export function onEditInstallable(e: GoogleAppsScript.Events.SheetsOnEdit): void {
-  const book = e.source;
-  const props = createScriptPropertyStore();
-  const now = systemClock.now();
-  noteConfigEdit(e.range.getSheet().getName(), props, now);
+  const services = createServices({ spreadsheet: () => e.source });
+  const now = services.clock.now();
+  noteConfigEdit(e.range.getSheet().getName(), services.props(), now);
   guardConfigEdit(e);
-  guardQueueEdit(e, { props, audit: createAuditLog(book), now });
+  guardQueueEdit(e, { props: services.props, audit: services.audit, queue: services.queue, now });
 }
 
 function selectionAction(action: MenuAction, title: string): void {
-  alertOutcome(title, () => {
-    const book = spreadsheet();
-    return runSelectionAction(action, {
-      spreadsheet: book,
-      store: createQueueStore(book),
-      audit: createAuditLog(book),
-      props: createScriptPropertyStore(),
-      user: currentUser(),
-      now: systemClock.now(),
-    });
-  });
+  alertOutcome(title, () => runSelectionAction(action, staffServices()));
 }
 
 export function menuApproveSelected(): void {
@@ -108,7 +89,8 @@ export function menuMarkSent(): void {
 
 export function menuProcessNow(): void {
   alertOutcome('Process now', () => {
-    createScriptPropertyStore().set(DIRTY_PROPERTY, String(systemClock.now())); // not an idle tick: look at the queue
+    const services = createServices();
+    markQueueDirty(services.props(), services.clock.now()); // not an idle tick: look at the queue
     const summary = processQueue();
     return typeof summary === 'string' && summary !== '' ? summary : 'Done: the queue was processed. See the Queue and Log sheets.';
   });
@@ -116,18 +98,16 @@ export function menuProcessNow(): void {
 
 export function menuAcceptRejected(): void {
   alertOutcome('Accept rejected delivery', () => {
-    const picked = selectedRejectedBody(spreadsheet());
+    const picked = selectedRejectedBody(staffServices().spreadsheet());
     if ('message' in picked) return picked.message;
-    const answer = acceptRejectedDelivery(picked.body);
+    const answer = acceptRejectedDelivery(createServices(), picked.body);
     return `Row ${picked.rowNumber} of Rejected: ${answer.message}`;
   });
 }
 
 export function menuQueueHealth(): void {
   try {
-    const book = spreadsheet();
-    const props = createScriptPropertyStore();
-    showQueueHealth(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props, spilled: createSpillStore().count(), now: systemClock.now() });
+    showQueueHealth(SpreadsheetApp.getUi(), staffServices());
   } catch (error) {
     alertOutcome('Queue health', () => {
       throw error;
@@ -137,8 +117,7 @@ export function menuQueueHealth(): void {
 
 export function menuPreviewReply(): void {
   try {
-    const book = spreadsheet();
-    showReplyPreview(SpreadsheetApp.getUi(), { spreadsheet: book, store: createQueueStore(book), props: createScriptPropertyStore() });
+    showReplyPreview(SpreadsheetApp.getUi(), staffServices());
   } catch (error) {
     alertOutcome('Preview reply', () => {
       throw error;
@@ -147,11 +126,11 @@ export function menuPreviewReply(): void {
 }
 
 export function menuPause(): void {
-  alertOutcome('Pause', () => setPaused(createScriptPropertyStore(), true, currentUser(), systemClock.now()));
+  alertOutcome('Pause', () => setPaused(staffServices(), true));
 }
 
 export function menuResume(): void {
-  alertOutcome('Resume', () => setPaused(createScriptPropertyStore(), false, currentUser(), systemClock.now()));
+  alertOutcome('Resume', () => setPaused(staffServices(), false));
 }
 
 /** Script Properties without opening Project Settings: KEY=VALUE in a prompt, checked before it is stored. */
@@ -160,7 +139,8 @@ export function menuSetProperty(): void {
   const answer = ui.prompt('Set a Script Property', `Type NAME=VALUE (an empty value removes it). Known names: ${SETTING_KEYS.join(', ')}.`, ui.ButtonSet.OK_CANCEL);
   if (answer.getSelectedButton() !== ui.Button.OK) return;
   alertOutcome('Set a Script Property', () => {
-    const props = createScriptPropertyStore();
+    const services = createServices();
+    const props = services.props();
     const change = planPropertyChange(answer.getResponseText(), props.getAll());
     if (change.kind === 'refused') return change.message;
     if (change.kind === 'confirm' && ui.alert('Set a Script Property', change.question, ui.ButtonSet.YES_NO) !== ui.Button.YES) {
@@ -168,12 +148,12 @@ export function menuSetProperty(): void {
     }
     props.setMany(change.writes.set);
     for (const key of change.writes.remove) props.delete(key);
-    props.set(DIRTY_PROPERTY, String(systemClock.now()));
+    markQueueDirty(props, services.clock.now());
     return change.done;
   });
 }
 
 /** The same check as the daily trigger, now: recovered rows wait in AWAITING_APPROVAL (docs/reconciliation.md). */
 export function menuCheckTypeform(): void {
-  alertOutcome('formqueue: Typeform check', () => runTypeformCheck().join('\n'));
+  alertOutcome('formqueue: Typeform check', () => runTypeformCheck(createServices()).join('\n'));
 }

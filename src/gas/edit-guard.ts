@@ -1,25 +1,33 @@
-// The installable on-edit handler's body: reads one Queue edit, judges status and result cells, and hands system columns to system-edit-guard.ts.
+// The installable on-edit handler's I/O: reads one Queue edit (the event and the touched rows), hands it to core's planner, applies the plan and writes its notes.
 import type { LogEntry } from '../core/domain/ports';
-import { indexColumns, rowFromValues, rowToValues, type QueueHeader } from '../core/domain/queue/queue-row';
+import { indexColumns, rowFromValues, type ColumnIndex, type QueueHeader, type QueueRow } from '../core/domain/queue/queue-row';
 import { SHEETS } from '../core/domain/queue/sheet-names';
-import { cellBeforeEdit, isIntactRow, readSingleCellEdit } from '../core/staff/edit-event';
+import { applyMoves } from '../core/staff/apply-moves';
+import { editToast } from '../core/staff/edit-event';
+import { SYSTEM_MEMORY_COLUMNS } from '../core/staff/edit-guard';
 import {
-  decideResultEdit,
-  decideStatusEdit,
-  lastLoggedStatus,
-  SYSTEM_MEMORY_COLUMNS,
-  decideUncheckedResultEdit,
-  decideUncheckedStatusEdit,
-  type EditDecision,
-} from '../core/staff/edit-guard';
+  planSingleCellEdit,
+  planSystemBlockEdit,
+  planSystemCellEdit,
+  planUncheckedEdit,
+  type ColumnNotes,
+  type EditedRow,
+  type EditPlan,
+  type GuardOutcome,
+  SUPERSEDED,
+} from '../core/staff/edit-plan';
 import type { StaffContext } from '../core/staff/staff-moves';
-import { cellText, finish, isWholeRows, SUPERSEDED, writeChanges, type EditGuardDeps, type EditScope, type GuardOutcome } from './edit-scope';
-import { guardSystemBlock, guardSystemColumns } from './system-edit-guard';
 import { draftKey } from '../core/staff/review-trail';
 import { keepModelDraft, withReviewTrail } from './review-trail';
+import type { Services } from './services';
 import { scriptDateKey } from './system-clock';
 
-export type { EditGuardDeps, GuardOutcome } from './edit-scope';
+export type { GuardOutcome } from '../core/staff/edit-plan';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** What the guard takes from the composition root (services.ts); the Queue's store is opened only when a plan writes. */
+export type EditGuardDeps = Pick<Services, 'props' | 'audit' | 'queue'> & { now: number };
 
 /** e.user is a User in Apps Script; some runtimes hand over the address itself. */
 export function editorEmail(e: GoogleAppsScript.Events.SheetsOnEdit): string {
@@ -27,6 +35,27 @@ export function editorEmail(e: GoogleAppsScript.Events.SheetsOnEdit): string {
   if (typeof user === 'string') return user;
   const getEmail = (user as { getEmail?: () => string } | undefined)?.getEmail;
   return typeof getEmail === 'function' ? String(getEmail.call(user) ?? '') : '';
+}
+
+function cellText(value: unknown): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}
+
+/** One edit as read: the event, the Queue's columns, and the touched rows as they are after the edit. */
+interface EditRead {
+  e: GoogleAppsScript.Events.SheetsOnEdit;
+  deps: EditGuardDeps;
+  sheet: Sheet;
+  index: ColumnIndex;
+  /** The first touched row below the header, and the Queue's width. */
+  top: number;
+  width: number;
+  rows: EditedRow[];
+  statusTouched: boolean;
+  resultTouched: boolean;
+  /** A block of whole rows (a sort, or rows pasted whole) moves submissions with all their cells. */
+  wholeRows: boolean;
+  context: StaffContext;
 }
 
 export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: EditGuardDeps): GuardOutcome {
@@ -48,163 +77,117 @@ export function guardQueueEdit(e: GoogleAppsScript.Events.SheetsOnEdit, deps: Ed
   if (!statusTouched && !resultTouched && systemTouched.length === 0) return outcome;
 
   const top = Math.max(firstRow, 2);
-  const before = sheet.getRange(top, 1, lastRow - top + 1, width).getValues();
   const context: StaffContext = { user: editorEmail(e), now: deps.now };
+  const wholeRows = firstCol === 1 && range.getNumColumns() >= width;
+  const read: EditRead = { e, deps, sheet, index, top, width, rows: [], statusTouched, resultTouched, wholeRows, context };
+  read.rows = readRows(read, lastRow - top + 1);
   const single = firstRow === lastRow && firstCol === lastCol;
-  const scope: EditScope = { e, deps, sheet, index, top, width, before, statusTouched, resultTouched, context };
   // One system cell changed by hand; a paste or clear over several rows is checked against the payload and the
   // Log's ledger instead (Sheets gives no old values), then the status and result rules below judge what remains.
-  if (systemTouched.length > 0) return guardSystemEdit(scope, systemTouched, single);
-  return single ? guardSingleCell(scope) : guardUnchecked(scope);
+  if (systemTouched.length > 0) return guardSystemEdit(read, systemTouched, single);
+  return single ? guardSingleCell(read) : guardUnchecked(read);
+}
+
+function readRows(read: EditRead, count: number): EditedRow[] {
+  const { sheet, index, top, width } = read;
+  return sheet.getRange(top, 1, count, width).getValues().map((cells, i) => ({
+    row: rowFromValues(index, cells, top + i),
+    statusText: index.status < 0 ? '' : cellText(cells[index.status]),
+    resultText: index.result < 0 ? '' : cellText(cells[index.result]),
+  }));
 }
 
 /** An edit that touched system columns: one cell (its old value known), or a block judged row by row, then the rest. */
-function guardSystemEdit(scope: EditScope, touched: readonly QueueHeader[], single: boolean): GuardOutcome {
-  if (single) return guardSystemColumns(scope, touched[0]);
-  const block = guardSystemBlock(scope, touched);
-  if (!scope.statusTouched && !scope.resultTouched) return block;
+function guardSystemEdit(read: EditRead, touched: readonly QueueHeader[], single: boolean): GuardOutcome {
+  const { e, rows, wholeRows, context, deps } = read;
+  const cell = single
+    ? planSystemCellEdit({ rows, header: touched[0], value: textOf(e.value), oldValue: textOf(e.oldValue), context })
+    : 'block';
+  if (cell !== 'block') return apply(read, cell);
+  const block = apply(read, planSystemBlockEdit({ rows, touched, wholeRows, singleCell: single, context, audit: deps.audit() }));
+  if (single || (!read.statusTouched && !read.resultTouched)) return block;
   // The status rules judge the rows as the block left them (a sort leaves every row intact: nothing to read again).
   const wrote = block.refused > 0 || block.notes.length > 0;
-  const rest = guardUnchecked(wrote ? { ...scope, before: scope.sheet.getRange(scope.top, 1, scope.before.length, scope.width).getValues() } : scope);
+  const rest = guardUnchecked(wrote ? { ...read, rows: readRows(read, rows.length) } : read);
   return { allowed: block.allowed + rest.allowed, refused: block.refused + rest.refused, notes: [...block.notes, ...rest.notes] };
 }
 
-/**
- * One status or result cell: judged from e.oldValue, or, when Sheets did not tell it (a paste, or a value typed into
- * what may have been an empty cell), from the Log's last status (cellBeforeEdit); unchecked when nothing records it.
- */
-function guardSingleCell(scope: EditScope): GuardOutcome {
-  const { e, deps, sheet, index, top, width, before, statusTouched, context } = scope;
-  const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
-  const after = before.map((cells) => cells.slice());
-  const log: LogEntry[] = [];
-  const row = rowFromValues(index, before[0], top);
-  const column = statusTouched ? index.status : index.result;
-  const to = cellText(before[0][column]);
-  const read = readSingleCellEdit({
-    value: e.value === undefined ? undefined : cellText(e.value),
-    oldValue: e.oldValue === undefined ? undefined : cellText(e.oldValue),
-    now: to,
+function textOf(value: unknown): string | undefined {
+  return value === undefined ? undefined : cellText(value);
+}
+
+/** One status or result cell, judged by its old value when a record tells it; otherwise as an unchecked edit. */
+function guardSingleCell(read: EditRead): GuardOutcome {
+  const { e, rows, statusTouched, context, deps } = read;
+  const plan = planSingleCellEdit({
+    edited: rows[0],
+    column: statusTouched ? 'status' : 'result',
+    value: textOf(e.value),
+    oldValue: textOf(e.oldValue),
+    context,
+    audit: deps.audit(),
   });
-  if (read === 'superseded') {
-    outcome.notes.push(SUPERSEDED);
-    return outcome;
-  }
-  const told = read === 'old-known' ? cellText(e.oldValue) : null;
-  // The Log is read only when Sheets did not tell the old value and there is a submission to look up.
-  const history = told === null && statusTouched && row.eventId !== '' ? historyOf(deps, row.eventId) : [];
-  const from = cellBeforeEdit(statusTouched ? 'status' : 'result', told, row, history);
-  if (from === null) return guardUnchecked(scope);
-  const decision: EditDecision = statusTouched
-    ? decideStatusEdit({ from, to, row, ...context })
-    : decideResultEdit({ from, to, row, ...context });
-  if (decision.kind === 'unchanged') {
-    if (decision.rewrite !== undefined) after[0][column] = decision.rewrite;
-  } else if (decision.kind === 'allowed') {
-    after[0] = rowToValues(index, decision.row, width, before[0]);
-  } else {
-    after[0][column] = decision.putBack;
-  }
-  if (!writeChanges(sheet, top, before, after)) {
-    outcome.notes.push(SUPERSEDED);
-    return outcome;
-  }
-  if (decision.kind === 'allowed') {
-    log.push(...reviewed(scope, decision, from));
-    outcome.allowed++;
-  } else if (decision.kind === 'refused') {
-    log.push(decision.log);
-    outcome.refused++;
-    outcome.notes.push(decision.note);
-  }
-  // A note from an earlier refusal would mislead once a move stands; a refusal says why on the cell itself.
-  if (decision.kind !== 'unchanged') e.range.setNote(decision.kind === 'refused' ? decision.note : '');
-  return finish(scope, after, log, outcome);
+  return plan === 'unchecked' ? guardUnchecked(read) : apply(read, plan);
+}
+
+function guardUnchecked(read: EditRead): GuardOutcome {
+  const { rows, statusTouched, resultTouched, wholeRows, context, deps } = read;
+  return apply(read, planUncheckedEdit({ rows, statusTouched, resultTouched, wholeRows, context, audit: deps.audit() }));
+}
+
+/** Applies a plan (core's applyMoves: the compare-and-set write, the Log, the dirty mark), then its notes and the toast. */
+function apply(read: EditRead, plan: EditPlan): GuardOutcome {
+  if (plan.kind !== 'write') return plan.outcome;
+  const { deps } = read;
+  const applied = applyMoves({ queue: deps.queue(), audit: deps.audit(), props: deps.props() }, plan, {
+    now: deps.now,
+    write: 'as-edited',
+    wake: plan.wake,
+    annotate: (lines, written) => reviewed(read, plan, lines, written),
+  });
+  if (applied.superseded) return { allowed: 0, refused: 0, notes: [SUPERSEDED] };
+  writeNotes(read, plan.notes);
+  if (plan.outcome.notes.length > 0) read.e.source.toast(editToast(plan.outcome.notes), 'formqueue', 15);
+  return plan.outcome;
 }
 
 /**
  * The review trail of an allowed single-cell edit: a reply's first edit keeps the model's text (the cell before it) in
  * Payloads, and an approval's line says whether and how much the reply was changed and how long it waited.
  */
-function reviewed(scope: EditScope, decision: Extract<EditDecision, { kind: 'allowed' }>, from: string): LogEntry[] {
-  const spreadsheet = scope.sheet.getParent();
-  if (scope.statusTouched) {
-    const counter = { props: scope.deps.props, dayKey: scriptDateKey(scope.deps.now), now: scope.deps.now };
-    return withReviewTrail(spreadsheet, scope.deps.audit, [decision.log], [decision.row], counter);
+function reviewed(read: EditRead, plan: EditPlan, lines: readonly LogEntry[], written: readonly QueueRow[]): LogEntry[] {
+  const review = plan.review;
+  if (review === undefined) return [...lines];
+  const spreadsheet = read.sheet.getParent();
+  const { deps } = read;
+  if (review.kind === 'approval') {
+    return withReviewTrail(spreadsheet, deps.audit(), lines, written, { props: deps.props(), dayKey: scriptDateKey(deps.now), now: deps.now });
   }
-  const kept = keepModelDraft(spreadsheet, decision.row.eventId, from, historyOf(scope.deps, decision.row.eventId));
-  return [kept ? { ...decision.log, detail: `${decision.log.detail}; the model's draft is kept in Payloads as ${draftKey(decision.row.eventId)}` } : decision.log];
+  const row = written[0];
+  const history = deps.audit().historiesOf([row.eventId]).get(row.eventId) ?? [];
+  const kept = keepModelDraft(spreadsheet, row.eventId, review.draft, history);
+  return lines.map((line) => (kept ? { ...line, detail: `${line.detail}; the model's draft is kept in Payloads as ${draftKey(row.eventId)}` } : line));
 }
 
 /**
- * A multi-cell edit, or a paste over a row the Log knows nothing of: each row whose previous status the Log
- * records is judged like any edit (from that status); the others go through the unchecked rules.
+ * A plan's cell notes: a column whose every note is set is written in one call; otherwise the notes of the box the
+ * columns span are read and written back with the set ones changed, so the notes of the cells between stay.
  */
-function guardUnchecked(scope: EditScope): GuardOutcome {
-  const { deps, sheet, index, top, width, before, statusTouched, resultTouched, context } = scope;
-  const outcome: GuardOutcome = { allowed: 0, refused: 0, notes: [] };
-  const after = before.map((cells) => cells.slice());
-  const log: LogEntry[] = [];
-  const wholeRows = isWholeRows(scope);
-  const histories = statusTouched || wholeRows ? deps.audit.historiesOf(before.map((cells) => rowFromValues(index, cells, 0).eventId)) : new Map();
-  let judged = 0;
-  const statusNotes: string[][] = [];
-  const resultNotes: string[][] = [];
-  before.forEach((cells, i) => {
-    let row = rowFromValues(index, cells, top + i);
-    let statusNote = '';
-    let resultNote = '';
-    const history = histories.get(row.eventId) ?? [];
-    if (wholeRows && isIntactRow(row, history)) {
-      statusNotes.push(['']);
-      resultNotes.push(['']);
-      return;
-    }
-    judged++;
-    const logged = lastLoggedStatus(history);
-    if (row.eventId !== '') {
-      if (statusTouched && logged !== null) {
-        const decision = decideStatusEdit({ from: logged, to: cellText(cells[index.status]), row, ...context });
-        if (decision.kind === 'allowed') {
-          row = decision.row;
-          log.push(decision.log);
-          outcome.allowed++;
-        } else if (decision.kind === 'refused') {
-          row = { ...row, status: decision.putBack };
-          statusNote = decision.note;
-          log.push(decision.log);
-        } else if (decision.rewrite !== undefined) {
-          row = { ...row, status: decision.rewrite };
-        }
-      } else if (statusTouched) {
-        const unchecked = decideUncheckedStatusEdit(row, cellText(cells[index.status]), context);
-        row = unchecked.row;
-        statusNote = unchecked.note;
-        log.push(unchecked.log);
-      }
-      if (resultTouched) {
-        const unchecked = decideUncheckedResultEdit(row, context);
-        row = unchecked.row;
-        resultNote = unchecked.note ?? '';
-        log.push(unchecked.log);
-      }
-      after[i] = rowToValues(index, row, width, cells);
-      if (statusNote !== '' || resultNote !== '') outcome.notes.push(statusNote || resultNote);
-    }
-    statusNotes.push([statusNote]);
-    resultNotes.push([resultNote]);
-  });
-  if (!writeChanges(sheet, top, before, after)) {
-    outcome.notes = [SUPERSEDED];
-    return outcome;
+function writeNotes(read: EditRead, notes: readonly ColumnNotes[]): void {
+  const { sheet, index, top } = read;
+  for (const column of notes.filter((c) => c.notes.every((note) => note !== null))) {
+    sheet.getRange(top, index[column.header] + 1, column.notes.length, 1).setNotes(column.notes.map((note) => [note as string]));
   }
-  if (statusTouched && judged > 0) sheet.getRange(top, index.status + 1, statusNotes.length, 1).setNotes(statusNotes);
-  if (resultTouched && resultNotes.some(([note]) => note !== '')) sheet.getRange(top, index.result + 1, resultNotes.length, 1).setNotes(resultNotes);
-  outcome.refused += outcome.notes.length;
-  return finish(scope, after, log, outcome);
-}
-
-/** The Log lines of one submission; none when the Log has no line for it. */
-function historyOf(deps: EditGuardDeps, eventId: string): readonly LogEntry[] {
-  return deps.audit.historiesOf([eventId]).get(eventId) ?? [];
+  const partial = notes.filter((c) => c.notes.some((note) => note === null));
+  if (partial.length === 0) return;
+  const columns = partial.map((c) => index[c.header] + 1);
+  const left = Math.min(...columns);
+  const box = sheet.getRange(top, left, partial[0].notes.length, Math.max(...columns) - left + 1);
+  const current = box.getNotes();
+  for (const column of partial) {
+    column.notes.forEach((note, i) => {
+      if (note !== null) current[i][index[column.header] + 1 - left] = note;
+    });
+  }
+  box.setNotes(current);
 }

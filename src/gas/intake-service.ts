@@ -7,11 +7,11 @@ import { INTAKE_LOCK_WAIT_MS, storeDelivery, type IntakeDeps } from '../core/int
 import { mirroredForms } from '../core/domain/config/forms-mirror';
 import { REJECTED_TOTALS_PROPERTY } from '../core/domain/typeform/rejection-tally';
 import { parseTypeformBody } from '../core/domain/typeform/typeform-payload';
-import type { Lock, PropertyStore } from '../core/domain/ports';
-import { readSettings } from '../core/domain/config/settings';
+import type { Clock, Lock, PropertyStore, SpillStore } from '../core/domain/ports';
+import { readSettings, type Settings } from '../core/domain/config/settings';
 import { acceptAlert, type AcceptAlert } from '../core/intake/accept-rejected';
 import { createIntakeSheets } from './intake-sheets';
-import { intakeLockFlushedByCaller, intakeLockReleasedAtExit } from './locks';
+import { intakeLockFlushedByCaller } from './locks';
 import { createScriptCache } from './script-cache';
 import { createScriptPropertyStore } from './script-properties';
 import { createSpillStore } from './spill-store';
@@ -40,22 +40,16 @@ export function intakeDeps(
   };
 }
 
-/** doPost's deps: its execution ends once it answers, so its intake lock is released by that end. */
-export function webhookDeps(): IntakeDeps {
-  const props = createScriptPropertyStore();
-  return intakeDeps(props, props.getAll(), intakeLockReleasedAtExit());
-}
-
 /**
  * Staff accept a body from the Rejected sheet (e.g. after a token rotation went wrong): it goes through
  * the same rules as a delivery, except the token check, so it is still deduped and checked against Config.
  */
-export function acceptRejectedDelivery(body: string): AcceptAlert {
+export function acceptRejectedDelivery(services: { intake(): IntakeDeps }, body: string): AcceptAlert {
   const shape = checkBodyShape(body);
   if (shape) return acceptAlert({ kind: 'unreadable', reason: shape.reason });
   const parsed = parseTypeformBody(body);
   if (!parsed.ok) return acceptAlert({ kind: 'unreadable', reason: parsed.reason });
-  const deps = intakeDeps();
+  const deps = services.intake();
   if (!deps.lock.tryLock(INTAKE_LOCK_WAIT_MS)) return acceptAlert({ kind: 'busy' });
   try {
     const answer = storeDelivery(parsed.delivery, deps.clock.now(), deps.openSheets(), deps);
@@ -72,13 +66,13 @@ export function acceptRejectedDelivery(body: string): AcceptAlert {
  * through the same rules (queued if it is a delivery, else kept in Rejected with the reason). Only an
  * authenticated body is kept, within the size intake accepts, so this cannot be used to fill the spill.
  */
-export function keepUnhandledBody(body: string, token: string | undefined): void {
+export function keepUnhandledBody(services: { settings(): Settings; spill(): SpillStore; clock: Clock }, body: string, token: string | undefined): void {
   try {
     if (body === '' || body.length > MAX_BODY_CHARS) return;
-    const settings = readSettings(createScriptPropertyStore().getAll()).settings;
+    const settings = services.settings();
     const verdict = checkWebhookToken(token, settings.webhookToken, settings.webhookTokenPrevious);
     if (verdict !== 'current' && verdict !== 'previous') return;
-    createSpillStore().save(systemClock.now(), body);
+    services.spill().save(services.clock.now(), body);
   } catch (error) {
     try {
       console.error(`doPost could not keep the body of an internal_error: ${redact(messageOf(error))}`);

@@ -1,16 +1,16 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
 import { joinPayloadParts, parseRejectedBodyPointer } from '../core/domain/queue/cell-chunks';
-import type { AuditLog, FormConfig, PropertyStore, QueueStore } from '../core/domain/ports';
+import type { FormConfig } from '../core/domain/ports';
 import { processingConfigFor } from '../core/processing/row-inputs';
-import type { QueueRow } from '../core/domain/queue/queue-row';
 import { runGap } from '../core/domain/queue/run-gap';
 import { readSettings } from '../core/domain/config/settings';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { healthDialogHtml } from '../core/triage/health-view';
 import { USAGE_PROPERTY, readUsage, usageSections } from '../core/domain/gemini/usage-tally';
-import { applyMenuAction, type MenuAction } from '../core/staff/menu-actions';
+import type { MenuAction } from '../core/staff/menu-actions';
 import { staffName } from '../core/staff/staff-moves';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
+import { runSelectionAction as runSelection } from '../core/staff/selection-action';
 import { computeHealth } from '../core/triage/health';
 import { mailFigures } from '../core/triage/mail-figures';
 import { bouncesSince, readBounceCheckState } from '../core/processing/bounces';
@@ -20,8 +20,8 @@ import { incidentFromJson, type Incident } from '../core/triage/incident-record'
 import { INCIDENT_KEY_PREFIX } from '../core/triage/incidents';
 import { scriptDateKey } from './system-clock';
 import { withReviewTrail } from './review-trail';
-import { createConfigStore } from './config-store';
 import { readPayloadParts } from './payloads';
+import type { Services } from './services';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -77,44 +77,29 @@ export function selectedQueueRowNumbers(spreadsheet: Spreadsheet): number[] | nu
   return Array.from(rows).sort((a, b) => a - b);
 }
 
-export interface SelectionDeps {
-  spreadsheet: Spreadsheet;
-  store: QueueStore;
-  audit: AuditLog;
-  props: PropertyStore;
-  user: string;
-  now: number;
-}
-
-/** Approve / Retry / Skip / Mark sent on the selected rows: read them fresh, write only the moved ones, log each. */
-export function runSelectionAction(action: MenuAction, deps: SelectionDeps): string {
-  const numbers = selectedQueueRowNumbers(deps.spreadsheet);
+/** Approve / Retry / Skip / Mark sent on the selected rows (core's runSelectionAction), with the selection and Config read here. */
+export function runSelectionAction(action: MenuAction, services: Services): string {
+  const spreadsheet = services.spreadsheet();
+  const numbers = selectedQueueRowNumbers(spreadsheet);
   if (numbers === null) return 'Open the Queue sheet and select the rows first (any cell of a row selects it).';
-  const rows = deps.store.readRows(numbers);
-  // Config is read only when rows go back to PENDING: the message says whether their new replies wait for approval.
-  const forms = action === 'retry' ? readFormsOrNone(deps.spreadsheet) : null;
-  const awaitsApproval = (formId: string) => (forms === null ? null : processingConfigFor(formId, forms).approvalRequired);
-  const outcome = applyMenuAction(action, rows, { user: deps.user, now: deps.now }, awaitsApproval);
-  if (outcome.changed.length === 0) return outcome.message;
-  // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now.
-  const read = new Map(rows.map((row) => [row.rowNumber, row]));
-  const placed = deps.store.writeRows(outcome.changed, outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow));
-  deps.store.flush();
-  const written = outcome.changed.filter((_row, i) => placed[i] !== null);
-  deps.audit.append(withReviewTrail(deps.spreadsheet, deps.audit, outcome.log.filter((_entry, i) => placed[i] !== null), written, {
-    props: deps.props,
-    dayKey: scriptDateKey(deps.now),
-    now: deps.now,
-  }));
-  deps.props.set(DIRTY_PROPERTY, String(deps.now));
-  const missed = outcome.changed.filter((_row, i) => placed[i] === null).map((row) => row.rowNumber);
-  return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;
+  const now = services.clock.now();
+  const [audit, props] = [services.audit(), services.props()];
+  return runSelection({ queue: services.queue(), audit, props }, {
+    action,
+    rowNumbers: numbers,
+    context: { user: services.user(), now },
+    approvals: () => {
+      const forms = readFormsOrNone(services);
+      return (formId) => (forms === null ? null : processingConfigFor(formId, forms).approvalRequired);
+    },
+    annotate: (lines, written) => withReviewTrail(spreadsheet, audit, lines, written, { props, dayKey: scriptDateKey(now), now }),
+  });
 }
 
 /** Config's forms, or null when Config cannot be read (the message then promises no mail). */
-function readFormsOrNone(spreadsheet: Spreadsheet): FormConfig[] | null {
+function readFormsOrNone(services: Services): FormConfig[] | null {
   try {
-    return createConfigStore(spreadsheet).readForms();
+    return services.config().readForms();
   } catch {
     return null;
   }
@@ -122,22 +107,15 @@ function readFormsOrNone(spreadsheet: Spreadsheet): FormConfig[] | null {
 
 export const PAUSED_PROPERTY = 'PAUSED';
 
-export function setPaused(props: PropertyStore, paused: boolean, user: string, now: number): string {
+export function setPaused(services: Services, paused: boolean): string {
+  const props = services.props();
   if (paused) {
     props.set(PAUSED_PROPERTY, 'true');
-    return `formqueue is paused (by ${staffName(user)}): no reply is generated or sent until Resume. Deliveries are still queued.`;
+    return `formqueue is paused (by ${staffName(services.user())}): no reply is generated or sent until Resume. Deliveries are still queued.`;
   }
   props.delete(PAUSED_PROPERTY);
-  props.set(DIRTY_PROPERTY, String(now)); // resume at the next tick, not at the next safety sweep
+  markQueueDirty(props, services.clock.now()); // resume at the next tick, not at the next safety sweep
   return 'formqueue resumed: waiting rows are processed from the next run (within a minute).';
-}
-
-export interface HealthDeps {
-  spreadsheet: Spreadsheet;
-  store: QueueStore;
-  props: PropertyStore;
-  spilled: number;
-  now: number;
 }
 
 export function openIncidents(all: Readonly<Record<string, string>>): Incident[] {
@@ -147,12 +125,13 @@ export function openIncidents(all: Readonly<Record<string, string>>): Incident[]
     .filter((incident): incident is Incident => incident !== null && incident.state === 'open');
 }
 
-export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, deps: HealthDeps): void {
-  const all = deps.props.getAll();
+export function showQueueHealth(ui: GoogleAppsScript.Base.Ui, services: Services): void {
+  const deps = { spreadsheet: services.spreadsheet(), now: services.clock.now() };
+  const all = services.props().getAll();
   const queue = deps.spreadsheet.getSheetByName(SHEETS.queue);
   const { settings } = readSettings(all);
-  const health = computeHealth(deps.store.readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, {
-    spilled: deps.spilled,
+  const health = computeHealth(services.queue().readAll(), deps.now, deps.spreadsheet.getUrl(), queue ? queue.getSheetId() : null, {
+    spilled: services.spill().count(),
     approvalWaitHours: settings.approvalWaitHours,
   });
   const usage = usageSections(readUsage(all[USAGE_PROPERTY]), scriptDateKey(deps.now));

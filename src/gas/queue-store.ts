@@ -2,8 +2,8 @@
 import { codedError } from '../core/domain/failures/errors';
 import { moveToArchive, identityKey, type ArchiveGrid } from '../core/domain/queue/archive-move';
 import type { QueueStore, RowIdentity } from '../core/domain/ports';
-import { holdsIdentity, mergeWrite, stillHolds } from '../core/domain/queue/row-write';
-import { indexColumns, missingColumns, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueRow } from '../core/domain/queue/queue-row';
+import { holdsIdentity, mergeWrite, stillHolds, unchangedSince } from '../core/domain/queue/row-write';
+import { fieldOf, indexColumns, missingColumns, QUEUE_HEADERS, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueHeader, type QueueRow } from '../core/domain/queue/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';
 import { SUBMISSION_KEY_COLUMNS } from '../core/domain/queue/submission-keys';
 import { readColumns } from './header-row';
@@ -194,6 +194,7 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       }
       return placed;
     },
+    writeEditedRows: (rows, read) => writeEditedBlock({ queue, ranges, index, width }, rows, read),
     appendRows(rows) {
       appendRows(queue, rows.map((row) => rowToValues(index, row, width)), rowNumberFormats(index, width));
     },
@@ -235,6 +236,51 @@ export function createQueueStore(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
       SpreadsheetApp.flush();
     },
   };
+}
+
+function sameCell(a: unknown, b: unknown): boolean {
+  const time = (x: unknown) => (Object.prototype.toString.call(x) === '[object Date]' ? (x as Date).getTime() : x);
+  return time(a) === time(b);
+}
+
+/**
+ * QueueStore.writeEditedRows: one read of the edited block (the compare-and-set), then one write of the box around
+ * every changed cell (the batch rule: no per-cell writes). Only the fields each writer changed become cells; every
+ * other cell, a staff column's too, is written back as it was just read.
+ */
+function writeEditedBlock(grid: { queue: Sheet; ranges: SpanRanges; index: ColumnIndex; width: number }, rows: readonly QueueRow[], read: readonly QueueRow[]): boolean {
+  const { queue, ranges, index, width } = grid;
+  const numbers = read.map((row) => row.rowNumber);
+  if (numbers.length === 0) return true;
+  const top = Math.min(...numbers);
+  const range = ranges.exact(top, Math.max(...numbers) - top + 1);
+  const before = range.getValues();
+  const after = before.map((cells) => cells.slice());
+  for (let i = 0; i < read.length; i++) {
+    const at = read[i].rowNumber - top;
+    if (!unchangedSince(rowFromValues(index, before[at], read[i].rowNumber), read[i])) return false;
+    const cells = rowToValues(index, rows[i], width, before[at]);
+    for (const header of QUEUE_HEADERS) {
+      const column = index[header];
+      if (column >= 0 && column < width && changedField(rows[i], read[i], header)) after[at][column] = cells[column];
+    }
+  }
+  let r0 = Infinity, r1 = -1, c0 = Infinity, c1 = -1;
+  after.forEach((cells, i) =>
+    cells.forEach((cell, j) => {
+      if (sameCell(cell, before[i][j])) return;
+      r0 = Math.min(r0, i); r1 = Math.max(r1, i); c0 = Math.min(c0, j); c1 = Math.max(c1, j);
+    }),
+  );
+  if (r1 < 0) return true;
+  const box = after.slice(r0, r1 + 1).map((cells) => cells.slice(c0, c1 + 1));
+  queue.getRange(top + r0, c0 + 1, box.length, c1 - c0 + 1).setValues(box);
+  return true;
+}
+
+function changedField(written: QueueRow, read: QueueRow, header: QueueHeader): boolean {
+  const field = fieldOf(header);
+  return written[field] !== read[field];
 }
 
 function archiveSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): Sheet {

@@ -1,26 +1,20 @@
 // formqueue → Preview reply: the selected Queue row's prompt asked of Gemini, shown in a dialog; nothing is written or mailed.
-import type { PropertyStore, QueueStore } from '../core/domain/ports';
 import { previewModels, previewRequest, previewText, readPreview, type PreviewResult } from '../core/processing/preview';
 import { processingConfigFor } from '../core/processing/row-inputs';
 import { readSettings } from '../core/domain/config/settings';
 import { escapeHtml } from '../core/domain/text';
-import { createConfigStore } from './config-store';
 import { createGeminiClient } from './gemini-client';
 import { selectedQueueRowNumbers } from './menu';
 import { readPayload } from './payloads';
-
-export interface PreviewDeps {
-  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
-  store: QueueStore;
-  props: PropertyStore;
-}
+import type { Services } from './services';
 
 /**
  * Asks Gemini for the row the cursor is on, with its form's prompt and model list (past a 404 to the next model), and
  * shows the reply with its tokens and estimated cost. The row keeps its status, result and attempts; the call's tokens
  * are shown but not added to the day's totals (only processQueue, under the script lock, writes those).
  */
-export function showReplyPreview(ui: GoogleAppsScript.Base.Ui, deps: PreviewDeps): void {
+export function showReplyPreview(ui: GoogleAppsScript.Base.Ui, services: Services): void {
+  const deps = { spreadsheet: services.spreadsheet(), store: services.queue(), props: services.props() };
   const numbers = selectedQueueRowNumbers(deps.spreadsheet);
   if (numbers === null || numbers.length === 0) {
     ui.alert('Preview reply', 'Open the Queue sheet and put the cursor on the row to preview.', ui.ButtonSet.OK);
@@ -36,7 +30,7 @@ export function showReplyPreview(ui: GoogleAppsScript.Base.Ui, deps: PreviewDeps
     ui.alert('Preview reply', 'Script Property GEMINI_API_KEY is not set, so Gemini cannot be asked.', ui.ButtonSet.OK);
     return;
   }
-  const config = processingConfigFor(row.formId, createConfigStore(deps.spreadsheet).readForms());
+  const config = processingConfigFor(row.formId, services.config().readForms());
   const subject = { ...row, payload: readPayload(deps.spreadsheet, row) };
   const gemini = createGeminiClient(settings.geminiBaseUrl, settings.geminiApiKey);
   const results: PreviewResult[] = [];

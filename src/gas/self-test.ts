@@ -1,11 +1,11 @@
 // Self-test: runs every probe, judges it in core, writes one Log line per check and returns the report.
 import { judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, type CheckResult } from '../core/self-test/checks';
 import { selfTestLogEntries, selfTestReport } from '../core/self-test/report';
-import type { Settings } from '../core/domain/config/settings';
-import { createAuditLog } from './audit-log';
 import { probeGemini, probeIdentity, probeMailQuota, probeSheets, probeTriggers, probeTypeform, probeWebApp } from './self-test-probes';
+import type { Services } from './services';
 
-export function runSelfTest(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, settings: Settings, now: number): string {
+export function runSelfTest(services: Services): string {
+  const [spreadsheet, settings, now] = [services.spreadsheet(), services.settings(), services.clock.now()];
   const sheets = probeSheets(spreadsheet, now);
   const identity = judgeIdentity(probeIdentity(settings));
   const results: CheckResult[] = [
@@ -21,7 +21,7 @@ export function runSelfTest(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadshee
   ];
   const report = selfTestReport(results, now);
   try {
-    createAuditLog(spreadsheet).append(selfTestLogEntries(results, Session.getActiveUser().getEmail() || 'unknown', now));
+    services.audit().append(selfTestLogEntries(results, services.user() || 'unknown', now));
   } catch (error) {
     return `${report}\n\n(The Log sheet could not be written: ${String((error as Error)?.message ?? error)}; run Set up / repair.)`;
   }

@@ -9,15 +9,14 @@ import { reconcileTypeform, reportLines, type ReconcileReport, type StoreAnswer,
 import { TYPEFORM_CHECK_PROPERTY, checkRecordOf, readCheckRecord } from '../core/reconcile/check-record';
 import { windowTime, type ResponseWindow } from '../core/reconcile/typeform-window';
 import { rejectedBodyHolds } from '../core/reconcile/rejected-match';
-import { readSettings, type Settings } from '../core/domain/config/settings';
+import type { Settings } from '../core/domain/config/settings';
 import { SHEETS } from '../core/domain/queue/sheet-names';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
 import { MINUTE_MS } from '../core/domain/time';
 import { intakeDeps } from './intake-service';
 import { readPayloadParts } from './payloads';
-import { createScriptPropertyStore } from './script-properties';
-import { openSpreadsheet, requireSheet } from './spreadsheet';
-import { systemClock } from './system-clock';
+import type { Services } from './services';
+import { requireSheet } from './spreadsheet';
 import { createJournalStore } from './journal-store';
 import { isSubmissionIdentity } from '../core/domain/queue/submission-identity';
 
@@ -81,8 +80,8 @@ function journaledTokens(spreadsheet: Spreadsheet, into: Set<string>): void {
   for (const key of createJournalStore(spreadsheet).allKeys()) if (isSubmissionIdentity(key)) into.add(key.slice(key.lastIndexOf(':') + 1));
 }
 
-function spilledTokens(into: Set<string>): void {
-  for (const entry of intakeDeps().spill.list()) {
+function spilledTokens(services: Services, into: Set<string>): void {
+  for (const entry of services.spill().list()) {
     const parsed = parseTypeformBody(entry.body);
     if (parsed.ok) into.add(parsed.delivery.responseToken);
   }
@@ -148,12 +147,13 @@ export function checkedFormIds(spreadsheet: Spreadsheet): string[] {
  * Reads Typeform for the forms and queues what no sheet holds: the daily window (from the last complete check when
  * that is older), or `window`. The tokens found only in Rejected are pushed onto `foundInRejected`.
  */
-export function reconcileForms(settings: Settings, formIds: readonly string[], options: { window?: ResponseWindow; lastCompleteUntil?: number | null; foundInRejected: string[] }): ReconcileReport {
-  const spreadsheet = openSpreadsheet(settings);
+export function reconcileForms(services: Services, formIds: readonly string[], options: { window?: ResponseWindow; lastCompleteUntil?: number | null; foundInRejected: string[] }): ReconcileReport {
+  const settings = services.settings();
+  const spreadsheet = services.spreadsheet();
   const known = new Set<string>();
-  const now = systemClock.now();
+  const now = services.clock.now();
   return reconcileTypeform({
-    clock: systemClock,
+    clock: services.clock,
     sleep: (ms) => Utilities.sleep(ms),
     http: typeformHttp(settings),
     formIds,
@@ -162,7 +162,7 @@ export function reconcileForms(settings: Settings, formIds: readonly string[], o
         tokensIn(spreadsheet, SHEETS.queue, known);
         tokensIn(spreadsheet, SHEETS.archive, known);
         journaledTokens(spreadsheet, known);
-        spilledTokens(known);
+        spilledTokens(services, known);
         return known;
       },
       inRejected: (token) => inRejected(spreadsheet, token, options.foundInRejected),
@@ -176,19 +176,19 @@ export function reconcileForms(settings: Settings, formIds: readonly string[], o
 }
 
 /** Runs the check when TYPEFORM_TOKEN is set; the report lines, also kept for processQueue's triage and the daily summary. */
-export function runTypeformCheck(): string[] {
-  const props = createScriptPropertyStore();
-  const snapshot = props.getAll();
-  const { settings } = readSettings(snapshot);
+export function runTypeformCheck(services: Services): string[] {
+  const props = services.props();
+  const snapshot = services.snapshot();
+  const settings = services.settings();
   if (settings.typeformToken === '') return [TYPEFORM_OFF_LINE];
   const previous = readCheckRecord(snapshot);
   const coveredUntil = previous?.coveredUntil ?? '';
   const foundInRejected: string[] = [];
-  const report = reconcileForms(settings, checkedFormIds(openSpreadsheet(settings)), { lastCompleteUntil: windowTime(coveredUntil), foundInRejected });
+  const report = reconcileForms(services, checkedFormIds(services.spreadsheet()), { lastCompleteUntil: windowTime(coveredUntil), foundInRejected });
   const record = checkRecordOf(report, foundInRejected, coveredUntil);
   props.set(TYPEFORM_CHECK_PROPERTY, JSON.stringify(record));
   // The next processQueue tick runs (not skipped as idle) and tells staff what the check found.
-  if (record.recovered > 0 || record.inRejected > 0 || record.disabled.length > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
+  if (record.recovered > 0 || record.inRejected > 0 || record.disabled.length > 0) markQueueDirty(props, services.clock.now());
   const lines = reportLines(report);
   console.log(lines.join('\n'));
   return lines;

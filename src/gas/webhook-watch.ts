@@ -3,9 +3,8 @@ import { readSettings } from '../core/domain/config/settings';
 import { recoveredCount } from '../core/reconcile/typeform-reconcile';
 import { MIN_REQUEST_GAP_MS, waitBeforeRequestMs } from '../core/reconcile/typeform-window';
 import { WEBHOOK_WATCH_PROPERTY, afterRecovery, mayReenable, planWatch, readWatchRecord, watchedHook, type FormWatch } from '../core/reconcile/webhook-watch';
-import { DIRTY_PROPERTY } from '../core/domain/queue/tick-gate';
-import { createScriptPropertyStore } from './script-properties';
-import { openSpreadsheet } from './spreadsheet';
+import { markQueueDirty } from '../core/domain/queue/tick-gate';
+import type { Services } from './services';
 import { systemClock } from './system-clock';
 import { TYPEFORM_OFF_LINE, checkedFormIds, reconcileForms, typeformHttp } from './typeform-reconcile';
 
@@ -58,24 +57,24 @@ function lookAtWebhooks(settings: ReturnType<typeof readSettings>['settings'], f
 }
 
 /** The watch trigger's run; its lines are logged. Without TYPEFORM_TOKEN it reads Script Properties once and stops. */
-export function runWebhookWatch(): string[] {
-  const props = createScriptPropertyStore();
-  const snapshot = props.getAll();
-  const { settings } = readSettings(snapshot);
+export function runWebhookWatch(services: Services): string[] {
+  const props = services.props();
+  const snapshot = services.snapshot();
+  const settings = services.settings();
   if (settings.typeformToken === '') return [TYPEFORM_OFF_LINE];
-  const formIds = checkedFormIds(openSpreadsheet(settings));
+  const formIds = checkedFormIds(services.spreadsheet());
   const looked = lookAtWebhooks(settings, formIds);
-  const plan = planWatch(readWatchRecord(snapshot), systemClock.now(), looked.forms, looked.reenabled, looked.errors);
+  const plan = planWatch(readWatchRecord(snapshot), services.clock.now(), looked.forms, looked.reenabled, looked.errors);
   let record = plan.record;
   let recovered = 0;
   if (plan.recovery !== null) {
-    const report = reconcileForms(settings, formIds, { window: plan.recovery, foundInRejected: [] });
+    const report = reconcileForms(services, formIds, { window: plan.recovery, foundInRejected: [] });
     recovered = recoveredCount(report);
-    record = afterRecovery(plan, systemClock.now(), recovered, report.complete && report.forms.every((form) => form.error === ''));
+    record = afterRecovery(plan, services.clock.now(), recovered, report.complete && report.forms.every((form) => form.error === ''));
   }
   props.set(WEBHOOK_WATCH_PROPERTY, JSON.stringify(record));
   // processQueue raises or clears the incident, and generates what was recovered, on its next tick.
-  if (plan.changed || recovered > 0) props.set(DIRTY_PROPERTY, String(systemClock.now()));
+  if (plan.changed || recovered > 0) markQueueDirty(props, services.clock.now());
   const lines = [
     ...looked.forms.map((form) => `${form.formId}: webhook ${form.health}${looked.reenabled.includes(form.formId) ? ', switched back on' : ''}`),
     ...looked.errors,

@@ -32,7 +32,7 @@ import type { IncidentCode } from '../../src/core/domain/failures/codes';
 import { blankFormConfig } from '../../src/core/domain/config/form-config';
 import { emptyRow, type QueueRow } from '../../src/core/domain/queue/queue-row';
 import type { JournalEntry, JournalRecord } from '../../src/core/domain/queue/journal-line';
-import { holdsIdentity, mergeWrite, stillHolds } from '../../src/core/domain/queue/row-write';
+import { holdsIdentity, mergeWrite, stillHolds, unchangedSince } from '../../src/core/domain/queue/row-write';
 import { readSettings, type Settings } from '../../src/core/domain/config/settings';
 import type { SuppressedEntry } from '../../src/core/domain/mail/suppression';
 import { newSummary, type ProcessingDeps, type Run } from '../../src/core/processing/run-context';
@@ -139,6 +139,13 @@ export class MemoryQueue implements QueueStore {
     this.writes.push(landed.map(clone));
     for (const row of landed) Object.assign(this.row(row.rowNumber), clone(row));
     return placed;
+  }
+  /** Edited rows, at the numbers they were read at: all or nothing (QueueStore.writeEditedRows). */
+  writeEditedRows(rows: readonly QueueRow[], read: readonly QueueRow[]): boolean {
+    if (!read.every((seen) => this.rows.some((at) => at.rowNumber === seen.rowNumber && unchangedSince(at, seen)))) return false;
+    rows.forEach((row, i) => Object.assign(this.row(read[i].rowNumber), mergeWrite(read[i], row, this.row(read[i].rowNumber))));
+    this.writes.push(rows.map(clone));
+    return true;
   }
   appendRows(rows: readonly QueueRow[]): void {
     for (const row of rows) this.rows.push({ ...row, rowNumber: this.rows.length + 2 });

@@ -156,6 +156,13 @@ export interface QueueStore {
    * gone, changed since, or cannot be told apart from another.
    */
   writeRows(rows: readonly QueueRow[], read: readonly QueueRow[]): (QueueRow | null)[];
+  /**
+   * The rows of one staff edit, written where the edit put them (`read[i].rowNumber`): a paste may have left a row
+   * no event_id, or another row's, so they are not found by identity. All or nothing: written only when every row
+   * still holds every field it was read with (row-write.ts, unchangedSince), as one box around the changed cells, and
+   * only the fields each writer changed from `read[i]`; false, writing nothing, when any row changed since.
+   */
+  writeEditedRows(rows: readonly QueueRow[], read: readonly QueueRow[]): boolean;
   /** Moves finished rows to Archive and removes them from Queue, each found by its event_id and status as writeRows does; returns those moved. */
   archiveRows(rows: readonly QueueRow[]): QueueRow[];
   /**

@@ -4,7 +4,7 @@ import { codeOf, isSheetsOutage, messageOf } from '../domain/failures/errors';
 import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../domain/ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { redact } from '../domain/failures/redact';
-import { DIRTY_PROPERTY } from '../domain/queue/tick-gate';
+import { markQueueDirty } from '../domain/queue/tick-gate';
 import { tokenProblem, type Settings } from '../domain/config/settings';
 import { archiveMayHold } from '../domain/queue/archive';
 import { findRecipient } from '../domain/typeform/answers';
@@ -202,7 +202,7 @@ export function storeDelivery(delivery: TypeformDelivery, receivedAt: number, sh
   sheets.flush();
   // No seen mark for a first delivery: a Cache.put costs ~90 ms on every delivery to speed up a rare redelivery,
   // which the TextFinder answers anyway (and which then leaves its mark, above, for any further redelivery).
-  deps.props.set(DIRTY_PROPERTY, String(receivedAt));
+  markQueueDirty(deps.props, receivedAt);
   return row.status === 'TEST'
     ? { ok: true, queued: true, test: true, event_id: delivery.eventId }
     : { ok: true, queued: true, event_id: delivery.eventId };

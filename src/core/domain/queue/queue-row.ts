@@ -165,6 +165,11 @@ const FIELD_OF: Readonly<Record<QueueHeader, keyof QueueRow>> = {
   updated_at: 'updatedAt',
 };
 
+/** The row field a column holds. */
+export function fieldOf(header: QueueHeader): Exclude<keyof QueueRow, 'rowNumber'> {
+  return FIELD_OF[header] as Exclude<keyof QueueRow, 'rowNumber'>;
+}
+
 export function rowFromValues(index: ColumnIndex, values: readonly unknown[], rowNumber: number): QueueRow {
   const row = emptyRow() as unknown as Record<string, unknown>;
   row.rowNumber = rowNumber;

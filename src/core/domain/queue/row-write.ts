@@ -22,6 +22,14 @@ export function stillHolds(current: QueueRow, read: QueueRow): boolean {
   );
 }
 
+/**
+ * The strictest check, of a write placed where its writer read the row (a staff edit's block, found by the edit's
+ * row numbers, not by event_id: a paste may have left it none, or another row's): every field still what was read.
+ */
+export function unchangedSince(current: QueueRow, read: QueueRow): boolean {
+  return (Object.keys(read) as (keyof QueueRow)[]).every((field) => field === 'rowNumber' || current[field] === read[field]);
+}
+
 /** The looser check of a write that carries no row of its own (a cell note): the same submission in the same state. */
 export function holdsIdentity(current: QueueRow, identity: RowIdentity): boolean {
   return identity.eventId !== '' && current.eventId === identity.eventId && String(current.status) === String(identity.status);

@@ -4,6 +4,13 @@
 export const DIRTY_PROPERTY = 'FQ_DIRTY';
 /** Earliest time a PENDING row's retry is due (epoch ms), written at the end of each run. */
 export const NEXT_DUE_PROPERTY = 'FQ_NEXT_DUE_AT';
+/**
+ * Tells the next processQueue tick the Queue holds something new (a delivery, a staff move, a resume), so it is not
+ * skipped as idle: the one place the marker is written.
+ */
+export function markQueueDirty(props: { set(key: string, value: string): void }, now: number): void {
+  props.set(DIRTY_PROPERTY, String(now));
+}
 /** When the last full run happened (epoch ms). */
 export const LAST_SWEEP_PROPERTY = 'FQ_LAST_SWEEP_AT';
 /** Even with no marker, a full run every 15 minutes catches what a lost marker or a hand edit missed. */

@@ -1,0 +1,206 @@
+// The on-edit guard's planner: what one Queue edit leaves on each row, which notes and which Log lines, from the rows and the Log alone.
+import { describe, expect, it } from 'vitest';
+import type { LogEntry } from '../../../src/core/domain/ports';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
+import { DAY_MS } from '../../../src/core/domain/time';
+import {
+  planSingleCellEdit,
+  planSystemBlockEdit,
+  planSystemCellEdit,
+  planUncheckedEdit,
+  SUPERSEDED,
+  type EditedRow,
+  type EditPlan,
+} from '../../../src/core/staff/edit-plan';
+import { MemoryAudit } from '../memory-ports';
+import { queueRow, repliedRow, STAFF, T0 } from '../fakes/rows';
+
+/** A row as the guard reads it after the edit: the status and result cells' text as Sheets holds them. */
+const edited = (row: QueueRow, statusText = String(row.status)): EditedRow => ({ row, statusText, resultText: row.result });
+
+function auditWith(...lines: Partial<LogEntry>[]): MemoryAudit {
+  const audit = new MemoryAudit();
+  audit.append(lines.map((line) => ({ at: T0 - DAY_MS, eventId: 'ev-2', from: '', to: '', by: 'system', detail: '', ...line })));
+  return audit;
+}
+
+const asPlan = (plan: EditPlan | string): EditPlan => {
+  if (typeof plan === 'string') throw new Error(`expected a plan, got ${plan}`);
+  return plan;
+};
+
+describe('planSingleCellEdit: one status or result cell', () => {
+  it.each([
+    // [case, from (e.oldValue), to (the cell now), written status, allowed, refused, note set]
+    ['an approval stands', 'AWAITING_APPROVAL', 'APPROVED', 'APPROVED', 1, 0, false],
+    ['a move the table refuses is put back', 'FAILED', 'APPROVED', 'FAILED', 0, 1, true],
+    ['a value that is no status is put back', 'NEEDS_REVIEW', 'sent it', 'NEEDS_REVIEW', 0, 1, true],
+  ] as const)('%s', (_case, from, to, status, allowed, refused, noted) => {
+    const audit = new MemoryAudit();
+    const plan = asPlan(planSingleCellEdit({ edited: edited(repliedRow(to)), column: 'status', value: to, oldValue: from, context: STAFF, audit }));
+    expect(plan.kind).toBe('write');
+    expect(plan.written[0]?.status).toBe(status);
+    expect(plan.outcome).toMatchObject({ allowed, refused });
+    expect(plan.lines[0]).toHaveLength(1);
+    expect(plan.notes).toEqual([{ header: 'status', notes: [noted ? plan.outcome.notes[0] : ''] }]);
+    expect(plan.wake).toBe(allowed > 0);
+    expect(plan.review).toEqual(allowed > 0 ? { kind: 'approval' } : undefined);
+    // Sheets told the old value: the Log is not read.
+    expect(audit.lookups).toEqual([]);
+  });
+
+  it('a cell that no longer holds what the event says staff left in it is superseded: nothing is written', () => {
+    const plan = asPlan(planSingleCellEdit({ edited: edited(repliedRow('SENDING')), column: 'status', value: 'APPROVED', oldValue: 'AWAITING_APPROVAL', context: STAFF, audit: new MemoryAudit() }));
+    expect(plan.kind).toBe('superseded');
+    expect(plan.written).toEqual([null]);
+    expect(plan.outcome.notes).toEqual([SUPERSEDED]);
+  });
+
+  it('a status retyped in lower case is rewritten canonically, with no Log line and no note', () => {
+    const plan = asPlan(planSingleCellEdit({ edited: edited(repliedRow('approved')), column: 'status', value: 'approved', oldValue: 'APPROVED', context: STAFF, audit: new MemoryAudit() }));
+    expect(plan.written[0]?.status).toBe('APPROVED');
+    expect(plan.lines).toEqual([[]]);
+    expect(plan.notes).toEqual([]);
+  });
+
+  it('the same status typed again is nothing to do', () => {
+    const plan = asPlan(planSingleCellEdit({ edited: edited(repliedRow('APPROVED')), column: 'status', value: 'APPROVED', oldValue: 'APPROVED', context: STAFF, audit: new MemoryAudit() }));
+    expect(plan.kind).toBe('nothing');
+  });
+
+  it('a pasted status (no old value) is judged from the last status the Log recorded, read once', () => {
+    const audit = auditWith({ from: 'PENDING', to: 'NEEDS_REVIEW' });
+    const plan = asPlan(planSingleCellEdit({ edited: edited(repliedRow('PENDING')), column: 'status', value: 'PENDING', context: STAFF, audit }));
+    expect(plan.outcome.allowed).toBe(1);
+    expect(plan.written[0]).toMatchObject({ status: 'PENDING', attempts: 0 });
+    expect(audit.lookups).toEqual([['ev-2']]);
+  });
+
+  it('a pasted status over a row the Log knows nothing of is left to the unchecked rules', () => {
+    expect(planSingleCellEdit({ edited: edited(repliedRow('APPROVED')), column: 'status', value: 'APPROVED', context: STAFF, audit: new MemoryAudit() })).toBe('unchecked');
+  });
+
+  it('a status typed into a row with no submission is put back empty', () => {
+    const plan = asPlan(planSingleCellEdit({ edited: edited(queueRow('APPROVED', { eventId: '' })), column: 'status', value: 'APPROVED', context: STAFF, audit: new MemoryAudit() }));
+    expect(plan.written[0]?.status).toBe('');
+    expect(plan.outcome.refused).toBe(1);
+  });
+
+  it('a reply edited while waiting for approval stands, and its review keeps the text it replaced', () => {
+    const row = repliedRow('AWAITING_APPROVAL', { result: 'Dear someone, thanks a lot.' });
+    const plan = asPlan(planSingleCellEdit({ edited: edited(row), column: 'result', value: row.result, oldValue: 'Dear someone, thanks.', context: STAFF, audit: new MemoryAudit() }));
+    expect(plan.written[0]).toMatchObject({ result: 'Dear someone, thanks a lot.', updatedAt: T0 });
+    expect(plan.review).toEqual({ kind: 'result-edit', draft: 'Dear someone, thanks.' });
+    expect(plan.wake).toBe(true);
+  });
+
+  it('a reply edited after it was approved is put back', () => {
+    const row = repliedRow('APPROVED', { result: 'changed' });
+    const plan = asPlan(planSingleCellEdit({ edited: edited(row), column: 'result', value: 'changed', oldValue: 'Dear someone, thanks.', context: STAFF, audit: new MemoryAudit() }));
+    expect(plan.written[0]?.result).toBe('Dear someone, thanks.');
+    expect(plan.notes[0].header).toBe('result');
+  });
+});
+
+describe('planUncheckedEdit: a paste or multi-cell edit', () => {
+  it('APPROVED pasted over rows the Log knows nothing of parks each in NEEDS_REVIEW, with a note per row', () => {
+    const rows = [edited(repliedRow('APPROVED', { rowNumber: 2 })), edited(repliedRow('APPROVED', { rowNumber: 3 }))];
+    const plan = planUncheckedEdit({ rows, statusTouched: true, resultTouched: false, wholeRows: false, context: STAFF, audit: new MemoryAudit() });
+    expect(plan.written.map((row) => row?.status)).toEqual(['NEEDS_REVIEW', 'NEEDS_REVIEW']);
+    expect(plan.outcome.refused).toBe(2);
+    expect(plan.notes).toHaveLength(1);
+    expect(plan.notes[0].notes.every((note) => note !== '')).toBe(true);
+    expect(plan.wake).toBe(false);
+  });
+
+  it('a sort (whole rows, each as the Log last left it) is left alone: no write, no note, no line', () => {
+    const audit = new MemoryAudit();
+    audit.append([{ at: T0 - DAY_MS, eventId: 'ev-3', from: 'PENDING', to: 'SENT', by: 'system', detail: '' }]);
+    const rows = [edited(repliedRow('PENDING', { rowNumber: 2 })), edited(repliedRow('SENT', { rowNumber: 3 }))];
+    const plan = planUncheckedEdit({ rows, statusTouched: true, resultTouched: true, wholeRows: true, context: STAFF, audit });
+    expect(plan.written).toEqual([null, null]);
+    expect(plan.lines.flat()).toEqual([]);
+    expect(plan.notes).toEqual([]);
+  });
+
+  it('a status pasted over rows whose last status the Log records is judged as a move from it: allowed, refused or rewritten', () => {
+    const audit = new MemoryAudit();
+    audit.append(['ev-2', 'ev-3', 'ev-4'].map((eventId) => ({ at: T0 - DAY_MS, eventId, from: 'FAILED', to: 'NEEDS_REVIEW', by: 'system', detail: '' })));
+    const rows = [
+      edited(repliedRow('PENDING', { rowNumber: 2 })),
+      edited(repliedRow('APPROVED', { rowNumber: 3, eventId: 'ev-3' })),
+      edited(repliedRow('needs_review', { rowNumber: 4, eventId: 'ev-4' })),
+    ];
+    const plan = planUncheckedEdit({ rows, statusTouched: true, resultTouched: false, wholeRows: false, context: STAFF, audit });
+    expect(plan.written.map((row) => row?.status)).toEqual(['PENDING', 'NEEDS_REVIEW', 'NEEDS_REVIEW']);
+    expect(plan.outcome).toMatchObject({ allowed: 1, refused: 1 });
+    expect(plan.lines.map((lines) => lines.length)).toEqual([1, 1, 0]);
+    expect(plan.notes[0].notes.map((note) => note !== '')).toEqual([false, true, false]);
+    expect(plan.wake).toBe(true);
+    expect(audit.lookups).toEqual([['ev-2', 'ev-3', 'ev-4']]);
+  });
+
+  it('a result pasted over rows that may be edited stands with a Log line each and no note', () => {
+    const rows = [edited(repliedRow('AWAITING_APPROVAL', { rowNumber: 2 })), edited(repliedRow('READY', { rowNumber: 3, eventId: 'ev-3' }))];
+    const plan = planUncheckedEdit({ rows, statusTouched: false, resultTouched: true, wholeRows: false, context: STAFF, audit: new MemoryAudit() });
+    expect(plan.written.map((row) => row?.status)).toEqual(['AWAITING_APPROVAL', 'READY']);
+    expect(plan.lines.flat()).toHaveLength(2);
+    expect(plan.notes).toEqual([]);
+    expect(plan.outcome).toEqual({ allowed: 0, refused: 0, notes: [] });
+  });
+
+  it('a row with no submission in the block is not written', () => {
+    const rows = [edited(queueRow('APPROVED', { eventId: '' }))];
+    const plan = planUncheckedEdit({ rows, statusTouched: true, resultTouched: false, wholeRows: false, context: STAFF, audit: new MemoryAudit() });
+    expect(plan.written).toEqual([null]);
+    expect(plan.notes).toEqual([{ header: 'status', notes: [''] }]);
+  });
+
+  it('a result pasted over an approved row parks it so unapproved text is not mailed', () => {
+    const audit = new MemoryAudit();
+    const plan = planUncheckedEdit({ rows: [edited(repliedRow('APPROVED'))], statusTouched: false, resultTouched: true, wholeRows: false, context: STAFF, audit });
+    expect(plan.written[0]?.status).toBe('NEEDS_REVIEW');
+    expect(plan.notes.map((column) => column.header)).toEqual(['result']);
+    // A result-only paste needs no status from the Log: it is not read.
+    expect(audit.lookups).toEqual([]);
+  });
+});
+
+describe('planSystemCellEdit and planSystemBlockEdit: event_id, sent_at, mail_ref, claimed_at', () => {
+  it('a sent_at cleared by hand is put back from the old value Sheets told (a day serial), as a time', () => {
+    const serial = '45809.4166666667'; // 2025-06-01 10:00 UTC
+    const row = repliedRow('SENT', { sentAt: null });
+    const plan = asPlan(planSystemCellEdit({ rows: [edited(row)], header: 'sent_at', value: '', oldValue: serial, context: STAFF }));
+    expect(plan.written[0]?.sentAt).toBe(Date.UTC(2025, 5, 1, 10, 0, 0));
+    expect(plan.written[0]?.status).toBe('SENT');
+    expect(plan.outcome.refused).toBe(1);
+    expect(plan.notes[0].header).toBe('sent_at');
+  });
+
+  it('an event_id typed over is put back, and its Log line names the submission put back', () => {
+    const plan = asPlan(planSystemCellEdit({ rows: [edited(repliedRow('SENT', { eventId: 'typed' }))], header: 'event_id', value: 'typed', oldValue: 'ev-2', context: STAFF }));
+    expect(plan.written[0]?.eventId).toBe('ev-2');
+    expect(plan.lines[0][0].eventId).toBe('ev-2');
+  });
+
+  it('a system cell whose old value Sheets did not tell goes to the block rules; the same value typed again is nothing', () => {
+    expect(planSystemCellEdit({ rows: [edited(repliedRow('SENT'))], header: 'mail_ref', value: 'FQ-1', context: STAFF })).toBe('block');
+    expect(asPlan(planSystemCellEdit({ rows: [edited(repliedRow('SENT', { mailRef: 'FQ-1' }))], header: 'mail_ref', value: 'FQ-1', oldValue: 'FQ-1', context: STAFF })).kind).toBe('nothing');
+  });
+
+  it('event_id pasted over two rows is put back from each payload; a row left intact gets no note', () => {
+    const payload = (id: string) => JSON.stringify({ event_id: id });
+    const rows = [
+      edited(repliedRow('PENDING', { rowNumber: 2, eventId: 'pasted', payload: payload('ev-2') })),
+      edited(repliedRow('PENDING', { rowNumber: 3, eventId: 'ev-3', payload: payload('ev-3') })),
+    ];
+    const plan = planSystemBlockEdit({ rows, touched: ['event_id'], wholeRows: false, context: STAFF, audit: new MemoryAudit() });
+    expect(plan.written.map((row) => row?.eventId ?? null)).toEqual(['ev-2', null]);
+    expect(plan.notes).toEqual([{ header: 'event_id', notes: [plan.outcome.notes[0], null] }]);
+  });
+
+  it('a block whose every row agrees with its payload and the Log is nothing to do', () => {
+    const rows = [edited(repliedRow('PENDING', { payload: JSON.stringify({ event_id: 'ev-2' }) }))];
+    expect(planSystemBlockEdit({ rows, touched: ['event_id'], wholeRows: false, context: STAFF, audit: new MemoryAudit() }).kind).toBe('nothing');
+  });
+});

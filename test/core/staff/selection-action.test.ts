@@ -1,0 +1,47 @@
+// A menu "… selected" item end to end in core: the rows read fresh, each move decided, the moves applied, the alert's text.
+import { describe, expect, it } from 'vitest';
+import { runSelectionAction } from '../../../src/core/staff/selection-action';
+import { MemoryAudit, MemoryProperties, MemoryQueue } from '../memory-ports';
+import { repliedRow, STAFF } from '../fakes/rows';
+
+function ports(statuses: string[]) {
+  const queue = new MemoryQueue(statuses.map((status, i) => repliedRow(status, { rowNumber: i + 2, eventId: `ev-${i + 2}` })));
+  return { queue, audit: new MemoryAudit(), props: new MemoryProperties() };
+}
+
+describe('runSelectionAction', () => {
+  it('approves the waiting rows of the selection, leaves the others with why, and logs only the moves', () => {
+    const p = ports(['AWAITING_APPROVAL', 'SENT']);
+    let asked = 0;
+    const message = runSelectionAction(p, { action: 'approve', rowNumbers: [2, 3], context: STAFF, approvals: () => (asked++, () => null) });
+    expect(p.queue.rows.map((row) => row.status)).toEqual(['APPROVED', 'SENT']);
+    expect(p.audit.entries.map((line) => line.eventId)).toEqual(['ev-2']);
+    expect(message).toMatch(/Approved: 1 row \(2\)/);
+    expect(message).toMatch(/row 3: /);
+    // Config is read only when rows go back to PENDING.
+    expect(asked).toBe(0);
+  });
+
+  it('Retry asks Config whether the new replies wait for approval, and says so', () => {
+    const p = ports(['FAILED']);
+    const message = runSelectionAction(p, { action: 'retry', rowNumbers: [2], context: STAFF, approvals: () => () => true });
+    expect(p.queue.row(2).status).toBe('PENDING');
+    expect(message).toMatch(/wait for approval/);
+  });
+
+  it('a row changed between the read and the write is named as left as it is now', () => {
+    const p = ports(['AWAITING_APPROVAL']);
+    p.queue.beforeWriteRows = (_rows, queue) => queue.edit(2, { status: 'SKIPPED' });
+    const message = runSelectionAction(p, { action: 'approve', rowNumbers: [2], context: STAFF, approvals: () => () => null });
+    expect(p.queue.row(2).status).toBe('SKIPPED');
+    expect(message).toMatch(/Changed meanwhile and left as they are now: row 2\./);
+    expect(p.audit.entries).toEqual([]);
+  });
+
+  it('a selection with nothing to move writes nothing and does not wake the queue', () => {
+    const p = ports(['SENT']);
+    runSelectionAction(p, { action: 'approve', rowNumbers: [2], context: STAFF, approvals: () => () => null });
+    expect(p.queue.writes).toEqual([]);
+    expect(p.props.calls.set).toBe(0);
+  });
+});
