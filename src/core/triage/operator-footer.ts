@@ -21,6 +21,11 @@ export function withoutRepoPointers(parts: readonly MailPart[]): { parts: MailPa
   return { parts: cleaned, pointers };
 }
 
+/** A text with its repository pointers taken out: where no footer follows (the Queue health dialog). */
+export function staffWords(text: string): string {
+  return text.replace(REPO_POINTER, '');
+}
+
 export interface OperatorDetails {
   /** "GEMINI_DAILY_QUOTA (class: quota)", or the codes a summary lists: what the docs and the Log are searched by. */
   codes: readonly string[];
