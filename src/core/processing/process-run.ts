@@ -14,6 +14,7 @@ import { runBounceCheck } from './bounce-step';
 import { windowWakeAt } from './send-window-step';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
+import { holdStaleDrafts } from './template-change';
 import {
   clearGoneIncidents,
   commitBatch,
@@ -72,6 +73,8 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
     reportConfigProblems(run);
+    // Before anything can mail or re-draft: a READY reply drafted with a template since changed waits for a person.
+    holdStaleDrafts(run, deps.templatesSeen ?? {});
     restoreFromLedger(run);
     checkJournal(run);
     collapseDuplicates(run);

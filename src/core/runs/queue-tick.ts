@@ -8,6 +8,7 @@ import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from '../domain/config/forms-mir
 import type { AuditLog, BounceMailbox, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, SuppressionList, TallyStore } from '../domain/ports';
 import { journalStateProperties, readJournalState } from '../processing/journal-check';
 import { runProcessing, type ProcessingSummary } from '../processing/process-run';
+import { readTemplatesSeen, templatesSeenToWrite, TEMPLATES_SEEN_PROPERTY } from '../processing/template-change';
 import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from '../processing/bounces';
 import type { LocalClock } from '../domain/mail/send-window';
 import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from '../domain/gemini/model-list';
@@ -119,7 +120,7 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   return { summary: outcome.summary, nextDueAt };
 }
 
-/** FQ_TOKENS with this run's spending added, and FQ_MODELS_RETIRED as this run left it; only what changed. */
+/** FQ_TOKENS with this run's spending added, FQ_MODELS_RETIRED as this run left it, FQ_TEMPLATES_SEEN as it saw Config; only what changed. */
 function spendingProperties(summary: ProcessingSummary | undefined, snapshot: Record<string, string>, dayKey: string): Record<string, string> {
   if (!summary) return {};
   const properties: Record<string, string> = {};
@@ -127,6 +128,9 @@ function spendingProperties(summary: ProcessingSummary | undefined, snapshot: Re
   if (usage !== null) properties[USAGE_PROPERTY] = usage;
   const retired = retiredModelsToWrite(summary.retiredModels, snapshot[RETIRED_MODELS_PROPERTY]);
   if (retired !== null) properties[RETIRED_MODELS_PROPERTY] = retired;
+  // What this run saw of each form's template: the next run holds READY rows drafted with one since changed.
+  const templates = summary.templatesSeen ? templatesSeenToWrite(summary.templatesSeen, snapshot[TEMPLATES_SEEN_PROPERTY]) : null;
+  if (templates !== null) properties[TEMPLATES_SEEN_PROPERTY] = templates;
   return properties;
 }
 
@@ -178,6 +182,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         localClock: ports.localClock,
         retiredModels: readRetiredModels(snapshot[RETIRED_MODELS_PROPERTY], startedAt),
         tokensSpentToday: tokensOn(readUsage(snapshot[USAGE_PROPERTY]), ports.dateKey(startedAt)),
+        templatesSeen: readTemplatesSeen(snapshot[TEMPLATES_SEEN_PROPERTY]),
       },
       { startedAt },
     );
