@@ -103,52 +103,73 @@ export function diagnose(r, url, token) {
   return null;
 }
 
-/**
- * The four checks, in order, each as [passed, name, detail]; stops after a check whose answer `diagnose` explains
- * (the checks after it would fail the same way), with `stopped` true.
- * @param {URL} url @param {string} healthToken @param {number} timeoutMs
- * @returns {Promise<{ results: [boolean, string, string][], stopped: boolean }>}
- */
-async function runChecks(url, healthToken, timeoutMs) {
-  /** @type {[boolean, string, string][]} */
-  const results = [];
-  const stop = (name, why) => { results.push([false, name, why]); return { results, stopped: true }; };
+/** @typedef {{ results: [boolean, string, string][], stopped: boolean }} Checks */
 
+/**
+ * One check: a failure `diagnose` explains stops the run there; otherwise `passed` judges the answer.
+ * @param {Checks} checks @param {string} name @param {any} r @param {string | null} why @param {(answer: any) => boolean} passed
+ */
+function record(checks, name, r, why, passed) {
+  if (why) {
+    checks.results.push([false, name, why]);
+    checks.stopped = true;
+  } else {
+    checks.results.push([passed(r.answer), name, shown(r)]);
+  }
+}
+
+/**
+ * The three deliveries, in order, until one is answered so that the rest would fail the same way (`stopped`).
+ * @param {URL} url @param {number} timeoutMs @returns {Promise<Checks>}
+ */
+async function deliveryChecks(url, timeoutMs) {
+  /** @type {Checks} */
+  const checks = { results: [], stopped: false };
   const body = freshTestRequest();
   const first = await deliver(url.toString(), body, timeoutMs);
-  const firstName = 'test delivery (a TEST row, never mailed)';
-  const firstWhy = diagnose(first, url, '--token');
-  if (firstWhy) return stop(firstName, firstWhy);
-  results.push([first.answer?.ok === true && first.answer?.test === true && first.answer?.queued === true, firstName, shown(first)]);
-
+  record(checks, 'test delivery (a TEST row, never mailed)', first, diagnose(first, url, '--token'), (a) => a?.ok === true && a?.test === true && a?.queued === true);
+  if (checks.stopped) return checks;
   const again = await deliver(url.toString(), body, timeoutMs);
-  const againName = 'the same delivery again (duplicate)';
-  const againWhy = diagnose(again, url, '--token');
-  if (againWhy) return stop(againName, againWhy);
-  results.push([again.answer?.ok === true && again.answer?.duplicate === true, againName, shown(again)]);
-
+  record(checks, 'the same delivery again (duplicate)', again, diagnose(again, url, '--token'), (a) => a?.ok === true && a?.duplicate === true);
+  if (checks.stopped) return checks;
   const wrong = new URL(url);
   wrong.searchParams.set('token', `wrong-${randomBytes(8).toString('hex')}`);
   const refused = await deliver(wrong.toString(), freshTestRequest(), timeoutMs);
-  const refusedName = 'a wrong token (unauthorized)';
   // Here "unauthorized" is the right answer: only no answer or a page that is not formqueue's stops the checks.
-  const refusedWhy = refused.answer?.error === 'unauthorized' ? null : diagnose(refused, url, '--token');
-  if (refusedWhy) return stop(refusedName, refusedWhy);
-  results.push([refused.answer?.ok === false && refused.answer?.error === 'unauthorized', refusedName, shown(refused)]);
+  const why = refused.answer?.error === 'unauthorized' ? null : diagnose(refused, url, '--token');
+  record(checks, 'a wrong token (unauthorized)', refused, why, (a) => a?.ok === false && a?.error === 'unauthorized');
+  return checks;
+}
 
+/** The health view with HEALTH_TOKEN, into `checks`. @param {Checks} checks @param {URL} url @param {string} healthToken @param {number} timeoutMs */
+async function healthCheck(checks, url, healthToken, timeoutMs) {
   if (healthToken === '') {
-    results.push([false, 'health view', 'not asked: pass --health-token HEALTH_TOKEN (from Script Properties; Set up / repair generates it)']);
-    return { results, stopped: false };
+    checks.results.push([false, 'health view', 'not asked: pass --health-token HEALTH_TOKEN (from Script Properties; Set up / repair generates it)']);
+    return;
   }
   const healthUrl = new URL(url);
   healthUrl.searchParams.set('token', healthToken);
   const health = await getHealth(healthUrl, timeoutMs);
-  const healthWhy = diagnose(health, url, '--health-token');
-  if (healthWhy) return stop('health view', healthWhy);
+  // The last check: its diagnosis is its line; nothing follows it to stop.
+  const why = diagnose(health, url, '--health-token');
+  if (why) {
+    checks.results.push([false, 'health view', why]);
+    return;
+  }
   const h = health.answer;
   const healthy = Boolean(h && typeof h.ok === 'boolean' && h.counts && typeof h.counts === 'object');
-  results.push([healthy, 'health view', healthy ? healthLine(h) : shown(health)]);
-  return { results, stopped: false };
+  checks.results.push([healthy, 'health view', healthy ? healthLine(h) : shown(health)]);
+}
+
+/**
+ * The four checks, in order, each as [passed, name, detail]; stops after a check whose answer `diagnose` explains
+ * (the checks after it would fail the same way), with `stopped` true.
+ * @param {URL} url @param {string} healthToken @param {number} timeoutMs @returns {Promise<Checks>}
+ */
+async function runChecks(url, healthToken, timeoutMs) {
+  const checks = await deliveryChecks(url, timeoutMs);
+  if (!checks.stopped) await healthCheck(checks, url, healthToken, timeoutMs);
+  return checks;
 }
 
 /**
