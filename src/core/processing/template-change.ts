@@ -55,18 +55,23 @@ export const TEMPLATE_CHANGED_DETAIL =
  * READY rows whose form's template is not the one the run before saw (the one they were drafted and checked with) go
  * to AWAITING_APPROVAL, their reply kept: a person reads them before anything is mailed. A form never seen before
  * holds nothing (its rows were drafted before the record existed). Runs before generation, so this run's own replies,
- * drafted with the new template, are mailed as usual. Records what this run saw, for the next.
+ * drafted with the new template, are mailed as usual. Records what this run saw, for the next, only once the holds are
+ * written: a row whose hold was not written (a person changed it meanwhile, or Sheets failed) keeps its form's old
+ * fingerprint, so the next run looks again, and this run does not mail it.
  */
 export function holdStaleDrafts(run: Run, seen: TemplatesSeen): void {
   const now = templatesNow(run.forms, run.rows);
-  run.summary.templatesSeen = now;
   const batch = newBatch();
-  for (const row of run.rows) {
-    if (row.status !== 'READY' || run.setAside.has(row.rowNumber)) continue;
-    const before = seen[row.formId];
-    if (before === undefined || before === now[row.formId]) continue;
+  const stale = run.rows.filter((row) => row.status === 'READY' && !run.setAside.has(row.rowNumber) && seen[row.formId] !== undefined && seen[row.formId] !== now[row.formId]);
+  for (const row of stale) {
     const error = errorSummary('TEMPLATE_CHANGED', TEMPLATE_CHANGED_DETAIL);
     moveRow(run, batch, row, 'AWAITING_APPROVAL', `held for a person: ${TEMPLATE_CHANGED_DETAIL}`, { error, claimedAt: null });
   }
-  commitBatch(run, batch);
+  const written = new Set(commitBatch(run, batch).map((row) => row.eventId));
+  const record = { ...now };
+  for (const row of stale.filter((r) => !written.has(r.eventId))) {
+    run.setAside.add(row.rowNumber);
+    record[row.formId] = seen[row.formId];
+  }
+  run.summary.templatesSeen = record;
 }

@@ -97,4 +97,22 @@ describe('a run after the template changed', () => {
       expect(w.queue.rows.map((row) => row.status)).toEqual(['SENT']);
     }
   });
+
+  it('a hold Sheets failed to write mails nothing, and the record is not moved on: the next run holds the row', () => {
+    const rows = [ready(1)];
+    const w = world(rows, {}, [NEW]);
+    w.deps.templatesSeen = seenOld(rows);
+    w.queue.failOn = { method: 'writeRows', error: new Error('Service Spreadsheets failed while accessing document') };
+    const summary = runProcessing(w.deps, start);
+    expect(summary.stoppedBecause).toBe('sheets-unavailable');
+    expect(w.mailer.outbox).toEqual([]);
+    expect(w.queue.rows[0].status).toBe('READY');
+    expect(summary.templatesSeen).toBeUndefined(); // nothing to store: FQ_TEMPLATES_SEEN keeps the old fingerprint
+
+    const next = world(w.queue.rows, {}, [NEW]);
+    next.deps.templatesSeen = seenOld(rows);
+    runProcessing(next.deps, start);
+    expect(next.queue.rows[0].status).toBe('AWAITING_APPROVAL');
+    expect(next.mailer.outbox).toEqual([]);
+  });
 });
