@@ -209,3 +209,14 @@ describe('--demo', () => {
     expect(out).toContain('4. Outbox: 4 mail(s)');
   });
 });
+
+describe('the banner\'s webhook line', () => {
+  it('for a loopback URL says Typeform cannot reach it and how to deliver instead; for another host, give it to Typeform', async () => {
+    const { webhookHint } = await import('../../emulator/cli.mjs');
+    for (const url of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+      expect(webhookHint(url)).toMatch(/^\(Typeform cannot reach this machine: deliver with npm run replay .* the URL for Typeform is the one npm run deploy prints\)$/);
+      expect(webhookHint(url)).not.toContain('give this URL to Typeform');
+    }
+    expect(webhookHint('https://fq.example.org')).toMatch(/^\(give this URL to Typeform/);
+  });
+});
