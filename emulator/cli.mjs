@@ -146,6 +146,8 @@ export async function startRuntime(opts, deps = {}) {
   // The demo reports its own runs; it only adds failures it would not see (web app, triggers).
   host.on('execution', (/** @type {any} */ exec) => { if (!deps.quiet || (exec.status !== 'ok' && exec.kind !== 'api')) printExecution(exec); });
 
+  // Set up makes every sheet, protection and trigger: with modeled latency that is Google's pace (tens of seconds), so say so first.
+  if (!deps.quiet) console.log(`formqueue: running Set up / repair on the local spreadsheet${opts.latency && opts.latency !== 'off' ? ` at modeled Google speed (--latency ${opts.latency}): this takes a while` : ''}…`);
   await runSetup(host, bundleDir);
   const intervalSeconds = opts.demo && !opts.intervalGiven ? 0 : opts.triggerIntervalSeconds;
   if (intervalSeconds > 0) host.startClock(intervalSeconds);

@@ -220,3 +220,24 @@ describe('the banner\'s webhook line', () => {
     expect(webhookHint('https://fq.example.org')).toMatch(/^\(give this URL to Typeform/);
   });
 });
+
+describe('progress while Set up runs', () => {
+  it('says Set up is running before it runs, and with --latency that it takes a while at Google\'s pace', async () => {
+    const seen: string[] = [];
+    class WatchedHost extends CliFakeHost {
+      constructor(options: Record<string, unknown>) {
+        super(options);
+        this.handlers.setup = () => {
+          seen.push(...vi.mocked(console.log).mock.calls.map((c) => String(c[0])));
+          return {};
+        };
+      }
+    }
+    const rt = await cli.startRuntime(opts(['--latency', 'google:0.01', '--trigger-interval', '0']), { bundleDir: HELLO, GasHost: WatchedHost });
+    try {
+      expect(seen.some((line) => /^formqueue: running Set up \/ repair on the local spreadsheet at modeled Google speed \(--latency google:0\.01\): this takes a while…$/.test(line))).toBe(true);
+    } finally {
+      await rt.shutdown();
+    }
+  });
+});
