@@ -33,7 +33,7 @@ export const KNOWN_OVER = {
   'emulator/spreadsheet-model.mjs': { complexity: 34, params: 9 },
   'bench/bench.mjs': { lines: 104 },
   'bench/chaos-check.mjs': { complexity: 30 },
-  'scripts/deploy.mjs': { lines: 98, complexity: 34 },
+  'scripts/deploy.mjs': { complexity: 27 },
 };
 
 function sizeRules({ lines, complexity, depth, params }) {

@@ -146,6 +146,8 @@ export async function startRuntime(opts, deps = {}) {
   // The demo reports its own runs; it only adds failures it would not see (web app, triggers).
   host.on('execution', (/** @type {any} */ exec) => { if (!deps.quiet || (exec.status !== 'ok' && exec.kind !== 'api')) printExecution(exec); });
 
+  // Set up makes every sheet, protection and trigger: with modeled latency that is Google's pace (tens of seconds), so say so first.
+  if (!deps.quiet) console.log(`formqueue: running Set up / repair on the local spreadsheet${opts.latency && opts.latency !== 'off' ? ` at modeled Google speed (--latency ${opts.latency}): this takes a while` : ''}…`);
   await runSetup(host, bundleDir);
   const intervalSeconds = opts.demo && !opts.intervalGiven ? 0 : opts.triggerIntervalSeconds;
   if (intervalSeconds > 0) host.startClock(intervalSeconds);
@@ -257,6 +259,19 @@ function printExecution(exec) {
 }
 
 /**
+ * What the webhook URL is for. Typeform's servers cannot reach this machine's loopback address, so for one the banner
+ * says how to deliver by hand and where the real URL comes from, not "give this URL to Typeform".
+ * @param {string} url
+ */
+export function webhookHint(url) {
+  const { hostname } = new URL(url);
+  const loopback = hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127\./.test(hostname);
+  return loopback
+    ? "(Typeform cannot reach this machine: deliver with npm run replay -- --url '<URL>' <file>, or curl -sL -H 'Content-Type: application/json' -d @payload.json '<URL>'; the URL for Typeform is the one npm run deploy prints)"
+    : "(give this URL to Typeform, or: curl -sL -H 'Content-Type: application/json' -d @payload.json '<URL>')";
+}
+
+/**
  * @param {{ url: string, token: string, healthToken: string, dataDir: string, gemini: { label: string }, intervalSeconds: number, latency: string,
  *   seed: number, worlds: Record<string, string> }} info
  */
@@ -266,7 +281,7 @@ formqueue: dist/Code.js is running as a local Apps Script web app.
 
   console   ${url}/   (open it in a browser: the sheets, the formqueue menu, outbox, executions, faults)
   webhook   ${url}/exec?token=${token}
-            (give this URL to Typeform, or: curl -sL -H 'Content-Type: application/json' -d @payload.json '<URL>')
+            ${webhookHint(url)}
   health    ${url}/exec?token=${healthToken}   (doGet, for an uptime checker: its own token)
   queue     GET  ${url}/api/sheets/Queue          outbox  GET ${url}/api/outbox
   run       POST ${url}/api/run/processQueue      also: /api/executions /api/triggers /api/edit /api/faults /api/clock /api/health

@@ -52,9 +52,20 @@ function replaceFile(path, text) {
   writeFileSync(temporary, text);
   renameSync(temporary, path);
 }
-replaceFile('dist/Code.js', bundle.outputFiles[0].text);
 // The Gmail read scope is asked for only when RECONCILE_SENT_MAIL is to be used: nobody else sees that consent line.
 const reconcileSentMail = process.argv.includes('--reconcile-sent-mail');
-const manifest = manifestFor(JSON.parse(readFileSync('appsscript.json', 'utf8')), { reconcileSentMail });
-replaceFile('dist/appsscript.json', reconcileSentMail ? `${JSON.stringify(manifest, null, 2)}\n` : readFileSync('appsscript.json', 'utf8'));
+// The script's time zone (send_hours, the daily summary's day, the 06:00 Typeform check): --time-zone ID or
+// FORMQUEUE_TIME_ZONE, else appsscript.json's. A wrong id stops the build before dist/ changes.
+const zoneAt = process.argv.indexOf('--time-zone');
+const timeZone = (zoneAt >= 0 ? process.argv[zoneAt + 1] ?? '(missing)' : process.env.FORMQUEUE_TIME_ZONE ?? '').trim();
+let manifest;
+try {
+  manifest = manifestFor(JSON.parse(readFileSync('appsscript.json', 'utf8')), { reconcileSentMail, timeZone });
+} catch (error) {
+  console.error(`build: ${error.message}`);
+  process.exit(2);
+}
+const changed = reconcileSentMail || timeZone !== '';
+replaceFile('dist/Code.js', bundle.outputFiles[0].text);
+replaceFile('dist/appsscript.json', changed ? `${JSON.stringify(manifest, null, 2)}\n` : readFileSync('appsscript.json', 'utf8'));
 if (!process.argv.includes('--quiet')) console.log(`build: dist/Code.js with ${exported.length} entry points: ${exported.join(', ')}`);

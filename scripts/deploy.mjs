@@ -221,6 +221,28 @@ function listing(versioned) {
 }
 
 /**
+ * What `npm run deploy` would do, without running anything: the checks already passed, the login, the clasp commands
+ * and the webhook URL. Exit code 0 even when not logged in (it says so): the plan is the point of a dry run.
+ * @param {(line: string) => void} log
+ * @param {{ scriptId: string, loggedIn: boolean, auth: string, target?: string, description: string }} plan
+ */
+function printPlan(log, plan) {
+  log(`dry run: script ${plan.scriptId}; nothing is run. .clasp.json and dist/ are ready.`);
+  log(plan.loggedIn ? `clasp login: found (${plan.auth}).` : `clasp login: none yet (no ${plan.auth}); a real deploy stops here until you run \`npx clasp login\`.`);
+  log(`would run: ${shown(['list-deployments', '--json'])}`);
+  log(`would run: ${shown(['push', '--force'])}`);
+  if (plan.target) {
+    log(`would run: ${shown(['update-deployment', plan.target, '--description', plan.description, '--json'])}`);
+    log(`webhook URL: ${execUrl(plan.target)}?token=<WEBHOOK_TOKEN> (an updated deployment keeps its URL)`);
+  } else {
+    log(`would run: ${shown(['create-deployment', '--description', plan.description, '--json'])}`);
+    log('  (or update-deployment <id> if list-deployments shows exactly one versioned deployment; with several, deploy stops and lists them)');
+    log('webhook URL: printed after the deploy (https://script.google.com/macros/s/<deploymentId>/exec); put it into Typeform with ?token=<WEBHOOK_TOKEN>');
+  }
+  return 0;
+}
+
+/**
  * @param {string[]} argv @param {{ cwd?: string, env?: NodeJS.ProcessEnv, log?: (line: string) => void, now?: () => Date }} [io]
  * @returns {number} exit code
  */
@@ -246,10 +268,13 @@ export function main(argv, io = {}) {
   try {
     const { scriptId } = readClaspJson(cwd);
     checkBuild(cwd);
-    if (!existsSync(authFile(env))) throw new DeployError(`${LOGIN_FIX}\n  (no ${authFile(env)}: that is where \`npx clasp login\` keeps the credentials)`);
-    const clasp = claspCommand(env);
+    const loggedIn = existsSync(authFile(env));
     const state = readState(cwd, scriptId);
     const description = `formqueue ${now().toISOString()}`;
+    // The plan needs no login and no clasp: it is what a new operator reads before either exists.
+    if (dryRun) return printPlan(log, { scriptId, loggedIn, auth: authFile(env), target: values['deployment-id'] ?? state?.deploymentId, description });
+    if (!loggedIn) throw new DeployError(`${LOGIN_FIX}\n  (no ${authFile(env)}: that is where \`npx clasp login\` keeps the credentials)`);
+    const clasp = claspCommand(env);
 
     /** @param {string[]} args @returns {string} stdout */
     const run = (args) => {
@@ -258,21 +283,6 @@ export function main(argv, io = {}) {
       if (result.error || result.status !== 0) throw explainFailure(args, result);
       return result.stdout ?? '';
     };
-
-    if (dryRun) {
-      log(`dry run: script ${scriptId}; nothing is run.`);
-      log(`would run: ${shown(['list-deployments', '--json'])}`);
-      log(`would run: ${shown(['push', '--force'])}`);
-      const target = values['deployment-id'] ?? state?.deploymentId;
-      if (target) {
-        log(`would run: ${shown(['update-deployment', target, '--description', description, '--json'])}`);
-        log(`webhook URL: ${execUrl(target)}?token=<WEBHOOK_TOKEN>`);
-      } else {
-        log(`would run: ${shown(['create-deployment', '--description', description, '--json'])}`);
-        log('  (or update-deployment <id> if list-deployments shows exactly one versioned deployment; with several, deploy stops and lists them)');
-      }
-      return 0;
-    }
 
     // Decide first: a refusal must leave the script as it was (a push alone already changes what triggers run).
     const deployments = parseDeployments(run(['list-deployments', '--json']));

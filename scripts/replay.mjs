@@ -118,7 +118,7 @@ export async function deliver(url, body, timeoutMs) {
 }
 
 /** What a non-JSON answer probably means, from what Apps Script serves instead. @param {number | null} status @param {string} text */
-function nonJsonHint(status, text) {
+export function nonJsonHint(status, text) {
   const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
   const what = title ? `an HTML page "${title}"` : text.trim() === '' ? 'an empty body' : `"${text.trim().slice(0, 120)}"`;
   if (/accounts\.google\.com|Sign in/i.test(text)) return `${what}: Google asks to sign in, so the web app is not deployed for "Anyone" (appsscript.json webapp.access ANYONE_ANONYMOUS)`;

@@ -1,6 +1,7 @@
 // The every-minute clock trigger's global (also what "Process now" runs, after marking the queue dirty).
 import { runProcessQueue, type TickOutcome } from '../gas/queue-runner';
 import { createServices } from '../gas/services';
+import { runOutcomeText } from '../core/runs/run-text';
 
 export function processQueue(): string {
   return describe(runProcessQueue(createServices()));
@@ -10,5 +11,5 @@ function describe(outcome: TickOutcome): string {
   if (!outcome.ran) return `Skipped: ${outcome.reason}.`;
   const s = outcome.summary;
   if (!s) return 'Ran; see the incidents mail for what went wrong.';
-  return `Generated ${s.generated}, sent ${s.sent}, failed ${s.failed}, waiting ${s.deferred}, needs review ${s.needsReview}, duplicates ${s.duplicates} (${s.stoppedBecause}).`;
+  return runOutcomeText(s);
 }

@@ -70,6 +70,34 @@ describe('Config that cannot be misread, in the local runtime', () => {
     expect(log.rows.filter((line) => String(line[detail]).startsWith('approval is on for this form'))).toHaveLength(3);
   }, 60_000);
 
+  it('a prompt changed in Config after replies were written: the READY rows wait for a person with the reason, nothing stale is mailed; a reply written after the change goes', async () => {
+    rt = await startRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } });
+    runtime().host.setMailQuota(0); // replies are written but cannot be mailed yet
+    for (let n = 1; n <= 2; n++) await runtime().deliver(submission(n));
+    await tick();
+    expect(runtime().queue().map((row) => row.status)).toEqual(['READY', 'READY']);
+    await runtime().host.edit({ sheet: 'Config', a1: configCell('prompt'), value: 'Thank them and give the new opening hours: 9 to 5.', user: STAFF });
+    runtime().host.setMailQuota(100);
+    runtime().host.advanceClock(6 * 60_000); // past the 5 minutes a used-up quota holds sending back
+    await tick();
+    const rows = runtime().queue();
+    expect(rows.map((row) => row.status)).toEqual(['AWAITING_APPROVAL', 'AWAITING_APPROVAL']);
+    for (const row of rows) {
+      expect(String(row.error)).toMatch(/^TEMPLATE_CHANGED: the form's template \(prompt, subject or body\) changed in Config after this reply was written/);
+      expect(String(row.result)).not.toBe('');
+    }
+    expect(replies()).toEqual([]);
+    const log = runtime().sheet('Log');
+    const detail = log.header.indexOf('detail');
+    expect(log.rows.filter((line) => String(line[detail]).startsWith("held for a person: the form's template"))).toHaveLength(2);
+
+    // A submission after the change is written with the new prompt and mailed as usual; the held rows stay held.
+    await runtime().deliver(submission(3));
+    await tick();
+    expect(runtime().queue().map((row) => row.status)).toEqual(['AWAITING_APPROVAL', 'AWAITING_APPROVAL', 'SENT']);
+    expect(replies()).toHaveLength(1);
+  }, 60_000);
+
   it('Set up puts checkboxes on enabled and approval_required: the default row holds TRUE/FALSE, and "yes please" is refused as Sheets refuses it', async () => {
     rt = await startRuntime();
     const config = runtime().sheet('Config');

@@ -76,7 +76,12 @@ describe('rows needing a person in the local runtime', () => {
     const lines = mails[0].body.split('\n');
     const listed = lines.findIndex((line) => line.startsWith('  row 2 '));
     expect(lines[listed]).toMatch(new RegExp(`^  row 2 \\(FAILED, mail_ref ${mailRef}\\): https?://\\S+#gid=\\d+&range=A2$`));
-    expect(lines[listed + 1]).toBe(`      event_id ${failed.event_id} · mail refused · MAIL_PERMANENT: not a valid email address: mina.okafor@example`);
+    expect(lines[listed + 1]).toBe('      mail refused · MAIL_PERMANENT: not a valid email address: mina.okafor@example');
+    // The row's event_id is for whoever set formqueue up, in the footer after everything staff read.
+    const footer = lines.indexOf('For the person who set this up');
+    expect(footer).toBeGreaterThan(listed);
+    expect(lines.slice(footer)).toContain(`Rows by event_id: row 2: ${failed.event_id}`);
+    expect(lines.slice(0, footer).join('\n')).not.toContain(String(failed.event_id));
     expect(lines).toContain('Mail refused (row 2): The mail was refused for good; the error cell says why (usually the address). Correct recipient and set PENDING, or SKIPPED.');
     expect(await getHealth(runtime())).toMatchObject({ ok: false, readable: true, needsPerson: 1, counts: { FAILED: 1 } });
 

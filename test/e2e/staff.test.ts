@@ -248,13 +248,34 @@ describe('staff console in the runtime', () => {
     };
     expect(await setProperty('STAFF_EMAILS=desk@example.org')).toBe('STAFF_EMAILS is set to desk@example.org.');
     expect(host.properties.get('STAFF_EMAILS')).toBe('desk@example.org');
-    expect(await setProperty('GEMINI_API_KEY=AIzaMenuSecret0000000000000000000000')).toBe('GEMINI_API_KEY is set to (hidden).');
-    expect(host.properties.get('GEMINI_API_KEY')).toBe('AIzaMenuSecret0000000000000000000000');
+    expect(await setProperty('GEMINI_API_KEY=AIzaMenuSecret0000000000000000000000000')).toBe(
+      'GEMINI_API_KEY is set to (hidden). Its shape is right; whether Gemini accepts it shows with the next reply, or now: formqueue → Self-test sends one tiny request.',
+    );
+    expect(host.properties.get('GEMINI_API_KEY')).toBe('AIzaMenuSecret0000000000000000000000000');
     expect(JSON.stringify(host.ui.dialogs)).not.toContain('AIzaMenuSecret');
     expect(await setProperty('GEMINI_CONCURRENCY=99')).toMatch(/GEMINI_CONCURRENCY must be a whole number from 1 to 20/);
     expect(host.properties.get('GEMINI_CONCURRENCY')).toBeNull();
     expect(await setProperty('NOT_A_SETTING=1')).toMatch(/not a property formqueue reads/);
     expect(await setProperty('STAFF_EMAILS=AIzaMenuSecret1111111111111111111111')).not.toContain('AIzaMenuSecret1111');
+  });
+
+  it('Set a Script Property… asks before saving a model id or an API key that does not look like one, and saves nothing on NO', async () => {
+    const before = host.properties.get('GEMINI_API_KEY');
+    const ask = async (text: string, answer: string) => {
+      host.ui.responses.push({ button: 'OK', text }, answer);
+      const run = await host.run('menuSetProperty', [], { kind: 'menu', user: ANA });
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      return host.ui.dialogs.slice(-2).map((dialog) => dialog.prompt ?? '');
+    };
+    const [question, declined] = await ask('GEMINI_API_KEY=AIzaCutShort', 'NO');
+    expect(question).toMatch(/^That does not look like a Gemini API key: .* is 12 characters\. Saved as it is, no reply can be written/);
+    expect(declined).toBe('Nothing changed.');
+    expect(host.properties.get('GEMINI_API_KEY')).toBe(before);
+    expect(JSON.stringify(host.ui.dialogs)).not.toContain('AIzaCutShort');
+    const [modelQuestion, saved] = await ask('GEMINI_MODEL=gpt-4o', 'YES');
+    expect(modelQuestion).toMatch(/^"gpt-4o" does not look like a Gemini model id \(gemini-… or gemma-…/);
+    expect(saved).toBe('GEMINI_MODEL is set to gpt-4o. It does not look right: correct it here if replies fail.');
+    expect(host.properties.get('GEMINI_MODEL')).toBe('gpt-4o');
   });
 
   it('Set a Script Property… asks before replacing WEBHOOK_TOKEN, moves the old one to WEBHOOK_TOKEN_PREVIOUS, and refuses a short one', async () => {

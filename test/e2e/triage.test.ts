@@ -29,6 +29,13 @@ function firstLines(mail: Mail): string[] {
   return mail.body.split('\n\nDetails')[0].split('\n');
 }
 
+/** The operator's footer: the code, the class, event_ids, the last error; nothing of it above, where staff read. */
+function footerLines(mail: Mail): string[] {
+  const [staff, footer = ''] = mail.body.split('\nFor the person who set this up\n');
+  expect(staff).not.toMatch(/Class:|Code:|\b(docs|src)\/\S+\.(md|ts)/);
+  return footer.split('\n');
+}
+
 async function tick(rt: Runtime): Promise<string> {
   const execution = await rt.run('processQueue');
   expect(execution.status, JSON.stringify(execution.error)).toBe('ok');
@@ -64,13 +71,13 @@ describe('triage mail in the local runtime', () => {
     expect(mails[0].subject).toBe('[formqueue] Sheets unavailable — 0 waiting, no user impact');
     const lines = firstLines(mails[0]);
     expect(lines[0]).toBe("What happened: Google's spreadsheet service failed when formqueue read or wrote the Queue sheet. (Error code INTERNAL)");
-    expect(lines[1]).toBe('Class: Google platform outage');
-    expect(lines[2]).toMatch(/^Respondents affected: No\. A Google error with no PENDING rows means no user impact: 0 PENDING, nothing else waiting \(the queue could not be read; figures as last read \d+ min ago\)\.$/);
-    expect(lines[3]).toMatch(/^Queue: PENDING 0, GENERATING 0, READY 0, .* \(could not be read; as last read \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/);
-    expect(lines[4]).toBe('Oldest PENDING: none');
-    expect(lines[5]).toBe('Rows that need a person: 0');
-    expect(lines[6]).toMatch(/^Next step: Nothing to do while it is short: Google's spreadsheet service is failing/);
-    expect(lines[7]).toBe('Repeats fold into this incident: at most one reminder every 1 h, and one mail when it clears.');
+    expect(footerLines(mails[0])).toContain('Code: SHEETS_UNAVAILABLE (class: Google platform outage)');
+    expect(lines[1]).toMatch(/^Respondents affected: No\. A Google error with no PENDING rows means no user impact: 0 PENDING, nothing else waiting \(the queue could not be read; figures as last read \d+ min ago\)\.$/);
+    expect(lines[2]).toMatch(/^Queue: PENDING 0, GENERATING 0, READY 0, .* \(could not be read; as last read \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/);
+    expect(lines[3]).toBe('Oldest PENDING: none');
+    expect(lines[4]).toBe('Rows that need a person: 0');
+    expect(lines[5]).toMatch(/^Next step: Nothing to do while it is short: Google's spreadsheet service is failing/);
+    expect(lines[6]).toBe('Repeats fold into this incident: at most one reminder every 1 h, and one mail when it clears.');
 
     // While it lasts, the health endpoint says so from the last figures.
     const during = await getHealth(rt);
@@ -112,8 +119,8 @@ describe('triage mail in the local runtime', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe('[formqueue] Sheets unavailable — 2 waiting, oldest 15 min');
     const lines = firstLines(mails[0]);
-    expect(lines[2]).toMatch(/^Respondents affected: Yes\. A Google error with PENDING rows delays replies: 2 respondents are waiting for a reply \(PENDING 2; the oldest has waited 15 min\)/);
-    expect(lines[4]).toMatch(/^Oldest PENDING: /);
+    expect(lines[1]).toMatch(/^Respondents affected: Yes\. A Google error with PENDING rows delays replies: 2 respondents are waiting for a reply \(PENDING 2; the oldest has waited 15 min\)/);
+    expect(lines[3]).toMatch(/^Oldest PENDING: /);
     expect(rt.queue().map((row) => row.status)).toEqual(['PENDING', 'PENDING']);
 
     rt.host.faults.clear();
@@ -142,8 +149,8 @@ describe('triage mail in the local runtime', () => {
     expect(mails[0].subject).toMatch(/^\[formqueue\] Gemini API key invalid — 1 waiting, oldest \d+ s$/);
     const lines = firstLines(mails[0]);
     expect(lines[0]).toMatch(/^What happened: Gemini refused the API key \(400 API_KEY_INVALID, 401 or 403\): no reply can be generated\. \(.*API key not valid/);
-    expect(lines[1]).toBe('Class: configuration');
-    expect(lines[2]).toMatch(/^Respondents affected: Yes\. 1 respondent is waiting for a reply \(PENDING 1/);
+    expect(footerLines(mails[0])).toContain('Code: GEMINI_KEY_INVALID (class: configuration)');
+    expect(lines[1]).toMatch(/^Respondents affected: Yes\. 1 respondent is waiting for a reply \(PENDING 1/);
     expect(firstLines(mails[0]).find((line) => line.startsWith('Next step:'))).toBe(
       'Next step: Create a key in Google AI Studio and set Script Property GEMINI_API_KEY; rows keep their place and will be generated once the key works.',
     );
@@ -194,7 +201,7 @@ describe('triage mail in the local runtime', () => {
     expect(incident(rt, 'GEMINI_UNAVAILABLE')).toMatchObject({ state: 'open', mailsSent: 1 });
     const mails = triageMails(rt);
     expect(mails.map((mail) => mail.subject)).toEqual([expect.stringMatching(/^\[formqueue\] Gemini unavailable — 3 waiting/)]);
-    expect(firstLines(mails[0])[1]).toBe('Class: Google platform outage');
+    expect(footerLines(mails[0])).toContain('Code: GEMINI_UNAVAILABLE (class: Google platform outage)');
     expect(await getHealth(rt)).toMatchObject({ ok: false, openIncidents: [expect.objectContaining({ code: 'GEMINI_UNAVAILABLE' })] });
 
     rt.host.faults.clear();
@@ -236,7 +243,7 @@ describe('triage mail in the local runtime', () => {
     expect(mails[0].subject).toMatch(/^\[formqueue\] Unexpected error \(code bug\) — /);
     const lines = firstLines(mails[0]);
     expect(lines[0]).toMatch(/^What happened: formqueue hit an error it did not expect\. \(.*key=\[redacted\] token=\[redacted\]/);
-    expect(lines[1]).toBe('Class: code bug');
+    expect(footerLines(mails[0])).toContain('Code: CODE_BUG (class: code bug)');
     expect(firstLines(mails[0]).find((line) => line.startsWith('Next step:'))).toMatch(/^Next step: Rows were left untouched\. Forward this mail \(the stack is redacted\)/);
     const lastError = mails[0].body.split('Last error:\n')[1];
     expect(lastError).toMatch(/\n\s+at /); // the stack, frames included
@@ -314,8 +321,9 @@ describe('triage mail in the local runtime', () => {
     expect(mail.subject).toBe('[formqueue] Deliveries rejected — 0 waiting');
     expect(firstLines(mail)).toContain(
       'Respondents affected: Yes. 1 finished submission came with the webhook token and was refused today (the detail says why): those respondents get no reply until staff accept them from the Rejected sheet (formqueue → Accept rejected delivery). ' +
-        "A respondent may be affected even so: past 30 simultaneous executions Google refuses the rest before formqueue runs, and Typeform counts that answer as delivered, so during a burst of rejected requests a real delivery may have been refused without a trace here. Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries) for answers that are not formqueue's JSON; with Script Property TYPEFORM_TOKEN set, a daily Typeform check would find them and queue them for approval (docs/reconciliation.md).",
+        "A respondent may be affected even so: past 30 simultaneous executions Google refuses the rest before formqueue runs, and Typeform counts that answer as delivered, so during a burst of rejected requests a real delivery may have been refused without a trace here. Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries) for answers that are not formqueue's JSON; with Script Property TYPEFORM_TOKEN set, a daily Typeform check would find them and queue them for approval.",
     );
+    expect(footerLines(mail)).toContain('In the repository: docs/reconciliation.md');
     // A second one the same day is counted by the next full run (here woken as a delivery wakes it), and mails nothing more.
     expect(await rt.deliver(submission(2))).toMatchObject({ error: 'unknown_form' });
     rt.host.properties.set(DIRTY_PROPERTY, String(rt.host.now()));

@@ -209,3 +209,35 @@ describe('--demo', () => {
     expect(out).toContain('4. Outbox: 4 mail(s)');
   });
 });
+
+describe('the banner\'s webhook line', () => {
+  it('for a loopback URL says Typeform cannot reach it and how to deliver instead; for another host, give it to Typeform', async () => {
+    const { webhookHint } = await import('../../emulator/cli.mjs');
+    for (const url of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+      expect(webhookHint(url)).toMatch(/^\(Typeform cannot reach this machine: deliver with npm run replay .* the URL for Typeform is the one npm run deploy prints\)$/);
+      expect(webhookHint(url)).not.toContain('give this URL to Typeform');
+    }
+    expect(webhookHint('https://fq.example.org')).toMatch(/^\(give this URL to Typeform/);
+  });
+});
+
+describe('progress while Set up runs', () => {
+  it('says Set up is running before it runs, and with --latency that it takes a while at Google\'s pace', async () => {
+    const seen: string[] = [];
+    class WatchedHost extends CliFakeHost {
+      constructor(options: Record<string, unknown>) {
+        super(options);
+        this.handlers.setup = () => {
+          seen.push(...vi.mocked(console.log).mock.calls.map((c) => String(c[0])));
+          return {};
+        };
+      }
+    }
+    const rt = await cli.startRuntime(opts(['--latency', 'google:0.01', '--trigger-interval', '0']), { bundleDir: HELLO, GasHost: WatchedHost });
+    try {
+      expect(seen.some((line) => /^formqueue: running Set up \/ repair on the local spreadsheet at modeled Google speed \(--latency google:0\.01\): this takes a while…$/.test(line))).toBe(true);
+    } finally {
+      await rt.shutdown();
+    }
+  });
+});

@@ -299,10 +299,27 @@ describe('deploy: push, then create once and update afterwards', () => {
     expect(remembered()).toMatchObject({ scriptId: SCRIPT_ID, deploymentId: 'AKfycbNEWdeployment000' });
   });
 
+  it('--dry-run without a clasp login still shows the plan, says the login is missing and what to run, exits 0', () => {
+    setUp({ loggedIn: false });
+    const run = deploy('--dry-run');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/clasp login: none yet \(no .*\.clasprc\.json\); a real deploy stops here until you run `npx clasp login`/);
+    expect(run.stdout).toMatch(/would run: npx clasp list-deployments --json\nwould run: npx clasp push --force/);
+    expect(run.stdout).toMatch(/would run: npx clasp create-deployment --description "formqueue [^"]+" --json/);
+    expect(run.stdout).toContain('webhook URL: printed after the deploy');
+    expect(calls()).toEqual([]);
+    // The real deploy still stops at the login, before any clasp command.
+    const real = deploy();
+    expect(real.status).toBe(1);
+    expect(real.stderr).toContain('npx clasp login');
+    expect(calls()).toEqual([]);
+  });
+
   it('--dry-run checks the setup and prints the commands without running clasp', () => {
     setUp();
     const first = deploy('--dry-run');
     expect(first.status).toBe(0);
+    expect(first.stdout).toContain('clasp login: found');
     expect(first.stdout).toMatch(/would run: npx clasp list-deployments --json\nwould run: npx clasp push --force/);
     expect(first.stdout).toMatch(/would run: npx clasp create-deployment --description "formqueue [^"]+" --json/);
     expect(calls()).toEqual([]);

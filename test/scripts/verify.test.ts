@@ -1,5 +1,8 @@
 // npm run verify against the local runtime: four checks over HTTP as Typeform makes them, and the summary line.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEALTH_TOKEN, startRuntime, TOKEN, type Runtime } from '../e2e/runtime';
 
@@ -40,14 +43,76 @@ describe('npm run verify', () => {
     expect(rt.host.outbox).toEqual([]);
   });
 
-  it('the wrong token given as the token: every check that needs it fails and the exit code is 1', async () => {
+  it('the wrong token given as the token: one line saying it is not WEBHOOK_TOKEN, then it stops (exit code 1)', async () => {
     rt = await startRuntime();
     const { code, out } = await verify('--url', `${rt.url}/exec?token=not-the-token`);
-    expect(out).toContain('FAIL test delivery (a TEST row, never mailed)');
-    expect(out).toContain('FAIL health view');
-    expect(out).toMatch(/verify: passed=1 failed=3/);
-    expect(out).toContain('docs/self-test.md#npm-run-verify');
+    const lines = out.trim().split('\n');
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^FAIL test delivery \(a TEST row, never mailed\): the web app refused --token: it is not this deployment's WEBHOOK_TOKEN \(in Script Properties/),
+      'verify: stopped there: the checks after it would fail the same way.',
+      'verify: passed=0 failed=1',
+      'What each failing check means: docs/self-test.md#npm-run-verify',
+    ]);
+    expect(out.match(/unauthorized/g)).toBeNull();
     expect(code).toBe(1);
+  });
+
+  it('a wrong --health-token: the three delivery checks pass, the health view says it is not HEALTH_TOKEN', async () => {
+    rt = await startRuntime();
+    const { code, out } = await verify('--url', `${rt.url}/exec`, '--token', TOKEN, '--health-token', 'x'.repeat(40));
+    expect(out).toMatch(/\nFAIL health view: the web app refused --health-token: it is not HEALTH_TOKEN/);
+    expect(out).toContain('verify: passed=3 failed=1');
+    expect(code).toBe(1);
+  });
+
+  it('nothing listening at the URL: one line naming the connection error and what to check, not three', async () => {
+    // A port that was free a moment ago: nothing listens there now.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const { code, out } = await verify('--url', `http://127.0.0.1:${port}/exec`, '--token', TOKEN, '--timeout', '5');
+    expect(out.match(/^FAIL /gm)).toHaveLength(1);
+    expect(out).toMatch(new RegExp(`FAIL test delivery \\(a TEST row, never mailed\\): cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED[^)]*\\): check --url`));
+    expect(out).toContain('verify: passed=0 failed=1');
+    expect(code).toBe(1);
+  });
+
+  it.each([
+    ['a 404 page', 404, '<html><title>Page Not Found</title></html>', /answers an HTML page "Page Not Found": no web app at this URL/],
+    ['a Google sign-in page', 200, '<html><title>Sign in - Google Accounts</title>accounts.google.com</html>', /Google asks to sign in, so the web app is not deployed for "Anyone"/],
+  ])('a URL that answers %s: one line saying what it is and to check --url, never the raw HTML', async (_what, status, html, diagnosis) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'text/html' });
+      res.end(html);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { code, out } = await verify('--url', `http://127.0.0.1:${port}/exec`, '--token', TOKEN);
+      expect(out.match(/^FAIL /gm)).toHaveLength(1);
+      expect(out).toMatch(diagnosis);
+      expect(out).toMatch(/check --url is the web app's \/exec URL/);
+      expect(out).not.toContain('<html>');
+      expect(code).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("README's verify command, as written there with the runtime's URL and tokens filled in, ends failed=0", async () => {
+    rt = await startRuntime();
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const command = /^npm run verify -- (.*)$/m.exec(readme)?.[1];
+    expect(command).toBeDefined();
+    const filled = (command as string)
+      .replace('https://script.google.com/macros/s/<deploymentId>/exec', `${rt.url}/exec`)
+      .replace('<WEBHOOK_TOKEN>', TOKEN)
+      .replace('<HEALTH_TOKEN>', HEALTH_TOKEN);
+    const args = [...filled.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+    const { code, out } = await verify(...args);
+    expect(out.trim().split('\n').at(-1)).toBe('verify: passed=4 failed=0');
+    expect(code).toBe(0);
   });
 
   it('the health view is asked with HEALTH_TOKEN only: without --health-token it fails saying so', async () => {

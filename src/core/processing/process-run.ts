@@ -16,6 +16,7 @@ import { applyOutcome } from './apply-outcome';
 import { notBefore } from '../domain/queue/not-before';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
+import { holdStaleDrafts } from './template-change';
 import {
   clearGoneIncidents,
   commitBatch,
@@ -73,6 +74,8 @@ export function runProcessing(deps: ProcessingDeps, options: ProcessingOptions):
     markGone(run, ['SHEETS_UNAVAILABLE']);
     run.forms = deps.config.readForms();
     reportConfigProblems(run);
+    // Before anything can mail or re-draft: a READY reply drafted with a template since changed waits for a person.
+    holdStaleDrafts(run, deps.templatesSeen ?? {});
     restoreFromLedger(run);
     checkJournal(run);
     collapseDuplicates(run);

@@ -70,6 +70,8 @@ export interface ProcessingDeps {
   retiredModels?: RetiredModels;
   /** Tokens spent on replies today before this run (usage-tally.ts): what DAILY_TOKEN_BUDGET counts against. */
   tokensSpentToday?: number;
+  /** Each form's template fingerprint as the last run saw it (template-change.ts): a READY row drafted with another waits. */
+  templatesSeen?: Readonly<Record<string, string>>;
 }
 
 export interface ProcessingOptions {
@@ -105,6 +107,8 @@ export interface ProcessingSummary {
   usage: UsageTally;
   /** The models known retired after this run (the deps' ones, with those this run found), to store for the next. */
   retiredModels: RetiredModels;
+  /** Each form's template fingerprint as this run saw it, to store for the next; absent when Config was not read. */
+  templatesSeen?: Record<string, string>;
 }
 
 export interface Run {

@@ -11,6 +11,7 @@ import { runProcessing, type ProcessingSummary } from '../processing/process-run
 import { BOUNCE_CHECK_PROPERTY, bouncesSince, readBounceCheckState } from '../processing/bounces';
 import { mailFigures, type MailFigures } from '../triage/mail-figures';
 import type { SuppressedEntry } from '../domain/mail/suppression';
+import { readTemplatesSeen, templatesSeenToWrite, TEMPLATES_SEEN_PROPERTY } from '../processing/template-change';
 import type { LocalClock } from '../domain/mail/send-window';
 import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from '../domain/gemini/model-list';
 import { readReviews, reviewLines, REVIEWS_PROPERTY } from '../staff/review-stats';
@@ -126,7 +127,7 @@ export function runQueueTick(ports: TickPorts, snapshot: Record<string, string>,
   return { summary: outcome.summary, nextDueAt };
 }
 
-/** FQ_TOKENS with this run's spending added, and FQ_MODELS_RETIRED as this run left it; only what changed. */
+/** FQ_TOKENS with this run's spending added, FQ_MODELS_RETIRED as this run left it, FQ_TEMPLATES_SEEN as it saw Config; only what changed. */
 function spendingProperties(summary: ProcessingSummary | undefined, snapshot: Record<string, string>, dayKey: string): Record<string, string> {
   if (!summary) return {};
   const properties: Record<string, string> = {};
@@ -134,6 +135,9 @@ function spendingProperties(summary: ProcessingSummary | undefined, snapshot: Re
   if (usage !== null) properties[USAGE_PROPERTY] = usage;
   const retired = retiredModelsToWrite(summary.retiredModels, snapshot[RETIRED_MODELS_PROPERTY]);
   if (retired !== null) properties[RETIRED_MODELS_PROPERTY] = retired;
+  // What this run saw of each form's template: the next run holds READY rows drafted with one since changed.
+  const templates = summary.templatesSeen ? templatesSeenToWrite(summary.templatesSeen, snapshot[TEMPLATES_SEEN_PROPERTY]) : null;
+  if (templates !== null) properties[TEMPLATES_SEEN_PROPERTY] = templates;
   return properties;
 }
 
@@ -187,6 +191,7 @@ function processAndMeasure(ports: TickPorts, settings: Settings, book: IncidentB
         localClock: ports.localClock,
         retiredModels: readRetiredModels(snapshot[RETIRED_MODELS_PROPERTY], startedAt),
         tokensSpentToday: tokensOn(readUsage(snapshot[USAGE_PROPERTY]), ports.dateKey(startedAt)),
+        templatesSeen: readTemplatesSeen(snapshot[TEMPLATES_SEEN_PROPERTY]),
       },
       { startedAt },
     );

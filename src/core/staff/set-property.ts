@@ -1,6 +1,7 @@
 // "Set a Script Property…": what a typed KEY=VALUE changes, whether to ask first, and what staff are told (never a secret).
 import { redact } from '../domain/failures/redact';
-import { parseSettingAssignment, SECRET_SETTING_KEYS } from '../domain/config/settings';
+import { DEFAULT_GEMINI_MODEL, parseSettingAssignment, SECRET_SETTING_KEYS } from '../domain/config/settings';
+import { unlikelyModelIds } from '../domain/config/config-check';
 
 export interface PropertyWrites {
   set: Record<string, string>;
@@ -23,6 +24,41 @@ export function looksLikeSecretValue(value: string): boolean {
 function hideSecrets(message: string, value: string): string {
   const hidden = looksLikeSecretValue(value) ? message.split(value).join(HIDDEN) : message;
   return redact(hidden);
+}
+
+/**
+ * A Gemini API key as Google AI Studio makes them: "AIza", then 35 letters, digits, '-' or '_' (39 characters). The
+ * shape only: whether Gemini accepts the key shows at its first request (or Self-test's).
+ */
+const GEMINI_KEY_SHAPE = /^AIza[0-9A-Za-z_-]{35}$/;
+
+/** After a key of the right shape is stored: what is not known yet, and how to know it now. */
+const KEY_NOT_TRIED = ' Its shape is right; whether Gemini accepts it shows with the next reply, or now: formqueue → Self-test sends one tiny request.';
+
+/**
+ * Why a model list or an API key is probably not what was meant (a typo, a key pasted with quotes or cut short), as a
+ * question to confirm; null when it looks right. Never quotes a key: only its length and how it starts.
+ */
+function shapeQuestion(key: string, value: string): string | null {
+  if (value === '') return null;
+  if (key === 'GEMINI_MODEL') {
+    const wrong = unlikelyModelIds(value);
+    if (wrong.length === 0) return null;
+    const shown = looksLikeSecretValue(wrong[0]) ? HIDDEN : `"${wrong[0]}"`;
+    return (
+      `${shown} does not look like a Gemini model id (gemini-… or gemma-…, for example ${DEFAULT_GEMINI_MODEL}; several are separated by commas). ` +
+      'Saved as it is, no reply can be written until it is corrected (staff get a "Gemini model not found" mail). Save it anyway?'
+    );
+  }
+  if (key === 'GEMINI_API_KEY' && !GEMINI_KEY_SHAPE.test(value)) {
+    const start = value.startsWith('AIza') ? 'starts with "AIza" but' : 'does not start with "AIza", and';
+    return (
+      `That does not look like a Gemini API key: Google AI Studio's keys start with "AIza" and are 39 letters, digits, - or _; this one ${start} ` +
+      `is ${value.length} characters${/[\s"'<>]/.test(value) ? ' with spaces or quotes in it' : ''}. Saved as it is, no reply can be written ` +
+      '(staff get a "Gemini API key invalid" mail). Save it anyway?'
+    );
+  }
+  return null;
 }
 
 export function planPropertyChange(text: string, current: Readonly<Record<string, string>>): PropertyChange {
@@ -57,5 +93,8 @@ export function planPropertyChange(text: string, current: Readonly<Record<string
         'the Typeform webhook URL, check a delivery arrives, then remove WEBHOOK_TOKEN_PREVIOUS (type WEBHOOK_TOKEN_PREVIOUS=).',
     };
   }
-  return { kind: 'apply', writes, done: value === '' ? `${key} removed.` : `${key} is set to ${shown}.` };
+  const done = value === '' ? `${key} removed.` : `${key} is set to ${shown}.`;
+  const question = shapeQuestion(key, value);
+  if (question !== null) return { kind: 'confirm', question, writes, done: `${done} It does not look right: correct it here if replies fail.` };
+  return { kind: 'apply', writes, done: key === 'GEMINI_API_KEY' && value !== '' ? `${done}${KEY_NOT_TRIED}` : done };
 }

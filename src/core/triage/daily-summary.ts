@@ -9,7 +9,8 @@ import { mailFiguresLine, type MailFigures } from './mail-figures';
 import { INCIDENTS } from './incident-catalog';
 import type { Incident, IncidentHistoryEntry } from './incidents';
 import type { MailPart } from './mail-text';
-import { needsPersonRowParts } from './needs-person-mail';
+import { needsPersonRowIds, needsPersonRowParts } from './needs-person-mail';
+import { operatorFooterParts, withoutRepoPointers } from './operator-footer';
 import { redactSubject, renderMail } from './mail-text';
 import { missedDeliveriesNote } from '../domain/typeform/missed-deliveries';
 import { SUBJECT_PREFIX, staffMailFits, staffMailRedaction } from './triage-mail';
@@ -95,15 +96,19 @@ export function planDailySummary(input: DailySummaryInput): OutgoingMail | null 
   for (const incident of current) {
     const state = incident.state === 'open' ? `open since ${formatTime(incident.firstSeen)}` : `cleared ${formatTime(incident.clearedAt ?? now)}`;
     const about = INCIDENTS[incident.code].summaryShowsDetail ? `: ${incident.detail}` : '';
-    parts.push({ kind: 'line', text: `${INCIDENTS[incident.code].title} (${incident.code}): ${state}, seen ${plural(incident.count, 'time')}${about}` });
+    parts.push({ kind: 'line', text: `${INCIDENTS[incident.code].title}: ${state}, seen ${plural(incident.count, 'time')}${about}` });
   }
   for (const entry of resolved) {
     parts.push({
       kind: 'line',
-      text: `${INCIDENTS[entry.code].title} (${entry.code}): resolved ${formatTime(entry.clearedAt)} after ${formatDuration(entry.clearedAt - entry.firstSeen)}, seen ${plural(entry.count, 'time')}`,
+      text: `${INCIDENTS[entry.code].title}: resolved ${formatTime(entry.clearedAt)} after ${formatDuration(entry.clearedAt - entry.firstSeen)}, seen ${plural(entry.count, 'time')}`,
     });
   }
-  const rendered = renderMail(parts, redaction);
+  // The incidents' codes and the rows' event_ids are for whoever set formqueue up: one footer, last.
+  const staff = withoutRepoPointers(parts);
+  const codes = [...new Set([...current, ...resolved].map((entry) => entry.code))].map((code) => `${code} (${INCIDENTS[code].title})`);
+  const footer = operatorFooterParts({ codes, rowIds: needsPersonRowIds(health, redaction), pointers: staff.pointers });
+  const rendered = renderMail([...staff.parts, ...footer], redaction);
   const incidentsCount = current.length + resolved.length;
   return {
     to: settings.staffEmails.join(','),

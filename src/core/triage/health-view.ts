@@ -1,4 +1,5 @@
 // The Queue health dialog's HTML: counts by status, the oldest PENDING row, rows needing a person, open incidents.
+import { staffWords } from './operator-footer';
 import { overdueReason, type RunGap } from '../domain/queue/run-gap';
 import { STATUSES, STATUS_COLOURS } from '../domain/queue/statuses';
 import type { QueueHealth } from './health';
@@ -14,7 +15,7 @@ import { missedDeliveriesNote } from '../domain/typeform/missed-deliveries';
 function banners(state: boolean | { paused: boolean; typeformTokenSet: boolean }, gap: RunGap | null): string[] {
   const paused = typeof state === 'boolean' ? state : state.paused;
   const parts: string[] = [];
-  const missed = missedDeliveriesNote(typeof state === 'boolean' || state.typeformTokenSet);
+  const missed = staffNote(missedDeliveriesNote(typeof state === 'boolean' || state.typeformTokenSet));
   if (missed !== null) parts.push(`<p style="background:#fff2cc;padding:6px">${escapeHtml(missed)}</p>`);
   if (paused) parts.push('<p style="background:#f4cccc;padding:6px"><b>Paused</b>: nothing is generated or sent until you choose formqueue → Resume.</p>');
   if (gap !== null) parts.push(`<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: ${escapeHtml(overdueReason(gap, formatTime))}.</p>`);
@@ -63,7 +64,7 @@ export function healthDialogHtml(
     for (const incident of open) {
       parts.push(
         `<li><b>${escapeHtml(INCIDENTS[incident.code].title)}</b> since ${escapeHtml(formatTime(incident.firstSeen))} ` +
-          `(${incident.count}×): ${escapeHtml(incident.detail)}<br><i>Next step:</i> ${escapeHtml(INCIDENTS[incident.code].nextStep)}</li>`,
+          `(${incident.count}×): ${escapeHtml(incident.detail)}<br><i>Next step:</i> ${escapeHtml(staffWords(INCIDENTS[incident.code].nextStep))}</li>`,
       );
     }
     parts.push('</ul>');
@@ -74,4 +75,9 @@ export function healthDialogHtml(
   }
   parts.push(`<p style="color:#666">${escapeHtml(health.userImpact.statement)}</p></div>`);
   return parts.join('\n');
+}
+
+/** The note without its repository pointer: the dialog has no operator footer, and staff cannot open the repository. */
+function staffNote(note: string | null): string | null {
+  return note === null ? null : staffWords(note);
 }

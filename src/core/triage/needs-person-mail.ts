@@ -14,7 +14,7 @@ export function shownText(text: string, redaction: RedactionContext, max: number
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
-/** One link per listed row (status, mail_ref), then a line with its event_id, reason and error cell. */
+/** One link per listed row (status, mail_ref), then a line with its reason and error cell (its event_id goes to the operator's footer). */
 export function needsPersonRowParts(health: QueueHealth, now: number, redaction: RedactionContext): MailPart[] {
   const parts: MailPart[] = [];
   for (const row of health.needsPerson) {
@@ -22,13 +22,23 @@ export function needsPersonRowParts(health: QueueHealth, now: number, redaction:
     const label = `row ${row.rowNumber} (${row.status || 'no status'}${waited}, mail_ref ${row.mailRef || 'none yet'})`;
     parts.push(row.link ? { kind: 'link', text: label, href: row.link } : { kind: 'line', text: `  ${label}` });
     const error = shownText(row.error, redaction, ERROR_SHOWN_CHARS);
-    const eventId = row.eventId ? `event_id ${shownText(row.eventId, redaction, 80)} · ` : '';
-    parts.push({ kind: 'line', text: `      ${eventId}${NEEDS_PERSON_GUIDE[row.reason].label}${error ? ` · ${error}` : ''}` });
+    parts.push({ kind: 'line', text: `      ${NEEDS_PERSON_GUIDE[row.reason].label}${error ? ` · ${error}` : ''}` });
   }
   if (health.needsPersonCount > health.needsPerson.length) {
     parts.push({ kind: 'line', text: `  … and ${health.needsPersonCount - health.needsPerson.length} more (filter the status column).` });
   }
   return parts;
+}
+
+/** "row 4: ev-4" for each listed row with an event_id: the operator's footer, where the Log and Journal are searched by it. */
+export function needsPersonRowIds(health: QueueHealth, redaction: RedactionContext): string[] {
+  return health.needsPerson.filter((row) => row.eventId).map((row) => `row ${row.rowNumber}: ${shownText(row.eventId, redaction, 80)}`);
+}
+
+/** What only the operator can switch on for the listed rows' reasons, once each. */
+export function needsPersonOperatorNotes(health: QueueHealth): string[] {
+  const notes = health.needsPerson.map((row) => NEEDS_PERSON_GUIDE[row.reason].operatorNote).filter((note): note is string => note !== undefined);
+  return [...new Set(notes)];
 }
 
 /** For each reason among the listed rows, once: which rows, and what to check, where, and what to set. */

@@ -40,6 +40,8 @@ export interface ReasonGuide {
    * Sent folder of the account formqueue runs as: the Log sheet and the respondent can answer instead.
    */
   step: string;
+  /** What only the person who set formqueue up can do about it (a Script Property): the mail's operator footer. */
+  operatorNote?: string;
 }
 
 /** Asking whether a reply arrived, without the deploying account's Sent folder. */
@@ -47,8 +49,9 @@ const ASK_WHETHER_IT_ARRIVED =
   'Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue ' +
   "to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed).";
 /** The Sent check (src/core/processing/sent-check-step.ts) settles SENDING rows and rows parked with an unknown outcome. */
-const SENT_CHECK_AUTOMATES =
-  'With Script Property RECONCILE_SENT_MAIL=true formqueue searches the Sent folder for such rows itself and settles them (docs/oauth-scopes.md).';
+const SENT_CHECK_AUTOMATES = 'Whoever set formqueue up can switch on its Sent folder check, which settles such rows by itself.';
+/** How the operator switches it on: in the footer, away from the staff's steps. */
+const SENT_CHECK_SWITCH = 'Sent folder check: Script Property RECONCILE_SENT_MAIL=true (docs/oauth-scopes.md).';
 
 export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>> = {
   'send-interrupted': {
@@ -59,11 +62,13 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
       '"claimed for sending" line, then "about to send", and no SENT line after it. A run mails one row at a time, in order, and the rows ' +
       "it had not reached went back by themselves: this is the row to ask about first (the others of that run are not in doubt). " +
       `${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+    operatorNote: SENT_CHECK_SWITCH,
   },
   'mail-outcome-unknown': {
     when: 'NEEDS_REVIEW, error `MAIL_UNKNOWN`',
     label: 'mail outcome unknown',
     step: `Gmail gave an unclear answer while sending (the error cell and the Log line for the event_id quote it): the mail may or may not have gone. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+    operatorNote: SENT_CHECK_SWITCH,
   },
   'send-claim-unsettled': {
     when: 'NEEDS_REVIEW, error `ALREADY_CLAIMED`',
@@ -71,6 +76,7 @@ export const NEEDS_PERSON_GUIDE: Readonly<Record<NeedsPersonReason, ReasonGuide>
     step:
       'The Log sheet shows a send of this submission that no later line settles (a paste over status or a cleared sent_at hid it): ' +
       `filter the Log by the event_id to see when it was claimed and who changed the row since. ${ASK_WHETHER_IT_ARRIVED} ${SENT_CHECK_AUTOMATES}`,
+    operatorNote: SENT_CHECK_SWITCH,
   },
   'already-sent': {
     when: 'NEEDS_REVIEW, error `ALREADY_SENT`',

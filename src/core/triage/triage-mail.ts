@@ -11,7 +11,8 @@ import type { Incident, MailKind } from './incidents';
 import { isNotifiable } from './incidents';
 import type { MailPart, RedactionContext } from './mail-text';
 import { redactSubject, renderMail } from './mail-text';
-import { needsPersonRowParts, needsPersonStepParts } from './needs-person-mail';
+import { needsPersonOperatorNotes, needsPersonRowIds, needsPersonRowParts, needsPersonStepParts } from './needs-person-mail';
+import { operatorFooterParts, withoutRepoPointers } from './operator-footer';
 import { assessRefusedCallsImpact, type RefusedCallsFacts } from './refused-calls-impact';
 import { formatDuration, formatTime, plural } from '../domain/text';
 import { MINUTE_MS } from '../domain/time';
@@ -200,19 +201,18 @@ function queueParts(health: QueueHealth, now: number, redaction: RedactionContex
   return parts;
 }
 
+/** When and how often, and which rows: staff words; the code and the raw error go to the operator's footer. */
 function detailParts(incident: Incident, now: number): MailPart[] {
   const shown = incident.rows.slice(0, ROWS_SHOWN).join(', ');
   const rows =
     incident.rowCount === 0 ? 'none named' : `${shown}${incident.rowCount > ROWS_SHOWN ? ` … (${incident.rowCount} in all)` : ''}`;
   const parts: MailPart[] = [
     { kind: 'heading', text: 'Details' },
-    { kind: 'field', label: 'Code', text: incident.code },
     { kind: 'field', label: 'First seen', text: formatTime(incident.firstSeen) },
     { kind: 'field', label: 'Last seen', text: `${formatTime(incident.lastSeen)} (${formatDuration(now - incident.lastSeen)} ago)` },
     { kind: 'field', label: 'Seen', text: `${plural(incident.count, 'time')} in ${plural(incident.runs, 'run')}` },
     { kind: 'field', label: 'Affected rows', text: rows },
   ];
-  if (incident.detail) parts.push({ kind: 'line', text: 'Last error:' }, { kind: 'pre', text: incident.detail });
   return parts;
 }
 
@@ -252,7 +252,6 @@ function composeTriageMail(
         label: 'What happened',
         text: `${INCIDENTS[incident.code].title} is over. It lasted ${lasted} (first seen ${formatTime(incident.firstSeen)}, cleared ${formatTime(incident.clearedAt ?? now)}), seen ${plural(incident.count, 'time')}.`,
       },
-      { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Caught up', text: caught.length > 0 ? caught.join(', ') : 'nothing was reported as caught up' },
       { kind: 'field', label: 'Respondents affected', text: `${affectedWord(impact)}. ${impact.statement}` },
       ...queueParts(health, now, redaction),
@@ -270,7 +269,6 @@ function composeTriageMail(
     const seen = kind === 'reminder' ? ` Still going after ${formatDuration(now - incident.firstSeen)}: seen ${plural(incident.count, 'time')} since ${formatTime(incident.firstSeen)}.` : '';
     parts.push(
       { kind: 'field', label: 'What happened', text: `${INCIDENTS[incident.code].whatHappened}${firstLine ? ` (${firstLine})` : ''}${seen}` },
-      { kind: 'field', label: 'Class', text: CLASS_LABEL[cls] },
       { kind: 'field', label: 'Respondents affected', text: `${affectedWord(impact)}. ${impact.statement}` },
       ...queueParts(health, now, redaction),
       { kind: 'field', label: 'Next step', text: INCIDENTS[incident.code].nextStep },
@@ -279,7 +277,16 @@ function composeTriageMail(
     if (incident.code === 'ROWS_NEED_A_PERSON') parts.push(...needsPersonStepParts(health));
   }
   parts.push(...detailParts(incident, now));
-  const rendered = renderMail(parts, redaction);
+  // Staff read down to here; what only the person who set formqueue up can use comes last, in one footer.
+  const staff = withoutRepoPointers(parts);
+  const footer = operatorFooterParts({
+    codes: [`${incident.code} (class: ${CLASS_LABEL[cls]})`],
+    rowIds: needsPersonRowIds(health, redaction),
+    notes: kind !== 'recovery' && incident.code === 'ROWS_NEED_A_PERSON' ? needsPersonOperatorNotes(health) : [],
+    pointers: staff.pointers,
+    lastError: incident.detail,
+  });
+  const rendered = renderMail([...staff.parts, ...footer], redaction);
   return {
     subject: redactSubject(subjectFor(incident, kind, health, impact, now), redaction),
     body: rendered.body,

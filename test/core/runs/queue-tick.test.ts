@@ -257,7 +257,8 @@ describe('the processQueue tick', () => {
     const [mail] = staffMails(w);
     expect(mail.subject).toBe('[formqueue] Rows need a person — 1 row needs a person');
     expect(mail.body).toContain('  row 2 (FAILED, mail_ref FQ-F41LED): https://docs.google.com/spreadsheets/d/abc/edit#gid=0&range=A2\n');
-    expect(mail.body).toContain('      event_id e-failed · mail refused · MAIL_PERMANENT: Invalid email: mina@\n');
+    expect(mail.body).toContain('      mail refused · MAIL_PERMANENT: Invalid email: mina@\n');
+    expect(mail.body.split('\nFor the person who set this up\n')[1]).toMatch(/^Rows by event_id: row \d+: e-failed$/m);
     expect(mail.body).toContain(`Mail refused (row 2): ${NEEDS_PERSON_GUIDE['mail-refused'].step}\n`);
 
     // Hours later, with rows joining the open incident: no reminder, no new mail.

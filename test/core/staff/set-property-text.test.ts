@@ -25,9 +25,42 @@ describe('planPropertyChange, word for word', () => {
     ['text without "=" gets the help, readable (not redacted)', 'hello', {}, {
       kind: 'refused', message: 'Type NAME=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).',
     }],
-    ['a secret-looking value under an ordinary key is set, shown hidden', `GEMINI_MODEL=${API_KEY}`, {}, {
-      kind: 'apply', writes: { set: { GEMINI_MODEL: API_KEY }, remove: [] }, done: `GEMINI_MODEL is set to ${HIDDEN}.`,
+    ['a secret-looking value under an ordinary key: asked first as no model id, and shown hidden in the question and the answer', `GEMINI_MODEL=${API_KEY}`, {}, {
+      kind: 'confirm',
+      question: `${HIDDEN} does not look like a Gemini model id (gemini-… or gemma-…, for example gemini-3.5-flash; several are separated by commas). ` +
+        'Saved as it is, no reply can be written until it is corrected (staff get a "Gemini model not found" mail). Save it anyway?',
+      writes: { set: { GEMINI_MODEL: API_KEY }, remove: [] },
+      done: `GEMINI_MODEL is set to ${HIDDEN}. It does not look right: correct it here if replies fail.`,
     }],
+    ['a model list that looks right is set without a question', 'GEMINI_MODEL=gemini-3.5-flash, gemma-3-27b-it', {}, {
+      kind: 'apply', writes: { set: { GEMINI_MODEL: 'gemini-3.5-flash, gemma-3-27b-it' }, remove: [] }, done: 'GEMINI_MODEL is set to gemini-3.5-flash, gemma-3-27b-it.',
+    }],
+    ['a mistyped model in a list is named in the question', 'GEMINI_MODEL=gemini-3.5-flash, Gemini 2.5 Pro', {}, {
+      kind: 'confirm',
+      question: '"Gemini 2.5 Pro" does not look like a Gemini model id (gemini-… or gemma-…, for example gemini-3.5-flash; several are separated by commas). ' +
+        'Saved as it is, no reply can be written until it is corrected (staff get a "Gemini model not found" mail). Save it anyway?',
+      writes: { set: { GEMINI_MODEL: 'gemini-3.5-flash, Gemini 2.5 Pro' }, remove: [] },
+      done: 'GEMINI_MODEL is set to gemini-3.5-flash, Gemini 2.5 Pro. It does not look right: correct it here if replies fail.',
+    }],
+    ['an API key of the right shape is set, hidden, saying how to try it now', `GEMINI_API_KEY=${API_KEY}`, {}, {
+      kind: 'apply', writes: { set: { GEMINI_API_KEY: API_KEY }, remove: [] },
+      done: 'GEMINI_API_KEY is set to (hidden). Its shape is right; whether Gemini accepts it shows with the next reply, or now: formqueue → Self-test sends one tiny request.',
+    }],
+    ['an API key cut short is asked about by its length, never quoted', `GEMINI_API_KEY=${API_KEY.slice(0, 30)}`, {}, {
+      kind: 'confirm',
+      question: 'That does not look like a Gemini API key: Google AI Studio\'s keys start with "AIza" and are 39 letters, digits, - or _; this one starts with "AIza" but ' +
+        'is 30 characters. Saved as it is, no reply can be written (staff get a "Gemini API key invalid" mail). Save it anyway?',
+      writes: { set: { GEMINI_API_KEY: API_KEY.slice(0, 30) }, remove: [] },
+      done: 'GEMINI_API_KEY is set to (hidden). It does not look right: correct it here if replies fail.',
+    }],
+    ['an API key pasted with its quotes says so', `GEMINI_API_KEY="${API_KEY}"`, {}, {
+      kind: 'confirm',
+      question: 'That does not look like a Gemini API key: Google AI Studio\'s keys start with "AIza" and are 39 letters, digits, - or _; this one does not start with "AIza", and ' +
+        'is 41 characters with spaces or quotes in it. Saved as it is, no reply can be written (staff get a "Gemini API key invalid" mail). Save it anyway?',
+      writes: { set: { GEMINI_API_KEY: `"${API_KEY}"` }, remove: [] },
+      done: 'GEMINI_API_KEY is set to (hidden). It does not look right: correct it here if replies fail.',
+    }],
+    ['removing the API key asks nothing', 'GEMINI_API_KEY=', {}, { kind: 'apply', writes: { set: {}, remove: ['GEMINI_API_KEY'] }, done: 'GEMINI_API_KEY removed.' }],
     ['an empty value removes the property', 'STAFF_EMAILS=', {}, { kind: 'apply', writes: { set: {}, remove: ['STAFF_EMAILS'] }, done: 'STAFF_EMAILS removed.' }],
     ['another key while a webhook token exists asks nothing', 'STAFF_EMAILS=a@example.org', { WEBHOOK_TOKEN: OLD }, {
       kind: 'apply', writes: { set: { STAFF_EMAILS: 'a@example.org' }, remove: [] }, done: 'STAFF_EMAILS is set to a@example.org.',

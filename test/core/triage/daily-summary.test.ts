@@ -50,8 +50,9 @@ describe('daily summary', () => {
     expect(mail?.subject).toBe('[formqueue] Daily summary 2025-06-01 — 1 waiting, 1 need a person, 2 incidents');
     expect(mail?.body).toContain('Queue: PENDING 1, GENERATING 0');
     expect(mail?.body).toContain(`row 4 (FAILED, mail_ref none yet): ${SPREADSHEET_URL}#gid=0&range=A4`);
-    expect(mail?.body).toContain('Gemini API key invalid (GEMINI_KEY_INVALID): open since 2025-06-01 09:50 UTC, seen 1 time');
-    expect(mail?.body).toContain('Sheets unavailable (SHEETS_UNAVAILABLE): resolved 2025-06-01 08:20 UTC after 20 min, seen 1 time');
+    expect(mail?.body).toContain('Gemini API key invalid: open since 2025-06-01 09:50 UTC, seen 1 time');
+    expect(mail?.body.split('\nFor the person who set this up\n')[1]).toContain('GEMINI_KEY_INVALID (Gemini API key invalid)');
+    expect(mail?.body).toContain('Sheets unavailable: resolved 2025-06-01 08:20 UTC after 20 min, seen 1 time');
     expect(mail?.body).not.toContain(API_KEY);
   });
 
@@ -109,17 +110,23 @@ describe('daily summary, exactly', () => {
       'Waiting for a reply: 0',
       'Rows that need a person: 2',
       `  row 4 (FAILED, mail_ref FQ-AB12CD): ${SPREADSHEET_URL}#gid=0&range=A4`,
-      '      event_id ev-4 · failed',
+      '      failed',
       '  row 5 (no status, mail_ref none yet)',
-      '      event_id ev-5 · status not known',
-      `Missed deliveries: ${MISSED_DELIVERIES_UNRECOVERABLE}`,
+      '      status not known',
+      `Missed deliveries: ${MISSED_DELIVERIES_UNRECOVERABLE.replace(' (docs/reconciliation.md)', '')}`,
       '',
       'Incidents of the last 24 hours',
       '------------------------------',
-      'Gemini daily quota used up (GEMINI_DAILY_QUOTA): open since 2025-06-01 07:00 UTC, seen 2 times',
-      'Sheets unavailable (SHEETS_UNAVAILABLE): cleared 2025-06-01 09:30 UTC, seen 1 time',
-      'Gemini API key invalid (GEMINI_KEY_INVALID): open since 2025-06-01 07:00 UTC, seen 2 times',
-      'Gemini rate limit persists (GEMINI_RATE_LIMITED): resolved 2025-05-31 11:30 UTC after 1 h 30 min, seen 3 times',
+      'Gemini daily quota used up: open since 2025-06-01 07:00 UTC, seen 2 times',
+      'Sheets unavailable: cleared 2025-06-01 09:30 UTC, seen 1 time',
+      'Gemini API key invalid: open since 2025-06-01 07:00 UTC, seen 2 times',
+      'Gemini rate limit persists: resolved 2025-05-31 11:30 UTC after 1 h 30 min, seen 3 times',
+      '',
+      'For the person who set this up',
+      '------------------------------',
+      'Codes: GEMINI_DAILY_QUOTA (Gemini daily quota used up), SHEETS_UNAVAILABLE (Sheets unavailable), GEMINI_KEY_INVALID (Gemini API key invalid), GEMINI_RATE_LIMITED (Gemini rate limit persists)',
+      'Rows by event_id: row 4: ev-4, row 5: ev-5',
+      'In the repository: docs/reconciliation.md',
       '',
     ]);
   });

@@ -5,6 +5,7 @@ import { computeHealth } from '../../../src/core/triage/health';
 import type { Incident } from '../../../src/core/triage/incident-record';
 import { DAY, repliedRow, T0 } from '../fakes/rows';
 import { needsRow } from './fakes';
+import { INCIDENTS } from '../../../src/core/triage/incident-catalog';
 
 const incident = (patch: Partial<Incident>): Incident => ({
   code: 'GEMINI_DAILY_QUOTA',
@@ -96,5 +97,16 @@ describe('the Queue health dialog, exactly', () => {
     expect(html).not.toContain('deliveries wait outside');
     expect(html).not.toContain('need a person');
     expect(html).toContain('<p>No PENDING rows.</p>');
+  });
+});
+
+describe('the dialog in staff words', () => {
+  it('shows an incident\'s next step and the missed-deliveries note without a repository path', () => {
+    const open = incident({ code: 'SENT_CHECK_FAILED' });
+    const html = healthDialogHtml(computeHealth([], T0), [open], T0, { paused: false, typeformTokenSet: false });
+    expect(INCIDENTS.SENT_CHECK_FAILED.nextStep).toContain('(docs/oauth-scopes.md)');
+    expect(html).toContain('accept the consent screen; or set RECONCILE_SENT_MAIL off');
+    expect(html).toContain('Missed');
+    expect(html).not.toMatch(/docs\/\S+\.md/);
   });
 });

@@ -31,7 +31,6 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
     expect(mail.body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Typeform holds submissions whose webhook never became a row (Google refused the call, Typeform gave up, a token was wrong); the Typeform check added them to Queue. (3 submission(s) of 2025-05-30T09:00:00–2025-05-31T21:00:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens a1b2c3, d4e5f6, …))",
-        "Class: needs a person",
         "Respondents affected: Yes. 3 rows wait in AWAITING_APPROVAL: those respondents get no reply until staff approve them.",
         "Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 3, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 0, SKIPPED 0, DUPLICATE 0, TEST 0",
         "Oldest PENDING: none",
@@ -41,11 +40,14 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
         "",
         "Details",
         "-------",
-        "Code: SUBMISSIONS_RECOVERED",
         "First seen: 2025-06-01 10:00 UTC",
         "Last seen: 2025-06-01 10:00 UTC (0 s ago)",
         "Seen: 1 time in 1 run",
         "Affected rows: none named",
+        "",
+        "For the person who set this up",
+        "------------------------------",
+        "Code: SUBMISSIONS_RECOVERED (class: needs a person)",
         "Last error:",
         "3 submission(s) of 2025-05-30T09:00:00–2025-05-31T21:00:00 UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens a1b2c3, d4e5f6, …)",
         "",
@@ -64,7 +66,7 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
   ])('the impact, %s', (_what, rows, subject, impactLine) => {
     const { sent } = runOnce(new MemoryProperties(), T0, (book) => book.raise('SUBMISSIONS_RECOVERED', recoveredDetail(check)), { rows });
     expect(sent[0].mail.subject).toBe(`[formqueue] Missed submissions recovered — ${subject}`);
-    expect(sent[0].mail.body.split('\n')[2]).toBe(impactLine);
+    expect(sent[0].mail.body.split('\n')[1]).toBe(impactLine);
   });
 
   // The subject names rows awaiting approval only for an incident whose rows await it, and only when some do.
@@ -88,7 +90,8 @@ describe('SUBMISSIONS_RECOVERED, in words', () => {
       dateKey: '2025-06-01', lastSentDateKey: '2025-05-31', health: computeHealth(waiting, T0, SPREADSHEET_URL, 0), incidents: book.all(),
       history: book.recentHistory(), now: T0, settings: testSettings({ DAILY_SUMMARY: 'true' }), remainingMailQuota: 100,
     });
-    const line = summary?.body.split('\n').find((text) => text.includes('SUBMISSIONS_RECOVERED'));
-    expect(line).toBe(`Missed submissions recovered (SUBMISSIONS_RECOVERED): open since 2025-06-01 09:00 UTC, seen 1 time: 3 submission(s) of ${check.since}–${check.until} UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens a1b2c3, d4e5f6, …)`);
+    const line = summary?.body.split('\n').find((text) => text.startsWith('Missed submissions recovered'));
+    expect(summary?.body).toContain('\nCode: SUBMISSIONS_RECOVERED (Missed submissions recovered)\n');
+    expect(line).toBe(`Missed submissions recovered: open since 2025-06-01 09:00 UTC, seen 1 time: 3 submission(s) of ${check.since}–${check.until} UTC recovered from Typeform, waiting in AWAITING_APPROVAL (response tokens a1b2c3, d4e5f6, …)`);
   });
 });

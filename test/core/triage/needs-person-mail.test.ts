@@ -1,7 +1,7 @@
 // The rows needing a person as the triage mail lists them: each row's lines, the error cell shown, and one step per reason.
 import { describe, expect, it } from 'vitest';
 import { computeHealth, type NeedsPersonRow, type QueueHealth } from '../../../src/core/triage/health';
-import { ERROR_SHOWN_CHARS, needsPersonRowParts, needsPersonStepParts } from '../../../src/core/triage/needs-person-mail';
+import { ERROR_SHOWN_CHARS, needsPersonOperatorNotes, needsPersonRowIds, needsPersonRowParts, needsPersonStepParts } from '../../../src/core/triage/needs-person-mail';
 import { NEEDS_PERSON_GUIDE } from '../../../src/core/triage/needs-person';
 import { T0 } from '../fakes/rows';
 import { API_KEY, needsRow, SPREADSHEET_URL } from './fakes';
@@ -14,11 +14,21 @@ const words = (length: number) => 'x'.padStart(length, 'word ');
 const errorLine = (row: NeedsPersonRow) => needsPersonRowParts(healthOf([row]), T0, redaction)[1].text;
 
 describe('needsPersonRowParts', () => {
-  it('a row without a link or status is a plain line saying so, then its event_id and reason', () => {
-    expect(needsPersonRowParts(healthOf([needsRow(5, '', null)]), T0, redaction)).toEqual([
+  it('a row without a link or status is a plain line saying so, then its reason; its event_id is for the operator footer only', () => {
+    const health = healthOf([needsRow(5, '', null)]);
+    expect(needsPersonRowParts(health, T0, redaction)).toEqual([
       { kind: 'line', text: '  row 5 (no status, mail_ref none yet)' },
-      { kind: 'line', text: `      event_id ev-5 · ${NEEDS_PERSON_GUIDE['unknown-status'].label}` },
+      { kind: 'line', text: `      ${NEEDS_PERSON_GUIDE['unknown-status'].label}` },
     ]);
+    expect(needsPersonRowIds(health, redaction)).toEqual(['row 5: ev-5']);
+  });
+
+  it('the operator footer gets the event_ids (redacted, cut to 80), and the Sent check switch once for several rows that need it', () => {
+    const long = `ev ${'word '.repeat(20)}end`;
+    const health = healthOf([needsRow(3, 'NEEDS_REVIEW', null, { eventId: long, reason: 'send-interrupted' }), needsRow(4, 'NEEDS_REVIEW', null, { eventId: '', reason: 'mail-outcome-unknown' })]);
+    expect(needsPersonRowIds(health, redaction)).toEqual([`row 3: ${long.slice(0, 79)}…`]);
+    expect(needsPersonOperatorNotes(health)).toEqual([NEEDS_PERSON_GUIDE['send-interrupted'].operatorNote]);
+    expect(needsPersonOperatorNotes(healthOf([needsRow(3, 'FAILED', null)]))).toEqual([]);
   });
 
   it.each<[string, string, string]>([
@@ -27,7 +37,7 @@ describe('needsPersonRowParts', () => {
     [`exactly ${ERROR_SHOWN_CHARS} characters are shown whole`, words(ERROR_SHOWN_CHARS), words(ERROR_SHOWN_CHARS)],
     [`a longer cell is cut to ${ERROR_SHOWN_CHARS} with an ellipsis`, words(ERROR_SHOWN_CHARS + 1), `${words(ERROR_SHOWN_CHARS + 1).slice(0, ERROR_SHOWN_CHARS - 1)}…`],
   ])('the error cell: %s', (_name, error, shown) => {
-    expect(errorLine(needsRow(4, 'FAILED', null, { error }))).toBe(`      event_id ev-4 · ${failedLabel} · ${shown}`);
+    expect(errorLine(needsRow(4, 'FAILED', null, { error }))).toBe(`      ${failedLabel} · ${shown}`);
   });
 
   it('a row with no event_id and an error of blanks shows neither', () => {

@@ -100,9 +100,11 @@ describe('what staff are told per reason', () => {
   });
 
   for (const reason of ['send-interrupted', 'mail-outcome-unknown', 'send-claim-unsettled'] as const) {
-    it(`${reason}: names RECONCILE_SENT_MAIL, which settles such rows from the Sent folder, and where it is explained`, () => {
-      expect(NEEDS_PERSON_GUIDE[reason].step).toContain('RECONCILE_SENT_MAIL=true');
-      expect(NEEDS_PERSON_GUIDE[reason].step).toContain('docs/oauth-scopes.md');
+    it(`${reason}: tells staff the Sent folder check can settle such rows, and the operator note names RECONCILE_SENT_MAIL and where it is explained`, () => {
+      expect(NEEDS_PERSON_GUIDE[reason].step).toContain('Whoever set formqueue up can switch on its Sent folder check');
+      expect(NEEDS_PERSON_GUIDE[reason].step).not.toMatch(/Script Property|RECONCILE_SENT_MAIL|docs\//);
+      expect(NEEDS_PERSON_GUIDE[reason].operatorNote).toContain('RECONCILE_SENT_MAIL=true');
+      expect(NEEDS_PERSON_GUIDE[reason].operatorNote).toContain('docs/oauth-scopes.md');
     });
   }
 });

@@ -46,25 +46,28 @@ describe('a first triage mail', () => {
     expect(mail().body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Gemini's daily quota or spend cap is used up (429): generation is paused until it resets. (Exception: quota exceeded)",
-        "Class: quota",
         "Respondents affected: Yes. 4 respondents are waiting for a reply (PENDING 2, spilled 2; the oldest has waited 180 min); they get it once this clears.",
         "Queue: PENDING 2, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0, unknown status 1, in the spill 2",
         "Oldest PENDING: 3 h (received 2025-06-01 07:00 UTC)",
         "Rows that need a person: 2",
         "  row 4 (FAILED, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
-        "      event_id ev-4 · Gemini wrote no reply · GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)",
+        "      Gemini wrote no reply · GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)",
         "  row 5 (SENTT, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
-        "      event_id ev-5 · status not known",
+        "      status not known",
         "Next step: Nothing to do unless replies are urgent: rows keep their place and generation resumes when Gemini's daily quota resets (midnight Pacific time); to go faster, raise the quota or spend cap in Google AI Studio.",
         "Repeats fold into this incident: at most one reminder every 1 h, and one mail when it clears.",
         "",
         "Details",
         "-------",
-        "Code: GEMINI_DAILY_QUOTA",
         "First seen: 2025-06-01 08:00 UTC",
         "Last seen: 2025-06-01 09:55 UTC (5 min ago)",
         "Seen: 4 times in 3 runs",
         "Affected rows: 5, 6",
+        "",
+        "For the person who set this up",
+        "------------------------------",
+        "Code: GEMINI_DAILY_QUOTA (class: quota)",
+        "Rows by event_id: row 4: ev-4, row 5: ev-5",
         "Last error:",
         "Exception: quota exceeded",
         "  at generate (Code:1:2) key [redacted]",
@@ -91,7 +94,6 @@ describe('a reminder', () => {
     expect(mail().body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Gemini's daily quota or spend cap is used up (429): generation is paused until it resets. Still going after 2 h: seen 4 times since 2025-06-01 08:00 UTC.",
-        "Class: quota",
         "Respondents affected: No. No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.",
         "Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 0, SKIPPED 0, DUPLICATE 0, TEST 0",
         "Oldest PENDING: none",
@@ -100,11 +102,14 @@ describe('a reminder', () => {
         "",
         "Details",
         "-------",
-        "Code: GEMINI_DAILY_QUOTA",
         "First seen: 2025-06-01 08:00 UTC",
         "Last seen: 2025-06-01 09:55 UTC (5 min ago)",
         "Seen: 4 times in 3 runs",
         "Affected rows: 5, 6",
+        "",
+        "For the person who set this up",
+        "------------------------------",
+        "Code: GEMINI_DAILY_QUOTA (class: quota)",
         "",
       ]
     `);
@@ -123,26 +128,29 @@ describe('a recovery mail', () => {
     expect(mail().body.split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Sheets unavailable is over. It lasted 1 h 30 min (first seen 2025-06-01 08:00 UTC, cleared 2025-06-01 09:30 UTC), seen 4 times.",
-        "Class: Google platform outage",
         "Caught up: 3 spilled deliveries queued, 2 rows generated",
         "Respondents affected: Yes. A Google error with PENDING rows delays replies: 4 respondents are waiting for a reply (PENDING 2, spilled 2; the oldest has waited 180 min); they get it once this clears.",
         "Queue: PENDING 2, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0, unknown status 1, in the spill 2",
         "Oldest PENDING: 3 h (received 2025-06-01 07:00 UTC)",
         "Rows that need a person: 2",
         "  row 4 (FAILED, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
-        "      event_id ev-4 · Gemini wrote no reply · GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)",
+        "      Gemini wrote no reply · GEMINI_CONTENT: Gemini blocked the prompt (SAFETY)",
         "  row 5 (SENTT, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A5",
-        "      event_id ev-5 · status not known",
+        "      status not known",
         "Next step: Nothing for this incident; 2 rows still need a person (linked above).",
         "No mail went out while it lasted (mail quota or no staff address); this is the first word of it.",
         "",
         "Details",
         "-------",
-        "Code: SHEETS_UNAVAILABLE",
         "First seen: 2025-06-01 08:00 UTC",
         "Last seen: 2025-06-01 09:55 UTC (5 min ago)",
         "Seen: 4 times in 3 runs",
         "Affected rows: 5, 6",
+        "",
+        "For the person who set this up",
+        "------------------------------",
+        "Code: SHEETS_UNAVAILABLE (class: Google platform outage)",
+        "Rows by event_id: row 4: ev-4, row 5: ev-5",
         "",
       ]
     `);
@@ -211,32 +219,40 @@ describe('the needs-a-person mail', () => {
     mail = mailFor(incident('ROWS_NEED_A_PERSON', { rows: [2, 3, 4], rowCount: 3, count: 1, runs: 1, detail: '3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1' }), health);
   });
 
-  it('links each row with its status, mail_ref, event_id, reason and error cell, then says what to do for each reason, once', () => {
+  it('links each row with its status, mail_ref, reason and error cell, then says what to do for each reason, once', () => {
     expect(mail.subject).toBe('[formqueue] Rows need a person — 3 rows need a person');
     expect(mail.body.split('\n\nDetails')[0].split('\n')).toMatchInlineSnapshot(`
       [
         "What happened: Rows are waiting for a person (FAILED, NEEDS_REVIEW, or AWAITING_APPROVAL for longer than APPROVAL_WAIT_HOURS): formqueue will not move them by itself. (3 row(s) need a person: FAILED 1, NEEDS_REVIEW 1, AWAITING_APPROVAL 1)",
-        "Class: needs a person",
         "Respondents affected: Yes. 3 rows wait for a person: those respondents get no reply until someone acts.",
         "Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 2, APPROVED 0, SENDING 0, SENT 1, NEEDS_REVIEW 1, FAILED 1, SKIPPED 0, DUPLICATE 0, TEST 0",
         "Oldest PENDING: none",
         "Rows that need a person: 3",
         "  row 2 (FAILED, mail_ref none yet): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A2",
-        "      event_id ev-2 · no email address · MAIL_PERMANENT: no email address in the submission; no reply was generated (no Gemini call).",
+        "      no email address · MAIL_PERMANENT: no email address in the submission; no reply was generated (no Gemini call).",
         "  row 3 (NEEDS_REVIEW, mail_ref FQ-GHQFAA): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A3",
-        "      event_id ev-3 · sending was interrupted · STALE_SENDING: sending started 21 min ago and its outcome was never recorded",
+        "      sending was interrupted · STALE_SENDING: sending started 21 min ago and its outcome was never recorded",
         "  row 4 (AWAITING_APPROVAL for 30 h, mail_ref FQ-HSTG6B): https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEF/edit#gid=0&range=A4",
-        "      event_id ev-4 · waiting for approval",
+        "      waiting for approval",
         "Next step: Open each linked row and do what "What to do" below says for its reason; none needs the Sent folder of the account formqueue runs as (the Log sheet, filtered by the row's event_id, and the respondent tell whether a mail went out).",
         "Repeats fold into this incident without another mail (Queue health and the daily summary list rows that join it), and one mail says when it clears.",
         "",
         "What to do",
         "----------",
-        "Sending was interrupted (row 3): A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the "claimed for sending" line, then "about to send", and no SENT line after it. A run mails one row at a time, in order, and the rows it had not reached went back by themselves: this is the row to ask about first (the others of that run are not in doubt). Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed). With Script Property RECONCILE_SENT_MAIL=true formqueue searches the Sent folder for such rows itself and settles them (docs/oauth-scopes.md).",
+        "Sending was interrupted (row 3): A run stopped while mailing this reply, so nobody knows whether it left. The Log sheet, filtered by the event_id, shows the "claimed for sending" line, then "about to send", and no SENT line after it. A run mails one row at a time, in order, and the rows it had not reached went back by themselves: this is the row to ask about first (the others of that run are not in doubt). Ask the respondent (the address in recipient) whether a mail with this mail_ref arrived, or ask whoever deployed formqueue to search that account's Sent mail for the mail_ref. It arrived: set SENT. It did not: set PENDING (a new reply is written and mailed). Whoever set formqueue up can switch on its Sent folder check, which settles such rows by itself.",
         "No email address (row 2): The submission gave no email address, so no reply was written. If the answers give another way to reach the person, type the address into recipient and set PENDING; or answer them another way and set SENT; or SKIPPED.",
         "Waiting for approval (row 4): The reply waits for approval. Read result, change it if you like, then set APPROVED (or use Approve selected); SKIPPED if it should not be answered.",
       ]
     `);
+  });
+
+  it('the operator footer: the code and class, the rows by event_id, and how to switch on the Sent check, once', () => {
+    const footer = mail.body.split('\nFor the person who set this up\n')[1].split('\n');
+    expect(footer.slice(1, 4)).toEqual([
+      'Code: ROWS_NEED_A_PERSON (class: needs a person)',
+      'Rows by event_id: row 2: ev-2, row 3: ev-3, row 4: ev-4',
+      'Sent folder check: Script Property RECONCILE_SENT_MAIL=true (docs/oauth-scopes.md).',
+    ]);
   });
 
   it('a secret in an error cell is redacted before the cell is cut, so no part of it is left', () => {

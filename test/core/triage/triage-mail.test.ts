@@ -1,3 +1,4 @@
+import { OPERATOR_FOOTER_HEADING } from '../../../src/core/triage/operator-footer';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { INCIDENT_CODES } from '../../../src/core/domain/failures/codes';
 import type { IncidentCode } from '../../../src/core/domain/failures/codes';
@@ -44,20 +45,23 @@ describe('first mail', () => {
     expect(plan.sent[0].mail.subject).toBe('[formqueue] Sheets unavailable — 0 waiting, no user impact');
   });
 
-  it('answers what, class, impact, queue, oldest PENDING, rows needing a person and next step in its first lines', () => {
+  it('answers what, impact, queue, oldest PENDING, rows needing a person and next step in its first lines; code, class and event_ids only in the operator footer', () => {
     const props = new MemoryProperties();
     const rows = [queueRow('PENDING', { rowNumber: 2, receivedAt: T0 - 12 * MINUTE }), queueRow('SENT', { rowNumber: 3 }), queueRow('NEEDS_REVIEW', { rowNumber: 4 })];
     const plan = runOnce(props, T0, (book) => book.raise('GEMINI_KEY_INVALID', 'HTTP 403: API key not valid', [2]), { rows });
-    const lines = plan.sent[0].mail.body.split('\n');
+    const [staff, footer] = plan.sent[0].mail.body.split(`\n${OPERATOR_FOOTER_HEADING}\n`);
+    const lines = staff.split('\n');
     expect(lines[0]).toMatch(/^What happened: Gemini refused the API key/);
-    expect(lines[1]).toBe('Class: configuration');
-    expect(lines[2]).toMatch(/^Respondents affected: Yes\. 1 respondent is waiting for a reply \(PENDING 1; the oldest has waited 12 min\)/);
-    expect(lines[3]).toMatch(/^Queue: PENDING 1, GENERATING 0, READY 0, .*SENT 1, NEEDS_REVIEW 1/);
-    expect(lines[4]).toBe('Oldest PENDING: 12 min (received 2025-06-01 09:48 UTC)');
-    expect(lines[5]).toBe('Rows that need a person: 1');
-    expect(lines[6]).toBe(`  row 4 (NEEDS_REVIEW, mail_ref none yet): ${SPREADSHEET_URL}#gid=0&range=A4`);
-    expect(lines[7]).toBe('      event_id ev-4 · parked by a paste or multi-cell edit');
-    expect(lines[8]).toBe(`Next step: ${INCIDENTS.GEMINI_KEY_INVALID.nextStep}`);
+    expect(lines[1]).toMatch(/^Respondents affected: Yes\. 1 respondent is waiting for a reply \(PENDING 1; the oldest has waited 12 min\)/);
+    expect(lines[2]).toMatch(/^Queue: PENDING 1, GENERATING 0, READY 0, .*SENT 1, NEEDS_REVIEW 1/);
+    expect(lines[3]).toBe('Oldest PENDING: 12 min (received 2025-06-01 09:48 UTC)');
+    expect(lines[4]).toBe('Rows that need a person: 1');
+    expect(lines[5]).toBe(`  row 4 (NEEDS_REVIEW, mail_ref none yet): ${SPREADSHEET_URL}#gid=0&range=A4`);
+    expect(lines[6]).toBe('      parked by a paste or multi-cell edit');
+    expect(lines[7]).toBe(`Next step: ${INCIDENTS.GEMINI_KEY_INVALID.nextStep}`);
+    expect(staff).not.toMatch(/Class:|Code:|event_id ev-/);
+    expect(footer.split('\n').slice(1, 3)).toEqual(['Code: GEMINI_KEY_INVALID (class: configuration)', 'Rows by event_id: row 4: ev-4']);
+    expect(footer).toContain('Last error:\nHTTP 403: API key not valid');
     expect(plan.sent[0].mail.subject).toBe('[formqueue] Gemini API key invalid — 1 waiting, oldest 12 min');
   });
 
@@ -314,12 +318,16 @@ describe('classification', () => {
     CONFIG_SHEET_INVALID: 'configuration',
   };
   for (const code of INCIDENT_CODES) {
-    it(`${code} is mailed as class "${CLASS_LABEL[expected[code]]}" with its own next step`, () => {
+    it(`${code} is mailed with its own next step in staff words, and as class "${CLASS_LABEL[expected[code]]}" in the operator footer`, () => {
       expect(INCIDENTS[code].class).toBe(expected[code]);
       const incident = openIncident(code, { runs: 3, lastSeen: T0 + 15 * MINUTE });
       const [planned] = planTriageMails([incident], EMPTY_HEALTH, T0 + 15 * MINUTE, testSettings(), { remainingMailQuota: 100 }).mails;
-      expect(planned.mail.body).toContain(`Class: ${CLASS_LABEL[expected[code]]}\n`);
-      expect(planned.mail.body).toContain(`Next step: ${INCIDENTS[code].nextStep}`);
+      const [staff, footer] = planned.mail.body.split(`\n${OPERATOR_FOOTER_HEADING}\n`);
+      const pointers = /\s*\((?:see\s+)?((?:docs|src|scripts)\/[^\s)]+)\)/g;
+      expect(staff).toContain(`Next step: ${INCIDENTS[code].nextStep.replace(pointers, '')}`);
+      expect(staff).not.toMatch(/Class:|Code:|\b(docs|src)\/\S+\.(md|ts)/);
+      expect(footer).toContain(`Code: ${code} (class: ${CLASS_LABEL[expected[code]]})\n`);
+      for (const [, path] of INCIDENTS[code].nextStep.matchAll(pointers)) expect(footer).toContain(path);
     });
   }
 

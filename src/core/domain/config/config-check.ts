@@ -70,7 +70,7 @@ export function configCellProblem(header: string, value: unknown): string | null
       return addressProblem(column, text);
     case 'model': {
       // A list in order of preference (a retired model gives way to the next): each id is judged.
-      const wrong = text.split(',').map((id) => id.trim()).filter((id) => id !== '' && !MODEL_ID.test(id));
+      const wrong = unlikelyModelIds(text);
       return wrong.length === 0 ? null : `model "${wrong[0]}" is not a Gemini model id (like gemini-2.5-flash; several are separated by commas); leave it empty for GEMINI_MODEL`;
     }
     case 'prompt':
@@ -98,4 +98,9 @@ export function rowProblems(formId: string, cells: Readonly<Record<string, unkno
     if (problem !== null) problems.push(`Config for form "${formId}": ${problem}`);
   }
   return problems;
+}
+
+/** The ids of a model list ("gemini-3.5-flash, gemini-3.5-flash-lite") that do not look like Gemini model ids. */
+export function unlikelyModelIds(list: string): string[] {
+  return list.split(',').map((id) => id.trim()).filter((id) => id !== '' && !MODEL_ID.test(id));
 }

@@ -47,6 +47,7 @@ export const ROW_ERROR_CODES = [
   'BOUNCED', // a SENT reply bounced (RECONCILE_BOUNCES): the address and the reason; the address is suppressed
   'SEND_WINDOW', // outside the form's send_hours: the row waits, with the time it may go
   'REPLY_POLICY', // the reply broke the reply policy (a link, an address, a look-alike…): AWAITING_APPROVAL until a person approves it
+  'TEMPLATE_CHANGED', // the form's prompt, subject or body changed after the reply was written: AWAITING_APPROVAL until a person looks
 ] as const;
 
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
