@@ -6,7 +6,7 @@ import type { IntakeDeps } from '../core/intake/intake';
 import { drainSpill } from '../core/intake/spill-drain';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { hasSpilledDeliveries } from '../core/domain/queue/tick-gate';
-import type { TickPorts, Workspace } from '../core/runs/queue-tick';
+import type { TickPorts, Workspace } from '../core/runs/tick-ports';
 import { createAuditLog } from './audit-log';
 import { createBounceMailbox } from './bounce-mailbox';
 import { createConfigStore } from './config-store';

@@ -2,7 +2,8 @@
 // after the gap raises (RUNS_MISSED), e.g. once the account's daily trigger runtime is back.
 import { describe, expect, it } from 'vitest';
 import type { Lock } from '../../../../src/core/domain/ports';
-import { runQueueTick, type TickPorts } from '../../../../src/core/runs/queue-tick';
+import { runQueueTick } from '../../../../src/core/runs/queue-tick';
+import type { TickPorts } from '../../../../src/core/runs/tick-ports';
 import { RUNS_OVERDUE_AFTER_MS, missedRunsDetail, overdueReason, runGap, spanText } from '../../../../src/core/domain/queue/run-gap';
 import { DIRTY_PROPERTY, LAST_SWEEP_PROPERTY, SPILL_KEY_PREFIX } from '../../../../src/core/domain/queue/tick-gate';
 import { incidentKey } from '../../../../src/core/triage/incidents';
