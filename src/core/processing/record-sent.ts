@@ -1,7 +1,7 @@
 // A mail's outcome recorded when the SENT write was refused: the row found again by its claim, or the Log line alone.
 import type { QueueRow } from '../domain/queue/queue-row';
 import { withLedgerFacts } from '../domain/mail/send-ledger';
-import { appendLog, commitBatch, newBatch, type Run } from './run-context';
+import { commitBatch, newBatch, type Run, appendLog } from './run-context';
 
 /** The Log detail of a SENT move, with the ledger facts a cleared sent_at or mail_ref is put back from. */
 export function sentDetail(mailRef: string, sentAt: number): string {

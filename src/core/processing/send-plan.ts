@@ -14,7 +14,8 @@ import { ceilingVerdict, firstMailedAt } from './recipient-ceiling';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { applyOutcome } from './apply-outcome';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
-import { isoTime, ledgerRecheck, markGone, moveRow, newBatch, runningAccountOf, submissionLedger, suppressedOf, type Batch, type Run } from './run-context';
+import { isoTime, markGone, moveRow, newBatch, runningAccountOf, suppressedOf, type Batch, type Run } from './run-context';
+import { ledgerRecheck, submissionLedger } from './run-ledger';
 
 /**
  * Mails to this mailbox in the last 24 hours, as far as the Queue shows (a rolling day: no time zone to guess);

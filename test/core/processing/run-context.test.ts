@@ -1,24 +1,7 @@
 // One run's bookkeeping: a batch of moves written together (counted and logged only where written), notes, the ledger copy, incidents.
 import { describe, expect, it } from 'vitest';
-import {
-  appendLog,
-  clearGoneIncidents,
-  commitBatch,
-  countWhenWritten,
-  holdBatch,
-  isOverBudget,
-  ledgerOf,
-  ledgerRecheck,
-  markGone,
-  moveRow,
-  newBatch,
-  newSummary,
-  noteRow,
-  noteWaitingRows,
-  raiseIncident,
-  releaseHeld,
-  submissionLedger,
-} from '../../../src/core/processing/run-context';
+import { appendLog, clearGoneIncidents, commitBatch, countWhenWritten, holdBatch, isOverBudget, markGone, moveRow, newBatch, newSummary, noteRow, noteWaitingRows, raiseIncident, releaseHeld } from '../../../src/core/processing/run-context';
+import { ledgerOf, ledgerRecheck, submissionLedger } from '../../../src/core/processing/run-ledger';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { pendingRow, runOf, T0, world } from '../memory-ports';
 
