@@ -4,7 +4,7 @@ import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import type { Status } from '../domain/queue/statuses';
 import { standingSendClaim, suppressedReason } from '../domain/mail/mail-guard';
-import { withLedgerFacts } from '../domain/mail/send-ledger';
+import { ledgerStateOf, withLedgerFacts } from '../domain/mail/send-ledger';
 import { submissionIdentity } from '../domain/queue/submission-identity';
 import { DAY_MS } from '../domain/time';
 import { mailboxOf } from '../domain/mail/mail-addresses';
@@ -195,10 +195,20 @@ function hasStandingClaim(run: Run, batch: Batch, row: QueueRow): boolean {
     for (const key of keys) run.claimedForSending.add(key);
     return false;
   }
-  const standing = standingSendClaim(ledgerRecheck(run, row));
+  const history = ledgerRecheck(run, row);
+  const standing = standingSendClaim(history);
   if (standing === null) {
     for (const key of keys) run.claimedForSending.add(key);
     return false;
+  }
+  // The Log says the mail went (its row pasted over or deleted, this one a copy): the row gets that record back, so
+  // what was sent stays on the sheet, and a filled sent_at keeps it from being mailed again.
+  const ledger = ledgerStateOf(history);
+  if (ledger?.status === 'SENT' && ledger.facts.mailRef && ledger.facts.sentAt !== undefined) {
+    const { mailRef, sentAt } = ledger.facts;
+    const error = errorSummary('ALREADY_SENT', `the Log shows this submission was mailed at ${isoTime(sentAt)} (${mailRef}), so it is not mailed again; set PENDING to write and send a new reply`);
+    applyOutcome(run, batch, row, 'parked', { detail: error, patch: { error, mailRef, sentAt } });
+    return true;
   }
   const error = errorSummary(
     'ALREADY_CLAIMED',

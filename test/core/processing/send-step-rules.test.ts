@@ -149,6 +149,21 @@ describe('the send step goes on after a row it cannot send', () => {
     expect(summary).toMatchObject({ sent: 1, needsReview: 1 });
   });
 
+  it('a copy of a submission the Log shows mailed (its SENT row pasted over) goes to NEEDS_REVIEW carrying that mail_ref and sent_at, and is not mailed', () => {
+    const w = world([ready(1), next()]);
+    const claimed: LogEntry = { at: T0 - 5 * 60_000, eventId: 'evt-1', from: 'READY', to: 'SENDING', by: 'system', detail: ' [ledger: mail_ref=FQ-7K2M9Q claimed_at=2026-11-20T09:55:00.000Z]' };
+    const mailed: LogEntry = { at: T0 - 5 * 60_000 + 900, eventId: 'evt-1', from: 'SENDING', to: 'SENT', by: 'system', detail: 'mailed [ledger: mail_ref=FQ-7K2M9Q sent_at=2026-11-20T09:55:00.900Z]' };
+    w.audit.batches.push([claimed, mailed]);
+    const summary = runProcessing(w.deps, start);
+    expect(statuses(w)).toEqual(['NEEDS_REVIEW', 'SENT']);
+    expect(w.queue.row(2)).toMatchObject({ mailRef: 'FQ-7K2M9Q', sentAt: T0 - 5 * 60_000 + 900 });
+    expect(w.queue.row(2).error).toBe(
+      'ALREADY_SENT: the Log shows this submission was mailed at 2026-11-20T09:55:00.900Z (FQ-7K2M9Q), so it is not mailed again; set PENDING to write and send a new reply',
+    );
+    expect(w.mailer.outbox.map((mail) => mail.to)).toEqual(['other@example.com']);
+    expect(summary).toMatchObject({ sent: 1, needsReview: 1 });
+  });
+
   it('a claim taken by another writer before the read-back is not mailed, and the next row is', () => {
     const w = world([ready(1), next()]);
     atFirstRead(w, (queue) => queue.edit(2, { claimedAt: T0 + 5000 }));
