@@ -126,9 +126,10 @@ export function scheduleArbitraryOf({ without = [], randomWorlds = false } = {})
     approval: fc.boolean().chain((on) => (on ? fc.boolean() : fc.constant(false))), // on in about a quarter of the runs
     groups: fc.array(group, { minLength: 2, maxLength: 6 }),
   });
-  // Drawn after the rest, so a seed's schedules stay the same with or without worlds; only their world differs.
-  const withWorlds = randomWorlds ? fc.tuple(schedule, worldArbitrary()).map(([drawn, worlds]) => ({ ...drawn, worlds })) : schedule;
-  return fc.tuple(withWorlds, safetyArbitrary()).map(([drawn, safety]) => ({ ...drawn, safety }));
+  // Issue #28's settings after the groups (a seed's groups stay as they were), worlds last: drawn after the rest, so a
+  // seed's schedules stay the same with or without worlds; only their world differs.
+  const withSafety = fc.tuple(schedule, safetyArbitrary()).map(([drawn, safety]) => ({ ...drawn, safety }));
+  return randomWorlds ? fc.tuple(withSafety, worldArbitrary()).map(([drawn, worlds]) => ({ ...drawn, worlds })) : withSafety;
 }
 
 /**
