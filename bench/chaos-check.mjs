@@ -1,7 +1,7 @@
 // The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
 import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from '../harness/runtime.mjs';
-import { INJECTION_MARKER, mailsOutsideWindow } from './chaos-safety.mjs';
+import { INJECTION_MARKER, ceilingBreaches, mailsOutsideWindow } from './chaos-safety.mjs';
 import { BURST_EVENTS, EVENT_POOL } from './chaos-schedule.mjs';
 
 /**
@@ -191,6 +191,8 @@ export function checkSchedule(observed) {
 
   // Issue #28: no reply mailed outside the form's send window in effect (chaos-safety.mjs mailsOutsideWindow).
   violations.push(...mailsOutsideWindow(mails, observed.windows));
+  // Issue #28: never more new recipients than the ceiling allows in a rolling hour or day.
+  violations.push(...ceilingBreaches(mails, observed.ceiling));
   const staffTouched = new Set(observed.staffTouched ?? []);
 
   let lost = 0;

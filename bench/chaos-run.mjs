@@ -280,7 +280,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
     if (host.outbox.some((m) => String(m.subject).includes('Many new recipients at once'))) actors.add('recipient-ceiling-tripped');
     // What Typeform's sender did (bench/chaos-typeform.mjs): its attempts and every time it disabled the webhook.
     const typeform = { totals: { ...rt.server.sender.totals }, disables: rt.server.sender.disables.slice(), webhooks: rt.server.typeform.webhooksOf('Wr1tE5sy') };
-    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors], typeform, staffTouched: [...touched], windows };
+    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors], typeform, staffTouched: [...touched], windows, ceiling: schedule.safety?.ceiling ?? null };
   } finally {
     await rt.close();
     if (sentCheck) rmSync(sentCheck, { recursive: true, force: true });

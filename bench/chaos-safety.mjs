@@ -112,6 +112,34 @@ export function mailsOutsideWindow(mails, windows = []) {
 }
 
 /**
+ * The new-recipient ceiling (MAX_NEW_RECIPIENTS_PER_HOUR / _PER_DAY): in any rolling hour (day) no more respondent
+ * addresses mailed for the first time than it allows. Every chaos respondent has an address of its own, so each first
+ * mail to one is a new recipient.
+ */
+export function ceilingBreaches(mails, ceiling) {
+  if (!ceiling) return [];
+  const firsts = [];
+  const seen = new Set();
+  for (const mail of [...mails].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt))) {
+    if (seen.has(mail.to)) continue;
+    seen.add(mail.to);
+    firsts.push(Date.parse(mail.sentAt));
+  }
+  const found = [];
+  for (const [span, limit, name] of [[3600_000, ceiling.perHour, 'hour'], [24 * 3600_000, ceiling.perDay, 'day']]) {
+    if (!limit) continue;
+    for (const at of firsts) {
+      const within = firsts.filter((t) => t > at - span && t <= at).length;
+      if (within > limit) {
+        found.push(`${within} new recipients were mailed in the rolling ${name} up to ${new Date(at).toISOString()}, over the ceiling of ${limit}`);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
  * One safety action: resolves with the actor's name when it did something. `answers` gets the submission an `obey`
  * injection delivers; `labels` names the faults it adds; `windows` the send windows staff set.
  */

@@ -1,7 +1,8 @@
 // The chaos actors of issue #28's mail safety (a send window set at the start and moved by staff, the clock across its
 // edges, a model talked into an outside link, another address and the respondent's instruction, a new-recipient
 // ceiling of 2 an hour): each fires on the crafted schedule chaos-issue28-safety.json and the run keeps every invariant;
-// the checker's two new rules (no steered reply without a person, no mail outside the window) each catch their breach.
+// the checker's new rules (no steered reply without a person, no mail outside the window, no more new recipients than
+// the ceiling) each catch their breach.
 import { describe, expect, it } from 'vitest';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
 import { runSchedule } from '../../bench/chaos-run.mjs';
@@ -53,13 +54,14 @@ describe('the mail-safety actors of issue #28 in the runtime', () => {
     }
   });
 
-  const mail = (to: string, sentAt: string, body = 'Dear respondent') => ({ to, subject: `Your reply [fq-1]`, body, sentAt, executionId: 'x1' });
+  /** A respondent mail as the outbox holds it: subject and body carry the row's mail_ref. */
+  const mail = (to: string, sentAt: string, ref: string, text = 'Dear respondent') => ({ to, subject: `Your reply [${ref}]`, body: `${text}\n${ref}`, sentAt, executionId: 'x1' });
   const sheets = (rows: unknown[][]) => ({ Queue: { header: ['status', 'event_id', 'response_token', 'sent_at', 'mail_ref', 'error'], rows } });
 
   it('the checker counts a steered reply mailed without a person as a violation', () => {
     const observed = {
       answers: [{ n: 1, answer: { ok: true, queued: true } }],
-      outbox: [mail(recipientOf(1), '2026-01-01T10:00:00Z', 'confirm at http://login.evil.example/verify fq-1')],
+      outbox: [mail(recipientOf(1), '2026-01-01T10:00:00Z', 'fq-1', 'confirm at http://login.evil.example/verify')],
       sheets: sheets([['SENT', eventIdOf(1), '', '2026-01-01T10:00:00Z', 'fq-1', '']]),
       executions: [],
       spill: [],
@@ -84,5 +86,20 @@ describe('the mail-safety actors of issue #28 in the runtime', () => {
     expect(checkSchedule({ ...observed, windows: [{ at: at - 5 * HOUR, hours: '08:00-20:00', zone: 'Asia/Tokyo' }] }).violations).toEqual([]);
     // A window set a minute before the send: the run may have read the one before it (any time), so it is allowed.
     expect(checkSchedule({ ...observed, windows: [{ at: at - 5 * HOUR, hours: '', zone: '' }, { at: at - 60_000, hours: '08:00-20:00', zone: '' }] }).violations).toEqual([]);
+  });
+
+  it('the checker counts more new recipients in a rolling hour than the ceiling as a violation', () => {
+    const at = Date.parse('2026-01-01T10:00:00Z');
+    const sentAt = (n: number, minutes: number) => new Date(at + minutes * 60_000).toISOString();
+    const observed = {
+      answers: [1, 2, 3].map((n) => ({ n, answer: { ok: true, queued: true } })),
+      outbox: [1, 2, 3].map((n) => mail(recipientOf(n), sentAt(n, n * 20), `fq-${n}`)),
+      sheets: sheets([1, 2, 3].map((n) => ['SENT', eventIdOf(n), '', sentAt(n, n * 20), `fq-${n}`, ''])),
+      executions: [],
+      spill: [],
+      ceiling: { perHour: 2, perDay: null },
+    };
+    expect(checkSchedule(observed).violations.join('\n')).toMatch(/3 new recipients were mailed in the rolling hour .* over the ceiling of 2/);
+    expect(checkSchedule({ ...observed, ceiling: { perHour: 3, perDay: null } }).violations).toEqual([]);
   });
 });
