@@ -6,7 +6,7 @@ import { manifestFor } from '../scripts/manifest.mjs';
 import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from '../harness/runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL, POISON_KINDS, UNKNOWN_FORM_EVENTS } from './chaos-schedule.mjs';
 import { isTypeformAction, typeformAction } from './chaos-typeform.mjs';
-import { intoWindow, isSafetyAction, safetyAction, setWindow } from './chaos-safety.mjs';
+import { injectionsLeft, intoWindow, isSafetyAction, keepInjections, safetyAction, setWindow } from './chaos-safety.mjs';
 import { STAFF, approveAll, isStaffAction, resendAsAdvised, setupAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
 
 /** A form Typeform holds but Config does not enable: its deliveries carry the right token. */
@@ -177,14 +177,16 @@ function noteHeldRows(rt, actors) {
 }
 
 /**
- * After the schedule: faults cleared, the daily Typeform check once Typeform's retries are over (it recovers what the
+ * After the schedule: faults cleared (all but a model talked into it by a submission's text), the daily Typeform check once Typeform's retries are over (it recovers what the
  * platform refused), then processQueue a day apart until nothing moves, staff approving what waits for approval and
  * doing what a row's reason tells them between runs. A form's send window: each run goes inside it (the clock moved to
  * the morning, as the deployed trigger would mail then), so a row waiting for its window is drained, not lost.
  */
-async function drain(rt, actors, { touched, maxRuns }) {
+async function drain(rt, actors, { touched, maxRuns, labels }) {
   const host = rt.host;
+  const injections = injectionsLeft(host);
   host.faults.clear();
+  keepInjections(host, injections, labels);
   host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
   await rt.server?.sender.runDue();
   if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
@@ -270,7 +272,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
       }));
       noteHeldRows(rt, actors);
     }
-    const { drainLog, drainRuns } = await drain(rt, actors, { touched, maxRuns: drainRunsOf(schedule) });
+    const { drainLog, drainRuns } = await drain(rt, actors, { touched, maxRuns: drainRunsOf(schedule), labels });
     const sheets = Object.fromEntries(host.sheetNames().map((name) => [name, host.sheetJson(name)]));
     const spill = Object.keys(host.properties.getAll()).filter((k) => k.startsWith('FQ_SPILL_'));
     const fnOf = new Map(executions.map((e) => [e.id, e.fn]));

@@ -4,6 +4,7 @@
 // written again here from src/core/domain/mail/send-window.ts, for the drain (which must wake the rows a window holds)
 // and for the checker (no reply mailed outside the window in effect).
 import { eventIdOf, recipientOf } from '../harness/runtime.mjs';
+import { INJECTED_EVENTS } from './chaos-schedule.mjs';
 import { letRuntimeTimePass } from './chaos-typeform.mjs';
 import { STAFF, sheetRows } from './chaos-staff.mjs';
 
@@ -139,6 +140,19 @@ export function ceilingBreaches(mails, ceiling) {
   return found;
 }
 
+/** The talked-into Gemini faults not used up yet (the drain keeps them: see keepInjections). */
+export function injectionsLeft(host) {
+  return host.faults.list().filter((f) => f.target === 'gemini' && (f.reply !== undefined || f.obey));
+}
+
+/**
+ * After the drain cleared the faults: the model is talked into it by the submission's own text, which no outage's end
+ * takes away, so the injections not used up yet stay (labelled as before).
+ */
+export function keepInjections(host, left, labels) {
+  for (const { id, addedAt: _addedAt, ...fault } of left) labels.set(host.faults.add(fault).id, labels.get(id));
+}
+
 /**
  * One safety action: resolves with the actor's name when it did something. `answers` gets the submission an `obey`
  * injection delivers; `labels` names the faults it adds; `windows` the send windows staff set.
@@ -149,17 +163,16 @@ export async function safetyAction(rt, a, { answers, labels, windows, deliveryOf
   if (a.t === 'clockHours') return (await letRuntimeTimePass(rt, a.hours * 60 * MINUTE_MS)) ? 'clock-hours' : null;
   if (a.t === 'injectedReply') {
     // The fault hits only submission n's prompt (it names the respondent's address), `count` times (retries included).
+    const n = INJECTED_EVENTS[a.n - 1];
     const fault = a.mode === 'obey'
-      ? host.faults.add({ target: 'gemini', obey: true, match: recipientOf(a.n), count: a.count })
-      : host.faults.add({ target: 'gemini', reply: STEERED[a.mode], match: recipientOf(a.n), count: a.count });
+      ? host.faults.add({ target: 'gemini', obey: true, match: recipientOf(n), count: a.count })
+      : host.faults.add({ target: 'gemini', reply: STEERED[a.mode], match: recipientOf(n), count: a.count });
     labels.set(fault.id, `injected reply (${a.mode})`);
-    if (a.mode === 'obey') {
-      // The respondent typed the instruction into the essay answer: the model, talked into it, follows it.
-      const body = JSON.parse(deliveryOf(a.n));
-      const essay = body.form_response.answers.find((x) => x.field?.ref === 'essay');
-      if (essay) essay.text = `${essay.text ?? ''}\n${ORDER}`;
-      answers.push({ n: a.n, id: eventIdOf(a.n), answer: (await rt.deliver(JSON.stringify(body))).answer });
-    }
+    // For `obey` the respondent typed the instruction into the essay answer: the model, talked into it, follows it.
+    const body = JSON.parse(deliveryOf(n));
+    const essay = body.form_response.answers.find((x) => x.field?.ref === 'essay');
+    if (essay && a.mode === 'obey') essay.text = `${essay.text ?? ''}\n${ORDER}`;
+    answers.push({ n, id: eventIdOf(n), answer: (await rt.deliver(JSON.stringify(body))).answer });
     return `injected-${a.mode}`;
   }
   throw new Error(`unknown safety action ${a.t}`);

@@ -22,6 +22,12 @@ export const BURST_EVENTS = Array.from({ length: BURST_SIZE }, (_, i) => EVENT_P
 /** Submissions of a form Config does not enable (above the burst's), each with its own event id, token and respondent. */
 export const UNKNOWN_FORM_EVENTS = [1, 2, 3].map((i) => BURST_EVENTS[BURST_SIZE - 1] + i);
 
+/**
+ * The submissions an injection steers (issue #28's injectedReply actor delivers them), above the unknown form's: new
+ * submissions, so the model is asked about them during the schedule or the drain, each with its own respondent.
+ */
+export const INJECTED_EVENTS = [1, 2, 3].map((i) => UNKNOWN_FORM_EVENTS[UNKNOWN_FORM_EVENTS.length - 1] + i);
+
 /** Send windows staff write (Config send_hours), one past midnight; each at least 4 hours long. */
 const SEND_WINDOWS = ['08:00-20:00', '09:00-17:00', '22:00-06:00', '00:00-12:00'];
 /** A form's Config time_zone: empty (the script's, Etc/UTC) or zones on both sides of UTC, with and without daylight saving. */
@@ -76,11 +82,11 @@ const ACTIONS = [
   { t: 'typeformWatch', weight: 3, arbitrary: fc.record({ t: fc.constant('typeformWatch'), reenable: fc.boolean() }) },
   // Issue #28's mail safety, after the others (same draws for a seed without them; bench/chaos-safety.mjs): staff set
   // or clear the form's send window mid-schedule; the runtime clock moves 1–6 hours (across the window's edges); a
-  // model talked into it answers submission n with an outside link or another address, or follows the instruction
-  // the respondent typed into the essay (delivered by the actor).
+  // model talked into it answers a submission the actor delivers (INJECTED_EVENTS[n - 1]) with an outside link or
+  // another address, or follows the instruction its respondent typed into the essay.
   { t: 'staffSendHours', weight: 2, arbitrary: fc.record({ t: fc.constant('staffSendHours'), hours: fc.constantFrom(...SEND_WINDOWS, ''), zone: fc.constantFrom(...TIME_ZONES) }) },
   { t: 'clockHours', weight: 2, arbitrary: fc.record({ t: fc.constant('clockHours'), hours: fc.integer({ min: 1, max: 6 }) }) },
-  { t: 'injectedReply', weight: 3, arbitrary: fc.record({ t: fc.constant('injectedReply'), mode: fc.constantFrom('link', 'address', 'obey'), n: fc.integer({ min: 1, max: EVENT_POOL }), count: fc.integer({ min: 1, max: 3 }) }) },
+  { t: 'injectedReply', weight: 3, arbitrary: fc.record({ t: fc.constant('injectedReply'), mode: fc.constantFrom('link', 'address', 'obey'), n: fc.integer({ min: 1, max: INJECTED_EVENTS.length }), count: fc.integer({ min: 1, max: 3 }) }) },
 ];
 
 /**
@@ -159,5 +165,5 @@ export function describeSchedule(schedule) {
 
 export function deliveriesIn(schedule) {
   const opening = schedule.burst ? BURST_SIZE : 0;
-  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' || a.t === 'unknownForm' || a.t === 'typeformSubmit' || a.t === 'typeformOutage' || (a.t === 'injectedReply' && a.mode === 'obey') ? 1 : a.t === 'burst' ? a.size : 0), 0), opening);
+  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' || a.t === 'unknownForm' || a.t === 'typeformSubmit' || a.t === 'typeformOutage' || a.t === 'injectedReply' ? 1 : a.t === 'burst' ? a.size : 0), 0), opening);
 }

@@ -5,6 +5,7 @@
 // the ceiling) each catch their breach.
 import { describe, expect, it } from 'vitest';
 import { checkSchedule } from '../../bench/chaos-check.mjs';
+import { INJECTED_EVENTS } from '../../bench/chaos-schedule.mjs';
 import { runSchedule } from '../../bench/chaos-run.mjs';
 import { eventIdOf, recipientOf } from '../../harness/runtime.mjs';
 import { startOfflineGemini } from '../../emulator/offline-gemini.mjs';
@@ -41,8 +42,8 @@ describe('the mail-safety actors of issue #28 in the runtime', () => {
       expect(result).toMatchObject({ duplicateEmails: 0, lost: 0, secretsLeaked: 0 });
       // Every respondent answered once; the three steered replies went (after staff approved them), each carrying what
       // the injection asked for, and staff's approval is on record for each.
-      for (const n of [1, 2, 3, 4, 5, 6]) expect(observed.outbox.filter((mail: any) => mail.to === recipientOf(n)), `replies to respondent ${n}`).toHaveLength(1);
-      for (const n of [1, 2, 3]) {
+      for (const n of [1, 2, 3, ...INJECTED_EVENTS]) expect(observed.outbox.filter((mail: any) => mail.to === recipientOf(n)), `replies to respondent ${n}`).toHaveLength(1);
+      for (const n of INJECTED_EVENTS) {
         expect(observed.outbox.find((mail: any) => mail.to === recipientOf(n))?.body).toContain('evil.example');
         expect(observed.staffTouched).toContain(eventIdOf(n));
       }
