@@ -55,6 +55,30 @@ describe('the mail-safety actors of issue #28 in the runtime', () => {
     }
   });
 
+  // Found by the ceiling rule: a run killed right after a send left its row SENDING without sent_at, the next run did not
+  // count that address, and a third stranger was mailed in the hour.
+  it('a run killed right after a send under a ceiling of 2 an hour: the address that may have been mailed takes room, no third stranger in the hour', { timeout: 120_000 }, async () => {
+    const gemini = await startOfflineGemini({ port: 0 });
+    try {
+      const observed = await runSchedule({
+        approval: false,
+        safety: { window: null, ceiling: { perHour: 2, perDay: null } },
+        groups: [
+          { faults: [], actions: [1, 2, 3, 4, 5].map((n) => ({ t: 'deliver', n })) },
+          { faults: [{ target: 'mail', crashAfterSend: 1 }], actions: [{ t: 'process' }] },
+          { faults: [], actions: [{ t: 'process' }] },
+          { faults: [], actions: [{ t: 'process' }] },
+        ],
+      }, { gemini });
+      expect(observed.faultsFired.join(' ')).toMatch(/killed right after a send/);
+      const result = checkSchedule(observed);
+      expect(result.violations).toEqual([]);
+      expect(result).toMatchObject({ duplicateEmails: 0, lost: 0 });
+    } finally {
+      await gemini.close();
+    }
+  });
+
   /** A respondent mail as the outbox holds it: subject and body carry the row's mail_ref. */
   const mail = (to: string, sentAt: string, ref: string, text = 'Dear respondent') => ({ to, subject: `Your reply [${ref}]`, body: `${text}\n${ref}`, sentAt, executionId: 'x1' });
   const sheets = (rows: unknown[][]) => ({ Queue: { header: ['status', 'event_id', 'response_token', 'sent_at', 'mail_ref', 'error'], rows } });
