@@ -63,8 +63,9 @@ export async function setWindow(host, { hours, zone }, windows) {
   const { col } = sheetRows(host, 'Config');
   const letter = (name) => String.fromCharCode(65 + col(name));
   if (col('send_hours') < 0 || col('time_zone') < 0) return false;
-  // Recorded before the edits land: from here on a run may read either window (the checker allows both).
-  windows.push({ at: host.now(), hours, zone });
+  // Recorded before the edits land: between the two edits a run may read the new zone with the old hours, then the
+  // new window (the checker allows each from its time on, and the one before it for an execution's length).
+  windows.push({ at: host.now(), hours: windowInConfig(host).hours, zone });
   await host.edit({ sheet: 'Config', a1: `${letter('time_zone')}2`, value: zone, user: STAFF });
   await host.edit({ sheet: 'Config', a1: `${letter('send_hours')}2`, value: hours, user: STAFF });
   windows.push({ at: host.now(), hours, zone });
