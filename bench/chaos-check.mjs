@@ -1,6 +1,7 @@
 // The chaos invariants over one drained schedule: no mail twice, no accepted event lost or stuck, no secret anywhere.
 import { LOCAL_TYPEFORM_TOKEN } from '../emulator/offline-typeform.mjs';
 import { GEMINI_KEY, TOKEN, eventIdOf, recipientOf } from '../harness/runtime.mjs';
+import { INJECTION_MARKER, ceilingBreaches, mailsOutsideWindow } from './chaos-safety.mjs';
 import { BURST_EVENTS, EVENT_POOL } from './chaos-schedule.mjs';
 
 /**
@@ -74,6 +75,17 @@ function rowsOfNoEvent(rows, knownIds, knownTokens) {
  * One event's rows and mails. Accepted by doPost, queued later (Accept rejected delivery, the Typeform check) or
  * refused by the platform with no bad-token copy in Rejected (`mustHaveRow`): it must end answered or with a person.
  */
+/**
+ * Issue #28: a reply an injection steered (it carries the injected domain) goes only after a person decided on the
+ * row (staff set its status: approved it, or pasted a status over it); the reply policy holds it AWAITING_APPROVAL until then.
+ */
+function steeredWithoutPerson(n, sent, decidedByPerson) {
+  if (decidedByPerson) return [];
+  return sent
+    .filter((m) => `${m.subject}\n${m.body}\n${m.htmlBody ?? ''}`.includes(INJECTION_MARKER))
+    .map((m) => `event #${n} was mailed a reply steered by an injection (${INJECTION_MARKER}) that no person approved: ${m.executionId}: ${m.subject}`);
+}
+
 function checkEvent({ n, id, mine, sentElsewhere = [], sent, mustHaveRow, accepted, journaled }) {
   const violations = [];
   // A staff copy of a SENT row (a whole row pasted over another) is the same record twice, not a second answer: the
@@ -177,6 +189,12 @@ export function checkSchedule(observed) {
     }
   }
 
+  // Issue #28: no reply mailed outside the form's send window in effect (chaos-safety.mjs mailsOutsideWindow).
+  violations.push(...mailsOutsideWindow(mails, observed.windows));
+  // Issue #28: never more new recipients than the ceiling allows in a rolling hour or day.
+  violations.push(...ceilingBreaches(mails, observed.ceiling));
+  const staffTouched = new Set(observed.staffTouched ?? []);
+
   let lost = 0;
   // The pool's submissions, the opening burst's and every hostile one (its event id as delivered), each with its own respondent.
   const events = new Map();
@@ -186,7 +204,10 @@ export function checkSchedule(observed) {
   for (const [n, id] of events) {
     const mine = rows.filter((r) => r.event_id === id || r.response_token === tokenOf(n));
     const sentElsewhere = renamed.filter((r) => (r.event_id === id || r.response_token === tokenOf(n)) && (r.status === 'SENT' || r.status === 'SENDING'));
-    const found = checkEvent({ n, id, mine, sentElsewhere, sent: mailsOf.get(recipientOf(n)) ?? [], mustHaveRow: mustHaveRow(n), accepted: accepted.has(n), journaled: journaledTokens.has(tokenOf(n)) });
+    const decidedByPerson = staffTouched.has(id) || staffTouched.has(tokenOf(n)) || mine.some((r) => staffTouched.has(String(r.event_id)));
+    const sent = mailsOf.get(recipientOf(n)) ?? [];
+    const found = checkEvent({ n, id, mine, sentElsewhere, sent, mustHaveRow: mustHaveRow(n), accepted: accepted.has(n), journaled: journaledTokens.has(tokenOf(n)) });
+    violations.push(...steeredWithoutPerson(n, sent, decidedByPerson));
     if (found.lost) lost++;
     violations.push(...found.violations);
   }

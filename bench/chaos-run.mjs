@@ -6,12 +6,21 @@ import { manifestFor } from '../scripts/manifest.mjs';
 import { DIST_DIR, TOKEN, eventIdOf, startRuntime, submission } from '../harness/runtime.mjs';
 import { BURST_EVENTS, EVENT_POOL, POISON_KINDS, UNKNOWN_FORM_EVENTS } from './chaos-schedule.mjs';
 import { isTypeformAction, typeformAction } from './chaos-typeform.mjs';
+import { injectionsLeft, intoWindow, isSafetyAction, keepInjections, safetyAction, setWindow } from './chaos-safety.mjs';
 import { STAFF, approveAll, isStaffAction, resendAsAdvised, setupAsAdvised, sheetRows, staffAction } from './chaos-staff.mjs';
 
 /** A form Typeform holds but Config does not enable: its deliveries carry the right token. */
 const UNKNOWN_FORM = 'Unkn0wnF';
 const OPEN = new Set(['PENDING', 'GENERATING', 'READY', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING']);
 const MAX_DRAIN_RUNS = 15;
+/**
+ * Under a low new-recipient ceiling a drain run (a day apart) mails only that many new addresses: the drain gets a
+ * run for each batch of the most submissions a schedule can hold (pool, poison, burst, unknown form: under 60).
+ */
+const drainRunsOf = (schedule) => {
+  const ceiling = schedule.safety?.ceiling;
+  return ceiling ? MAX_DRAIN_RUNS + Math.ceil(60 / Math.min(ceiling.perHour, ceiling.perDay ?? Infinity)) : MAX_DRAIN_RUNS;
+};
 const DAY_MS = 24 * 3600_000;
 /** The Typeform check reads responses from 48 h to 12 h ago: the schedule's submissions are 13 h old when it runs. */
 const PAST_TYPEFORM_RETRIES_MS = 13 * 3600_000;
@@ -147,35 +156,47 @@ function sentCheckBundle(schedule) {
 }
 
 /** One action of a group: resolves with the name of the actor when it fired (the names, for Typeform's), else null. */
-async function act(rt, a, { answers, labels }) {
+async function act(rt, a, { answers, labels, touched, windows }) {
   const host = rt.host;
   if (isTypeformAction(a)) return typeformAction(rt, a, { answers, deliveryOf: (n) => deliveryOf(host, n) });
+  if (isSafetyAction(a)) return safetyAction(rt, a, { answers, labels, windows, deliveryOf: (n) => deliveryOf(host, n) });
   if (a.t === 'deliver') answers.push({ n: a.n, answer: (await rt.deliver(deliveryOf(host, a.n))).answer });
   else if (a.t === 'badToken') await rt.deliver(deliveryOf(host, a.n), `${TOKEN.slice(0, -4)}nope`);
   else if (a.t === 'process') await rt.run('processQueue');
   else if (a.t === 'processKilled') await processKilled(rt, labels);
-  else if (a.t === 'approve') return (await approveAll(host)) > 0 ? 'staff-approve' : null;
-  else return isStaffAction(a) ? staffAction(host, a, labels) : deliveryAction(rt, a, answers);
+  else if (a.t === 'approve') return (await approveAll(host, touched)) > 0 ? 'staff-approve' : null;
+  else return isStaffAction(a) ? staffAction(host, a, labels, touched) : deliveryAction(rt, a, answers);
   return a.t;
 }
 
+/** Issue #28's holds seen in the drain: a reply the policy held for a person, a row waiting for its send window. */
+function noteHeldRows(rt, actors) {
+  const errors = queueRows(rt).map((r) => String(r.error));
+  if (errors.some((e) => e.startsWith('REPLY_POLICY'))) actors.add('reply-policy-held');
+  if (errors.some((e) => e.startsWith('SEND_WINDOW'))) actors.add('send-window-held');
+}
+
 /**
- * After the schedule: faults cleared, the daily Typeform check once Typeform's retries are over (it recovers what the
+ * After the schedule: faults cleared (all but a model talked into it by a submission's text), the daily Typeform check once Typeform's retries are over (it recovers what the
  * platform refused), then processQueue a day apart until nothing moves, staff approving what waits for approval and
- * doing what a row's reason tells them between runs.
+ * doing what a row's reason tells them between runs. A form's send window: each run goes inside it (the clock moved to
+ * the morning, as the deployed trigger would mail then), so a row waiting for its window is drained, not lost.
  */
-async function drain(rt, actors) {
+async function drain(rt, actors, { touched, maxRuns, labels }) {
   const host = rt.host;
+  const injections = injectionsLeft(host);
   host.faults.clear();
+  keepInjections(host, injections, labels);
   host.advanceClock(PAST_TYPEFORM_RETRIES_MS);
   await rt.server?.sender.runDue();
   if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
   let check = await rt.run('reconcileTypeform');
   const drainLog = [`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '')}`];
   let quiet = 0, drainRuns = 0;
-  while (drainRuns < MAX_DRAIN_RUNS && !(settled(rt) && quiet >= 1)) {
+  while (drainRuns < maxRuns && !(settled(rt) && quiet >= 1)) {
     await letTimePass(rt);
-    await approveAll(host);
+    noteHeldRows(rt, actors);
+    await approveAll(host, touched);
     if ((await resendAsAdvised(host)) > 0) actors.add('staff-resend-as-advised');
     if (await setupAsAdvised(host)) actors.add('staff-setup-as-advised');
     // The check is a daily trigger: one that failed (a sheet missing until staff ran Set up) runs again the next day,
@@ -184,6 +205,8 @@ async function drain(rt, actors) {
       check = await rt.run('reconcileTypeform');
       drainLog.push(`reconcileTypeform ${check.status}: ${String(check.value ?? check.error?.message ?? '').slice(0, 600)}`);
     }
+    noteHeldRows(rt, actors);
+    await intoWindow(rt);
     const before = fingerprint(rt);
     const exec = await rt.run('processQueue');
     drainLog.push(`${exec.status}: ${String(exec.value ?? exec.error?.message ?? '')}`);
@@ -194,14 +217,25 @@ async function drain(rt, actors) {
   return { drainLog, drainRuns };
 }
 
+/** The Script Properties a schedule's deployer set. */
+function propsOf(schedule, sentCheck) {
+  const ceiling = schedule.safety?.ceiling;
+  return {
+    ...CHAOS_PROPS,
+    // With Gmail read access the deployer turns on the bounce check too (issue #28), checking at its most frequent.
+    ...(sentCheck ? { RECONCILE_SENT_MAIL: 'true', RECONCILE_BOUNCES: 'true', BOUNCE_CHECK_MINUTES: '5' } : {}),
+    // Issue #28: a low new-recipient ceiling the schedule's ~10 respondents trip.
+    ...(ceiling ? { MAX_NEW_RECIPIENTS_PER_HOUR: String(ceiling.perHour), ...(ceiling.perDay ? { MAX_NEW_RECIPIENTS_PER_DAY: String(ceiling.perDay) } : {}) } : {}),
+  };
+}
+
 /**
  * Executes `schedule` (see chaos-schedule.mjs) and drains. Every execution's logs and errors are kept, since the
  * host keeps only the last 200 records.
  */
 export async function runSchedule(schedule, { gemini } = {}) {
   const sentCheck = sentCheckBundle(schedule);
-  // With Gmail read access the deployer turns on the bounce check too (issue #28), checking at its most frequent.
-  const props = sentCheck ? { ...CHAOS_PROPS, RECONCILE_SENT_MAIL: 'true', RECONCILE_BOUNCES: 'true', BOUNCE_CHECK_MINUTES: '5' } : CHAOS_PROPS;
+  const props = propsOf(schedule, sentCheck !== null);
   // A schedule drawn with worlds (npm run chaos -- --world random) runs in them; others in the runtime's defaults.
   const hostOptions = { ...(sentCheck ? { bundleDir: sentCheck } : {}), ...(schedule.worlds ? { worlds: schedule.worlds } : {}) };
   const rt = await startRuntime({ props, gemini, typeform: true, host: hostOptions });
@@ -216,6 +250,8 @@ export async function runSchedule(schedule, { gemini } = {}) {
   const answers = []; // { n, answer }
   const labels = new Map(); // fault id → what it injects
   const actors = new Set(); // the actors that did something in this schedule
+  const touched = new Set(); // event ids and tokens of rows whose status a person set (chaos-staff.mjs noteTouched)
+  const windows = []; // each send window set: { at, hours, zone } (chaos-safety.mjs)
   try {
     // The Typeform check asks Typeform about the forms Config names (the * row names none).
     await host.edit({ sheet: 'Config', a1: 'A2', value: 'Wr1tE5sy', user: STAFF });
@@ -223,6 +259,7 @@ export async function runSchedule(schedule, { gemini } = {}) {
       const { col } = sheetRows(host, 'Config');
       await host.edit({ sheet: 'Config', a1: `${String.fromCharCode(65 + col('approval_required'))}2`, value: 'TRUE', user: STAFF });
     }
+    if (schedule.safety?.window && (await setWindow(host, schedule.safety.window, windows))) actors.add('send-window');
     for (const [g, group] of schedule.groups.entries()) {
       for (const f of group.faults) {
         const item = applyFault(host, f);
@@ -230,19 +267,22 @@ export async function runSchedule(schedule, { gemini } = {}) {
       }
       const burst = schedule.burst && g === 0 ? BURST_EVENTS.map((n) => ({ t: 'deliver', n })) : [];
       await Promise.all([...burst, ...group.actions].map(async (a) => {
-        const fired = await act(rt, a, { answers, labels });
+        const fired = await act(rt, a, { answers, labels, touched, windows });
         for (const name of Array.isArray(fired) ? fired : [fired]) if (name) actors.add(name);
       }));
+      noteHeldRows(rt, actors);
     }
-    const { drainLog, drainRuns } = await drain(rt, actors);
+    const { drainLog, drainRuns } = await drain(rt, actors, { touched, maxRuns: drainRunsOf(schedule), labels });
     const sheets = Object.fromEntries(host.sheetNames().map((name) => [name, host.sheetJson(name)]));
     const spill = Object.keys(host.properties.getAll()).filter((k) => k.startsWith('FQ_SPILL_'));
     const fnOf = new Map(executions.map((e) => [e.id, e.fn]));
     const faultsFired = [...quotaSeen, ...host.faults.history.map((h) => `${labels.get(h.id) ?? h.target} in ${fnOf.get(h.executionId) ?? 'other'}`)];
     if (host.latency) actors.add('latency');
+    if (host.faults.history.some((h) => h.kind === 'reply' || h.kind === 'obey')) actors.add('gemini-talked-into');
+    if (host.outbox.some((m) => String(m.subject).includes('Many new recipients at once'))) actors.add('recipient-ceiling-tripped');
     // What Typeform's sender did (bench/chaos-typeform.mjs): its attempts and every time it disabled the webhook.
     const typeform = { totals: { ...rt.server.sender.totals }, disables: rt.server.sender.disables.slice(), webhooks: rt.server.typeform.webhooksOf('Wr1tE5sy') };
-    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors], typeform };
+    return { answers, outbox: host.outbox.slice(), sheets, executions, spill, drainRuns, drainLog, faultsFired, actors: [...actors], typeform, staffTouched: [...touched], windows, ceiling: schedule.safety?.ceiling ?? null };
   } finally {
     await rt.close();
     if (sentCheck) rmSync(sentCheck, { recursive: true, force: true });

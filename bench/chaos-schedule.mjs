@@ -22,6 +22,17 @@ export const BURST_EVENTS = Array.from({ length: BURST_SIZE }, (_, i) => EVENT_P
 /** Submissions of a form Config does not enable (above the burst's), each with its own event id, token and respondent. */
 export const UNKNOWN_FORM_EVENTS = [1, 2, 3].map((i) => BURST_EVENTS[BURST_SIZE - 1] + i);
 
+/**
+ * The submissions an injection steers (issue #28's injectedReply actor delivers them), above the unknown form's: new
+ * submissions, so the model is asked about them during the schedule or the drain, each with its own respondent.
+ */
+export const INJECTED_EVENTS = [1, 2, 3].map((i) => UNKNOWN_FORM_EVENTS[UNKNOWN_FORM_EVENTS.length - 1] + i);
+
+/** Send windows staff write (Config send_hours), one past midnight; each at least 4 hours long. */
+const SEND_WINDOWS = ['08:00-20:00', '09:00-17:00', '22:00-06:00', '00:00-12:00'];
+/** A form's Config time_zone: empty (the script's, Etc/UTC) or zones on both sides of UTC, with and without daylight saving. */
+const TIME_ZONES = ['', '', 'America/New_York', 'Asia/Tokyo', 'Europe/Berlin'];
+
 /** The pick of a row or line among those an actor may act on, as a fraction of their number. */
 const pick = fc.double({ min: 0, max: 1, noNaN: true });
 
@@ -69,7 +80,26 @@ const ACTIONS = [
   { t: 'typeformSubmit', weight: 4, arbitrary: fc.record({ t: fc.constant('typeformSubmit'), n: fc.integer({ min: 1, max: EVENT_POOL }) }) },
   { t: 'typeformOutage', weight: 2, arbitrary: fc.record({ t: fc.constant('typeformOutage'), n: fc.integer({ min: 1, max: EVENT_POOL }), minutes: fc.constantFrom(15, 30, 45, 60), reenable: fc.boolean() }) },
   { t: 'typeformWatch', weight: 3, arbitrary: fc.record({ t: fc.constant('typeformWatch'), reenable: fc.boolean() }) },
+  // Issue #28's mail safety, after the others (same draws for a seed without them; bench/chaos-safety.mjs): staff set
+  // or clear the form's send window mid-schedule; the runtime clock moves 1–6 hours (across the window's edges); a
+  // model talked into it answers a submission the actor delivers (INJECTED_EVENTS[n - 1]) with an outside link or
+  // another address, or follows the instruction its respondent typed into the essay.
+  { t: 'staffSendHours', weight: 2, arbitrary: fc.record({ t: fc.constant('staffSendHours'), hours: fc.constantFrom(...SEND_WINDOWS, ''), zone: fc.constantFrom(...TIME_ZONES) }) },
+  { t: 'clockHours', weight: 2, arbitrary: fc.record({ t: fc.constant('clockHours'), hours: fc.integer({ min: 1, max: 6 }) }) },
+  { t: 'injectedReply', weight: 3, arbitrary: fc.record({ t: fc.constant('injectedReply'), mode: fc.constantFrom('link', 'address', 'obey'), n: fc.integer({ min: 1, max: INJECTED_EVENTS.length }), count: fc.integer({ min: 1, max: 3 }) }) },
 ];
+
+/**
+ * The issue #28 settings of a schedule, drawn after everything else (a seed's schedules stay the same otherwise): a
+ * send window in Config from the start (about half the runs, sometimes in a form time zone), and a low
+ * new-recipient ceiling (about half: 2–5 an hour, in half of those 4–10 a day too) that ~10 submissions a schedule trip.
+ */
+export function safetyArbitrary() {
+  return fc.record({
+    window: fc.option(fc.record({ hours: fc.constantFrom(...SEND_WINDOWS), zone: fc.constantFrom(...TIME_ZONES) }), { freq: 2 }),
+    ceiling: fc.option(fc.record({ perHour: fc.integer({ min: 2, max: 5 }), perDay: fc.option(fc.integer({ min: 4, max: 10 }), { freq: 2 }) }), { freq: 2 }),
+  });
+}
 
 const sheetsError = fc.constantFrom('Error code INTERNAL', 'Service Spreadsheets failed while accessing document.', 'Service Spreadsheets timed out while accessing document with id local-spreadsheet.');
 
@@ -102,8 +132,10 @@ export function scheduleArbitraryOf({ without = [], randomWorlds = false } = {})
     approval: fc.boolean().chain((on) => (on ? fc.boolean() : fc.constant(false))), // on in about a quarter of the runs
     groups: fc.array(group, { minLength: 2, maxLength: 6 }),
   });
-  // Drawn after the rest, so a seed's schedules stay the same with or without worlds; only their world differs.
-  return randomWorlds ? fc.tuple(schedule, worldArbitrary()).map(([drawn, worlds]) => ({ ...drawn, worlds })) : schedule;
+  // Issue #28's settings after the groups (a seed's groups stay as they were), worlds last: drawn after the rest, so a
+  // seed's schedules stay the same with or without worlds; only their world differs.
+  const withSafety = fc.tuple(schedule, safetyArbitrary()).map(([drawn, safety]) => ({ ...drawn, safety }));
+  return randomWorlds ? fc.tuple(withSafety, worldArbitrary()).map(([drawn, worlds]) => ({ ...drawn, worlds })) : withSafety;
 }
 
 /**
@@ -126,10 +158,12 @@ export function describeSchedule(schedule) {
   const act = (a) => (a.t === 'deliver' ? `deliver#${a.n}` : a.t === 'badToken' ? `badToken#${a.n}` : a.t === 'processKilled' ? 'process (killed inside Gemini)'
     : `${a.t}${Object.entries(a).filter(([k]) => k !== 't').map(([k, v]) => `:${k}=${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v}`).join('')}`);
   const worlds = worldWords(schedule.worlds);
-  return [`approval=${schedule.approval}${schedule.burst ? ` burst=${BURST_SIZE}` : ''}${worlds.length > 0 ? ` worlds: ${worlds.join(' ')}` : ''}`, ...schedule.groups.map((g, i) => `  ${i + 1}. [${g.faults.map(fault).join('; ')}] ${g.actions.map(act).join(' ‖ ')}`)].join('\n');
+  const { window = null, ceiling = null } = schedule.safety ?? {};
+  const safety = [window ? ` send_hours=${window.hours}${window.zone ? `@${window.zone}` : ''}` : '', ceiling ? ` new_recipients=${ceiling.perHour}/h${ceiling.perDay ? `,${ceiling.perDay}/d` : ''}` : ''].join('');
+  return [`approval=${schedule.approval}${schedule.burst ? ` burst=${BURST_SIZE}` : ''}${safety}${worlds.length > 0 ? ` worlds: ${worlds.join(' ')}` : ''}`, ...schedule.groups.map((g, i) => `  ${i + 1}. [${g.faults.map(fault).join('; ')}] ${g.actions.map(act).join(' ‖ ')}`)].join('\n');
 }
 
 export function deliveriesIn(schedule) {
   const opening = schedule.burst ? BURST_SIZE : 0;
-  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' || a.t === 'unknownForm' || a.t === 'typeformSubmit' || a.t === 'typeformOutage' ? 1 : a.t === 'burst' ? a.size : 0), 0), opening);
+  return schedule.groups.reduce((sum, g) => sum + g.actions.reduce((n, a) => n + (a.t === 'deliver' || a.t === 'poison' || a.t === 'unknownForm' || a.t === 'typeformSubmit' || a.t === 'typeformOutage' || a.t === 'injectedReply' ? 1 : a.t === 'burst' ? a.size : 0), 0), opening);
 }

@@ -36,16 +36,30 @@ function queueRowsWhere(host, test) {
   return { rows, col };
 }
 
+/**
+ * Who a person steered (issue #28: a reply the policy held may go only after a person decided): the event id and
+ * response token of each Queue row whose status staff set, as the row was just before. chaos-check.mjs reads it.
+ */
+function noteTouched(host, sheetRow, touched) {
+  if (!touched) return;
+  const { sh, col } = sheetRows(host, 'Queue');
+  const cells = sh?.v[sheetRow - 1] ?? [];
+  for (const name of ['event_id', 'response_token']) if (String(cells[col(name)] ?? '') !== '') touched.add(String(cells[col(name)]));
+}
+
 /** Staff type `value` into the status cell of every Queue row `test` picks, one edit each, as a person would. */
-async function setStatusWhere(host, test, value) {
+async function setStatusWhere(host, test, value, touched) {
   const { rows, col } = queueRowsWhere(host, test);
-  for (const n of rows) await host.edit({ sheet: 'Queue', a1: `${letterOf(col('status'))}${n}`, value, user: STAFF });
+  for (const n of rows) {
+    noteTouched(host, n, touched);
+    await host.edit({ sheet: 'Queue', a1: `${letterOf(col('status'))}${n}`, value, user: STAFF });
+  }
   return rows.length;
 }
 
-/** Staff approve every reply waiting for approval. */
-export function approveAll(host) {
-  return setStatusWhere(host, (cells, col) => cells[col('status')] === 'AWAITING_APPROVAL', 'APPROVED');
+/** Staff approve every reply waiting for approval; `touched` (a Set) gets each row's event id and token. */
+export function approveAll(host, touched) {
+  return setStatusWhere(host, (cells, col) => cells[col('status')] === 'AWAITING_APPROVAL', 'APPROVED', touched);
 }
 
 /**
@@ -107,7 +121,7 @@ const ACTIONS = {
     await host.edit({ op: 'deleteRows', sheet: 'Queue', row: rows[pickOf(a.pick, rows.length)], count: 1, user: STAFF });
     return `staff-delete-${a.status.toLowerCase()}`;
   },
-  async staffPaste(host, a) {
+  async staffPaste(host, a, _labels, touched) {
     const { rows, col } = queueRowsWhere(host, (cells) => !blank(cells));
     if (rows.length === 0) return null;
     // A block over submissions only: a status typed into a blank row is a row of no event, not a move.
@@ -116,16 +130,19 @@ const ACTIONS = {
     let length = 1;
     while (length < a.rows && rows[start + length] === first + length) length++;
     const values = Array.from({ length }, () => [a.status]);
+    for (let r = first; r < first + length; r++) noteTouched(host, r, touched);
     const landed = await unlessRefused(() => host.edit({ op: 'paste', sheet: 'Queue', a1: `${letterOf(col('status'))}${first}`, values, user: STAFF }));
     return landed ? 'staff-paste' : null;
   },
-  async staffPasteRow(host, a) {
+  async staffPasteRow(host, a, _labels, touched) {
     // Ctrl+C on one whole row, Ctrl+V over another submission's row: its every cell, the system columns too.
     const { rows } = queueRowsWhere(host, (cells) => !blank(cells));
     if (rows.length < 2) return null;
     const source = rows[pickOf(a.from, rows.length)];
     const others = rows.filter((r) => r !== source);
     const target = others[pickOf(a.over, others.length)];
+    noteTouched(host, source, touched);
+    noteTouched(host, target, touched);
     const landed = await unlessRefused(() => host.edit({ op: 'copy', sheet: 'Queue', from: `${source}:${source}`, a1: `A${target}`, user: STAFF }));
     return landed ? 'staff-paste-row' : null;
   },
@@ -215,7 +232,10 @@ const ACTIONS = {
 /** Whether `a` is a staff action (else a delivery or a run). */
 export const isStaffAction = (a) => Object.hasOwn(ACTIONS, a.t);
 
-/** Runs one staff action; resolves with the name of the actor when it did something, else null. `labels` names faults it adds. */
-export function staffAction(host, a, labels) {
-  return ACTIONS[a.t](host, a, labels);
+/**
+ * Runs one staff action; resolves with the name of the actor when it did something, else null. `labels` names faults
+ * it adds; `touched` gets the rows whose status a person set (noteTouched).
+ */
+export function staffAction(host, a, labels, touched) {
+  return ACTIONS[a.t](host, a, labels, touched);
 }

@@ -28,9 +28,9 @@ const moved = new WeakMap();
 /**
  * Lets `ms` of runtime time pass once no execution is alive (no real execution lives for 15 minutes: time must not
  * jump under one), then makes Typeform's attempts due meanwhile. Resolves false when it could not (busy, or the
- * schedule already moved MAX_MOVED_MS).
+ * schedule already moved MAX_MOVED_MS). Shared with the clock actor of issue #28 (bench/chaos-safety.mjs): one budget.
  */
-async function letTimePass(rt, ms) {
+export async function letRuntimeTimePass(rt, ms) {
   const { host, server } = rt;
   const before = moved.get(rt) ?? 0;
   if (before + ms > MAX_MOVED_MS) return false;
@@ -86,16 +86,16 @@ export async function typeformAction(rt, a, { answers, deliveryOf }) {
       submit(a.n);
       await server.sender.runDue();
       for (let step = 0; step < a.minutes / 15; step += 1) {
-        if (!(await letTimePass(rt, WATCH_STEP_MS))) break;
+        if (!(await letRuntimeTimePass(rt, WATCH_STEP_MS))) break;
         await watch(rt, a.reenable, fired);
       }
     } finally {
       await deployment(true);
     }
-    if (await letTimePass(rt, WATCH_STEP_MS)) await watch(rt, a.reenable, fired);
+    if (await letRuntimeTimePass(rt, WATCH_STEP_MS)) await watch(rt, a.reenable, fired);
     fired.add('typeform-outage');
   } else if (a.t === 'typeformWatch') {
-    if (await letTimePass(rt, WATCH_STEP_MS)) await watch(rt, a.reenable, fired);
+    if (await letRuntimeTimePass(rt, WATCH_STEP_MS)) await watch(rt, a.reenable, fired);
   } else {
     throw new Error(`unknown Typeform chaos action ${a.t}`);
   }

@@ -3,14 +3,29 @@ import type { QueueRow } from '../domain/queue/queue-row';
 import { DAY_MS, HOUR_MS } from '../domain/time';
 import { mailboxOf } from '../domain/mail/mail-addresses';
 
-/** When each mailbox was first mailed, as far as the Queue shows (A@x, a@x and a+tag@x are one mailbox). */
-export function firstMailedAt(rows: readonly Pick<QueueRow, 'recipient' | 'sentAt'>[]): Map<string, number> {
+/** A row as the ceiling reads it: who, and whether (and when) a mail to them went or may have gone. */
+export type CeilingRow = Pick<QueueRow, 'recipient' | 'sentAt'> & Partial<Pick<QueueRow, 'status' | 'claimedAt' | 'mailRef' | 'updatedAt'>>;
+
+/**
+ * A mail that may have left without its sent_at: a run killed right after the send leaves the row SENDING (its claim
+ * time), and the stale sweep then makes it NEEDS_REVIEW with its mail_ref kept (the time of that move, later than the
+ * send). The ceiling is an abuse guard: such an address takes room, or one stranger more would be mailed in the hour.
+ */
+function mayHaveBeenMailedAt(row: CeilingRow): number | null {
+  if (row.status === 'SENDING') return row.claimedAt ?? row.updatedAt ?? null;
+  if (row.status === 'NEEDS_REVIEW' && (row.mailRef ?? '') !== '') return row.updatedAt ?? row.claimedAt ?? null;
+  return null;
+}
+
+/** When each mailbox was first mailed, or may have been, as far as the Queue shows (A@x, a@x and a+tag@x are one mailbox). */
+export function firstMailedAt(rows: readonly CeilingRow[]): Map<string, number> {
   const first = new Map<string, number>();
   for (const row of rows) {
-    if (row.sentAt === null) continue;
+    const at = row.sentAt ?? mayHaveBeenMailedAt(row);
+    if (at === null) continue;
     const mailbox = mailboxOf(row.recipient);
     const known = first.get(mailbox);
-    if (known === undefined || row.sentAt < known) first.set(mailbox, row.sentAt);
+    if (known === undefined || at < known) first.set(mailbox, at);
   }
   return first;
 }

@@ -26,6 +26,19 @@ describe('ceilingVerdict', () => {
     expect(ceilingVerdict(first, new Set(planned), mailbox, T0, limits)).toBe(verdict);
   });
 
+  it('an address whose mail may have gone without its sent_at (a run killed right after the send) takes room in the hour: SENDING from its claim, NEEDS_REVIEW with a mail_ref from its last update', () => {
+    const maybe = firstMailedAt([
+      { recipient: 'sent@x.example', sentAt: T0 - 10 * 60_000 },
+      { recipient: 'crashed@x.example', sentAt: null, status: 'SENDING', claimedAt: T0 - 5 * 60_000, mailRef: 'FQ-AAAAAA', updatedAt: T0 - 5 * 60_000 },
+      { recipient: 'swept@x.example', sentAt: null, status: 'NEEDS_REVIEW', claimedAt: null, mailRef: 'FQ-BBBBBB', updatedAt: T0 - 2 * HOUR },
+      { recipient: 'never@x.example', sentAt: null, status: 'NEEDS_REVIEW', claimedAt: null, mailRef: '', updatedAt: T0 - 60_000 },
+    ]);
+    expect([...maybe.keys()].sort()).toEqual(['crashed@x.example', 'sent@x.example', 'swept@x.example']);
+    expect(maybe.get('crashed@x.example')).toBe(T0 - 5 * 60_000);
+    expect(ceilingVerdict(maybe, new Set(), 'new@example.com', T0, limits)).toBe('hour');
+    expect(ceilingVerdict(maybe, new Set(), 'crashed@x.example', T0, limits)).toBe('known');
+  });
+
   it('a new address once the rolling day holds the ceiling, though the hour has room', () => {
     const day = firstMailedAt([
       { recipient: 'a@x.example', sentAt: T0 - 5 * HOUR },
