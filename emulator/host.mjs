@@ -165,7 +165,8 @@ export class GasHost extends EventEmitter {
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, advancedServices: this.advancedServices, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
-    info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
+    // clockBuffer is shared: a later advanceClock reaches this execution too; with the code cache a new thread skips compiling the bundle.
+    Object.assign(info, { clockBuffer: this.time.buffer }, this.pool.codeCacheFor(resolvePath(this.opts.bundleDir, 'Code.js')));
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     // A warm thread (worker-pool.mjs); the execution gets a fresh realm in it all the same.
@@ -185,6 +186,7 @@ export class GasHost extends EventEmitter {
       if (msg.t === 'done') {
         if (!st.settled) st.settled = { status: msg.status, value: msg.value, error: msg.error };
         this.recordRtts(msg.rtts);
+        if (msg.codeCache) this.pool.keepCodeCache(msg.codeCache.key, msg.codeCache.data);
         // Finished by itself: the thread goes back warm. A kill already under way ends it ('exit' settles).
         if (!st.killed) {
           settle(0);
