@@ -56,6 +56,19 @@ const DEFAULTS = {
 export class GasHost extends EventEmitter {
   constructor(options = {}) {
     super();
+    this.pool = sharedPool;
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...gmailApiHandlers, ...scriptHandlers, ...uiHandlers };
+    this.init(options);
+  }
+
+  /**
+   * Every piece of the runtime's state, as a new host with `options` holds it: the constructor and reset() share this,
+   * so a reset cannot forget what a new piece of state adds here.
+   */
+  init(options) {
+    this.options = options;
+    this.saveTimer = null;
+    this.bundleKb = undefined; // the bundle's size, read at the first execution with --latency
     // an option passed as undefined (e.g. an absent CLI flag) keeps its default
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     // activeUserEmail is the option's former name: it always meant the deployer.
@@ -86,8 +99,6 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
-    this.pool = sharedPool;
-    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...gmailApiHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
     this.seq = 0;
     this.time = new RuntimeClock();
@@ -96,6 +107,20 @@ export class GasHost extends EventEmitter {
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
     this.worlds = resolveWorlds(this.opts.worlds); // throws on a switch or reading worlds.mjs does not list
+  }
+
+  /**
+   * Returns the host to what `new GasHost(options)` is (default: the options it was made with), for a test file that
+   * keeps one runtime and resets it between tests: running executions are ended first, then every piece of state is
+   * made anew by init() (sheets, properties, caches, locks, triggers, outbox, inbox, quotas, faults, clock, worlds,
+   * executions). Call load() after it, as after the constructor. Listeners stay: the HTTP front keeps serving it.
+   * A host with a data folder is not reset (its saved state would come back at load()).
+   */
+  async reset(options = this.options) {
+    if (this.opts.dataDir) throw new Error('reset() is for a host without a data folder');
+    await this.dispose();
+    this.init(options);
+    return this;
   }
 
   get spreadsheetId() { return this.ss.id; }
