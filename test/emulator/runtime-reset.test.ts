@@ -25,13 +25,14 @@ function picture(value: unknown, host: unknown, seen: Set<unknown>, timed = fals
   if (value instanceof Promise) return '<promise>';
   if (seen.has(value)) return '<seen>';
   seen.add(value);
-  const of = (v: unknown, key = '') => picture(v, host, seen, timed || TIMED_FIELD.test(key));
+  const of = (v: unknown) => picture(v, host, seen, timed);
+  const field = (v: unknown, key: string) => picture(v, host, seen, timed || TIMED_FIELD.test(key));
   if (value instanceof Map) return { Map: [...value].map(([k, v]) => [of(k), of(v)]) };
   if (value instanceof Set) return { Set: [...value].map(of) };
   if (ArrayBuffer.isView(value)) return { [value.constructor.name]: Array.from(value as unknown as ArrayLike<number>, of) };
   if (value instanceof ArrayBuffer || value instanceof SharedArrayBuffer) return { bytes: Array.from(new Uint8Array(value)) };
   if (Array.isArray(value)) return value.map(of);
-  const fields = Object.keys(value).filter((key) => typeof (value as any)[key] !== 'function').map((key) => [key, of((value as any)[key], key)]);
+  const fields = Object.keys(value).filter((key) => typeof (value as any)[key] !== 'function').map((key) => [key, field((value as any)[key], key)]);
   return { class: value.constructor?.name ?? null, ...Object.fromEntries(fields) };
 }
 
