@@ -1,6 +1,6 @@
 // The local runtime of the e2e tests: harness/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front; one per file, reset before each test.
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { resetHost, startHost } from '../../harness/runtime.mjs';
 import { startServer } from '../../emulator/server.mjs';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/queue-row';
@@ -108,6 +108,25 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     },
   };
   return runtime;
+}
+
+/**
+ * One runtime for a test file, reset for each test: `const fresh = runtimePerFile();` at the top of the file, then
+ * `rt = await fresh(options)` where a test used to start its own. The first call starts the runtime, each later one
+ * resets it to what `startRuntime(options)` would start (Runtime.reset: nothing of the test before is left, and a run
+ * still going is ended); it is closed after the file's last test. Starting once saves the offline Gemini's and the HTTP
+ * front's start and stop for every test.
+ */
+export function runtimePerFile(): (options?: RuntimeOptions) => Promise<Runtime> {
+  let shared: Runtime | null = null;
+  afterAll(async () => {
+    await shared?.close();
+    shared = null;
+  });
+  return async (options = {}) => {
+    shared = shared ? await shared.reset(options) : await startRuntime(options);
+    return shared;
+  };
 }
 
 /**

@@ -1,8 +1,11 @@
 // Config send_hours end to end: a form with a 08:00–20:00 window mails nothing at night and everything in the morning,
 // each reply exactly once; overnight idle ticks stay skipped by the gate (at most 2 service calls), as without a window.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONFIG_HEADERS } from '../../src/core/form-config';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -11,9 +14,6 @@ const SEND_HOURS_CELL = `${String.fromCharCode(65 + CONFIG_HEADERS.indexOf('send
 
 describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const respondentMails = (): any[] => rt.host.outbox.filter((mail: any) => /^r\d@example\.com$/.test(mail.to));
   /** Moves the runtime's clock to the next `hour`:00 UTC. */
@@ -26,7 +26,7 @@ describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
   };
 
   it('a form with 08:00-20:00 mails nothing at night and everything in the morning, each exactly once; idle night ticks cost at most 2 calls', { timeout: 180_000 }, async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     expect(rt.sheet('Config').header).toContain('send_hours');
     await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
     advanceTo(2);
