@@ -23,6 +23,8 @@ export default defineConfig({
     // after another (about 320 s). Most of the time goes to end-to-end files whose runtime waits on its worker threads
     // and HTTP, so two files at once share two cores well. No test is timed, and each file starts its own runtime on
     // its own port and temporary directory, so files do not meet.
+    // `/usr/bin/time npx vitest run`, 2026-12-02, loaded 2-core machine: 250 s of CPU, 4 min 38 s (468 s of CPU and
+    // about 10 min before warm threads across files and one runtime per e2e file; docs/quality.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30000,
     hookTimeout: 30000,
