@@ -11,12 +11,20 @@ export default defineConfig({
       // One module realm for all of them: re-importing the core for each of ~150 files cost most of their time
       // (270 s against 26 s on the loaded 2-core machine, `npx vitest run test/core test/gas [--no-isolate]`).
       { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
-      { extends: true, test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT] } },
+      // The runtime tests share one module realm per worker too: a fresh one per file re-imported the emulator and
+      // harness and, worse, emptied the warm execution threads (emulator/worker-pool.mjs), so every file paid again for
+      // threads whose start costs more than most executions (test/emulator, 32 files: 61 s of CPU isolated, 29 s not,
+      // `/usr/bin/time npx vitest run test/emulator [--no-isolate]`, loaded 2-core machine). Nothing a file leaves
+      // behind reaches the next: each e2e file closes its one runtime (test/e2e/runtime.ts runtimePerFile) and resets
+      // it before each test (test/emulator/runtime-reset.test.ts), and every execution gets a fresh realm anyway.
+      { extends: true, test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT], isolate: false } },
     ],
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine, so `npm test` ran its files one
     // after another (about 320 s). Most of the time goes to end-to-end files whose runtime waits on its worker threads
     // and HTTP, so two files at once share two cores well. No test is timed, and each file starts its own runtime on
     // its own port and temporary directory, so files do not meet.
+    // `/usr/bin/time npx vitest run`, 2026-12-02, loaded 2-core machine: 250 s of CPU, 4 min 38 s (468 s of CPU and
+    // about 10 min before warm threads across files and one runtime per e2e file; docs/quality.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30000,
     hookTimeout: 30000,

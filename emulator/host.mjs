@@ -56,6 +56,19 @@ const DEFAULTS = {
 export class GasHost extends EventEmitter {
   constructor(options = {}) {
     super();
+    this.pool = sharedPool;
+    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...gmailApiHandlers, ...scriptHandlers, ...uiHandlers };
+    this.init(options);
+  }
+
+  /**
+   * Every piece of the runtime's state, as a new host with `options` holds it: the constructor and reset() share this,
+   * so a reset cannot forget what a new piece of state adds here.
+   */
+  init(options) {
+    this.options = options;
+    this.saveTimer = null;
+    this.bundleKb = undefined; // the bundle's size, read at the first execution with --latency
     // an option passed as undefined (e.g. an absent CLI flag) keeps its default
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     // activeUserEmail is the option's former name: it always meant the deployer.
@@ -86,8 +99,6 @@ export class GasHost extends EventEmitter {
     this.ui = { menus: [], dialogs: [], toasts: [], responses: [] };
     this.executions = [];
     this.live = new Map();
-    this.pool = sharedPool;
-    this.handlers = { ...spreadsheetHandlers, ...rangeHandlers, ...lockHandlers, ...storeHandlers, ...fetchHandlers, ...mailHandlers, ...gmailApiHandlers, ...scriptHandlers, ...uiHandlers };
     this.rtts = [];
     this.seq = 0;
     this.time = new RuntimeClock();
@@ -96,6 +107,20 @@ export class GasHost extends EventEmitter {
     this.latency = createLatency(this.opts.latency, this.opts.latencySeed); // null with --latency off
     this.lastActivityAt = null; // host time an execution last started or ended (cold starts)
     this.worlds = resolveWorlds(this.opts.worlds); // throws on a switch or reading worlds.mjs does not list
+  }
+
+  /**
+   * Returns the host to what `new GasHost(options)` is (default: the options it was made with), for a test file that
+   * keeps one runtime and resets it between tests: running executions are ended first, then every piece of state is
+   * made anew by init() (sheets, properties, caches, locks, triggers, outbox, inbox, quotas, faults, clock, worlds,
+   * executions). Call load() after it, as after the constructor. Listeners stay: the HTTP front keeps serving it.
+   * A host with a data folder is not reset (its saved state would come back at load()).
+   */
+  async reset(options = this.options) {
+    if (this.opts.dataDir) throw new Error('reset() is for a host without a data folder');
+    await this.dispose();
+    this.init(options);
+    return this;
   }
 
   get spreadsheetId() { return this.ss.id; }
@@ -165,7 +190,8 @@ export class GasHost extends EventEmitter {
     const sab = new SharedArrayBuffer(4), flag = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
     const info = { kind, activeUser, effectiveUser, denied: this.deniedCalls, advancedServices: this.advancedServices, timeZone: this.opts.timeZone, webAppUrl: this.opts.webAppUrl, scriptId: this.opts.scriptId, executionId: id, clockOffsetMs: this.clockOffsetMs };
-    info.clockBuffer = this.time.buffer; // shared: a later advanceClock reaches this execution too
+    // clockBuffer is shared: a later advanceClock reaches this execution too; with the code cache a new thread skips compiling the bundle.
+    Object.assign(info, { clockBuffer: this.time.buffer }, this.pool.codeCacheFor(resolvePath(this.opts.bundleDir, 'Code.js')));
     if (this.latency) info.startDelayMs = this.startLatency(st, this.seq);
     const t0 = process.hrtime.bigint();
     // A warm thread (worker-pool.mjs); the execution gets a fresh realm in it all the same.
@@ -185,6 +211,7 @@ export class GasHost extends EventEmitter {
       if (msg.t === 'done') {
         if (!st.settled) st.settled = { status: msg.status, value: msg.value, error: msg.error };
         this.recordRtts(msg.rtts);
+        if (msg.codeCache) this.pool.keepCodeCache(msg.codeCache.key, msg.codeCache.data);
         // Finished by itself: the thread goes back warm. A kill already under way ends it ('exit' settles).
         if (!st.killed) {
           settle(0);

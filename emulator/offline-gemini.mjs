@@ -38,7 +38,7 @@ export function modelNotFound(model, version = 'v1beta') {
  * Starts the stand-in on 127.0.0.1; the bundle reaches it through GEMINI_BASE_URL = baseUrl. `retiredModels`: ids
  * answered as Gemini answers a retired model (modelNotFound).
  * @param {{ port?: number, hostname?: string, retiredModels?: string[] }} [options]
- * @returns {Promise<{ baseUrl: string, port: number, requests: GeminiRequest[], close: () => Promise<void> }>}
+ * @returns {Promise<{ baseUrl: string, port: number, requests: GeminiRequest[], reset: () => void, close: () => Promise<void> }>}
  */
 export async function startOfflineGemini({ port = 0, hostname = '127.0.0.1', retiredModels = [] } = {}) {
   /** @type {GeminiRequest[]} */
@@ -78,6 +78,8 @@ export async function startOfflineGemini({ port = 0, hostname = '127.0.0.1', ret
     baseUrl: `http://${hostname}:${address.port}`,
     port: address.port,
     requests,
+    /** Forgets the requests seen so far (the same array, emptied), for a runtime reset between tests. */
+    reset: () => { requests.length = 0; },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -81,14 +81,16 @@ class HttpError extends Error {
  * `typeform`: the offline Typeform API under /typeform (TYPEFORM_BASE_URL = url + '/typeform'); every /exec POST is recorded in it.
  * @param {{ host: any, port?: number, hostname?: string, typeform?: ReturnType<typeof createTypeformStore> }} options
  * `sender`: Typeform's webhook sender (typeform-sender.mjs) over that store; POST /api/clock makes its due attempts.
- * @returns {Promise<{ url: string, port: number, typeform: ReturnType<typeof createTypeformStore>, sender: ReturnType<typeof createTypeformSender>, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, typeform: ReturnType<typeof createTypeformStore>, sender: ReturnType<typeof createTypeformSender>, reset: () => void, close: () => Promise<void> }>}
  */
-export async function startServer({ host, port = 8787, hostname = '127.0.0.1', typeform = createTypeformStore({ now: () => (typeof host.now === 'function' ? host.now() : Date.now()) }) }) {
+export async function startServer({ host, port = 8787, hostname = '127.0.0.1', typeform: givenTypeform = null }) {
+  const newTypeform = () => createTypeformStore({ now: () => (typeof host.now === 'function' ? host.now() : Date.now()) });
+  let typeform = givenTypeform ?? newTypeform();
   /** @type {Map<string, Echo>} */
   const echoes = new Map();
-  const startedAt = Date.now();
+  let startedAt = Date.now();
   let baseUrl = '';
-  const sender = senderFor(host, typeform, () => baseUrl);
+  let sender = senderFor(host, typeform, () => baseUrl);
   /** Whether the web app is deployed; POST /api/deployment {"active": false} removes it (its /exec answers 404). */
   const deployment = { active: true };
 
@@ -278,8 +280,25 @@ export async function startServer({ host, port = 8787, hostname = '127.0.0.1', t
   const { port: boundPort } = /** @type {import('node:net').AddressInfo} */ (server.address());
   baseUrl = `http://${hostname}:${boundPort}`;
   // ScriptApp.getService().getUrl() is where the web app is served: here (a port picked at start included).
-  if (host.opts?.webAppUrl) host.opts.webAppUrl = `${baseUrl}/exec`; // "" stays: a project with no deployment
-  return { url: baseUrl, port: boundPort, typeform, sender, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  const pointHostHere = () => { if (host.opts?.webAppUrl) host.opts.webAppUrl = `${baseUrl}/exec`; }; // "" stays: a project with no deployment
+  pointHostHere();
+  return {
+    url: baseUrl, port: boundPort, get typeform() { return typeform; }, get sender() { return sender; },
+    /**
+     * The front as startServer leaves it, for a host just reset (GasHost.reset): an empty offline Typeform (a store
+     * given to startServer is not made anew: its owner resets it), a new webhook sender, no echoes, the web app
+     * deployed, the host's web-app URL pointed here again.
+     */
+    reset() {
+      if (!givenTypeform) typeform = newTypeform();
+      sender = senderFor(host, typeform, () => baseUrl);
+      echoes.clear();
+      deployment.active = true;
+      startedAt = Date.now();
+      pointHostHere();
+    },
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
 }
 
 /**

@@ -5,17 +5,45 @@
 // globals, Code.js loaded again) for each, so no script state crosses executions, as on Google
 // (https://developers.google.com/apps-script/guides/services/quotas: each execution starts the project afresh; globals
 // do not persist). A thread killed mid-execution (time limit, crash, disposal) is never reused.
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const WORKER_URL = new URL('./worker.mjs', import.meta.url);
-/** Threads kept warm at most: bursts of 30 executions start new ones, which end instead of piling up. */
-const MAX_IDLE = 4;
+/**
+ * Threads kept warm at most: a burst of the 30 simultaneous executions a user may run (host.mjs), and two more, finds
+ * its threads warm the next time; a bigger burst starts new ones, which end instead of piling up. An idle thread
+ * holds about 15 MB.
+ */
+const MAX_IDLE = 32;
 
 export class WorkerPool {
   constructor() {
     /** @type {Worker[]} */
     this.idle = [];
     this.closed = false;
+    /** V8 code cache of each bundle file version (worker.mjs): key → bytes in shared memory, read by every thread. */
+    this.codeCaches = new Map();
+  }
+
+  /**
+   * What a job carries so a new thread need not compile the bundle again: the file version's key (path, size and
+   * modification time, so a rebuilt bundle gets a new one) and its code cache once a thread has made it.
+   * @param {string} file
+   */
+  codeCacheFor(file) {
+    let codeKey = file;
+    try {
+      const stat = statSync(file);
+      codeKey = `${file}:${stat.size}:${stat.mtimeMs}`;
+    } catch { /* no bundle: the execution reports it */ }
+    return { codeKey, codeCache: this.codeCaches.get(codeKey) ?? null };
+  }
+
+  /** Keeps the code cache a thread made for one bundle version (the latest wins; V8 rejects a stale one anyway). */
+  keepCodeCache(key, bytes) {
+    const shared = new SharedArrayBuffer(bytes.byteLength);
+    new Uint8Array(shared).set(bytes);
+    this.codeCaches.set(key, shared);
   }
 
   /** A thread for one execution: a warm one, or a new one. It keeps the process alive until given back. */

@@ -1,12 +1,11 @@
 // Executions, one at a time: a worker thread (kept warm by worker-pool.mjs) gives each a fresh vm context running the bundle; every service call blocks on the host.
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import vm from 'node:vm';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { format } from 'node:util';
-import gas from 'gas-local';
 import { formatJavaDate } from './format-date.mjs';
 import { realmCore } from './realm/core.mjs';
 import { realmSpreadsheet } from './realm/spreadsheet.mjs';
@@ -94,8 +93,36 @@ function errorOf(e) {
   return { name: 'Error', message: String(e) };
 }
 
+/**
+ * The bundle as a compiled script: one per thread and file version, run in every execution's new context (a vm.Script
+ * is not bound to a context). A new thread starts from the V8 code cache the host keeps (info.codeCache) instead of
+ * parsing the 400 KB bundle again; V8 checks the cache against the source and compiles afresh when it does not match
+ * (https://nodejs.org/api/vm.html#new-vmscriptcode-options, cachedData / cachedDataRejected). Only compilation is
+ * skipped: the script runs as before, in a fresh context, so no state crosses executions.
+ */
+const scripts = new Map();
+let produceCache = null;
+function bundleScript(file) {
+  const key = info.codeKey ?? file;
+  let entry = scripts.get(key);
+  if (!entry) {
+    const cachedData = info.codeCache ? new Uint8Array(info.codeCache) : undefined;
+    const script = new vm.Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
+    entry = { script };
+    scripts.clear(); // a rebuilt bundle replaces the one before
+    scripts.set(key, entry);
+    // No cache yet, or one V8 refused: after this execution (its functions compiled), the host gets a new one.
+    if (!cachedData || script.cachedDataRejected) produceCache = { key, script };
+  }
+  return entry;
+}
+
 function finish(result) {
   const msg = { t: 'done', ...result, rtts };
+  if (produceCache) {
+    msg.codeCache = { key: produceCache.key, data: produceCache.script.createCachedData() };
+    produceCache = null;
+  }
   try {
     port.postMessage(msg);
   } catch {
@@ -130,8 +157,9 @@ async function main(fn, args) {
   rt.natives = natives;
   rt.info = info;
   for (const install of [realmCore, realmSpreadsheet, realmServices, realmOutput]) vm.runInContext(`(${install.toString()})`, ctx)(rt);
-  // Only Code.js: gas-local would otherwise load every *.js under the folder (docs/platform.md#the-local-runtimes-libraries).
-  gas.require(bundleDir, ctx, { filter: (f) => basename(f) === 'Code.js' });
+  // Only Code.js (docs/platform.md#the-local-runtimes-libraries), compiled once per thread and run in each new context.
+  const bundle = bundleScript(join(bundleDir, 'Code.js'));
+  bundle.script.runInContext(ctx);
   const entry = ctx[fn];
   if (typeof entry !== 'function') return finish({ status: 'error', error: { name: 'Exception', message: `Script function not found: ${fn}` } });
   try {

@@ -62,14 +62,33 @@ export function submission(n, patch = () => undefined) {
  */
 export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey = GEMINI_KEY, props = {}, host: hostOptions = {}, gemini = null, worlds = /** @type {Record<string, string> | undefined} */ (undefined) } = {}) {
   const offline = gemini ?? (await startOfflineGemini({ port: 0 }));
-  const host = new GasHost({
+  const host = new GasHost(gasHostOptions({ bundleDir, token, geminiKey, props, hostOptions, geminiBaseUrl: offline.baseUrl, worlds }));
+  await setUp(host);
+  return { host, gemini: offline };
+}
+
+/**
+ * Returns a host startHost started (and its offline Gemini) to what startHost({ same options }) starts: the host made
+ * anew (GasHost.reset), the Gemini's request log emptied, then Set up again. The options may differ from the first
+ * start's (other Script Properties, worlds, host options): the result is the runtime a fresh start with them gives.
+ */
+export async function resetHost(host, gemini, { bundleDir = DIST_DIR, token = TOKEN, geminiKey = GEMINI_KEY, props = {}, host: hostOptions = {}, worlds = /** @type {Record<string, string> | undefined} */ (undefined) } = {}) {
+  await host.reset(gasHostOptions({ bundleDir, token, geminiKey, props, hostOptions, geminiBaseUrl: gemini.baseUrl, worlds }));
+  gemini.reset();
+  await setUp(host);
+  return { host, gemini };
+}
+
+/** The GasHost options startHost and resetHost build: the Script Properties every runtime starts with, `props` on top. */
+function gasHostOptions({ bundleDir, token, geminiKey, props, hostOptions, geminiBaseUrl, worlds }) {
+  return {
     bundleDir,
     dataDir: null,
     executionTimeoutMs: 60000,
     scriptProperties: {
       WEBHOOK_TOKEN: token,
       GEMINI_API_KEY: geminiKey,
-      GEMINI_BASE_URL: offline.baseUrl,
+      GEMINI_BASE_URL: geminiBaseUrl,
       STAFF_EMAILS: 'staff@example.com',
       SPREADSHEET_ID: 'local-spreadsheet',
       ...props,
@@ -77,11 +96,14 @@ export async function startHost({ bundleDir = DIST_DIR, token = TOKEN, geminiKey
     spreadsheetId: 'local-spreadsheet',
     ...hostOptions,
     ...(worlds ? { worlds } : {}),
-  });
+  };
+}
+
+/** Loads the host and runs Set up as staff do first (a fresh runtime's last step). */
+async function setUp(host) {
   await host.load();
   const setup = await host.run('setup', [], { kind: 'menu' });
   if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
-  return { host, gemini: offline };
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium, MISSING_CHROMIUM } from '../../scripts/find-chromium.mjs';
 import { STATUS_COLOURS } from '../../src/core/domain/queue/statuses';
-import { startRuntime, type Runtime } from '../e2e/runtime';
+import { runtimePerFile, type Runtime } from '../e2e/runtime';
 
 const AXE = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
 
@@ -41,6 +41,9 @@ describe('the browser the console tests need', () => {
 });
 
 describe('console', () => {
+  /** One runtime for the file, reset before each test (test/e2e/runtime.ts); each test opens its own page. */
+  const freshRuntime = runtimePerFile();
+
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
   });
@@ -50,7 +53,7 @@ describe('console', () => {
   });
 
   beforeEach(async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(rt.url);
     await page.getByRole('tab', { name: 'Queue', selected: true }).waitFor();
@@ -58,7 +61,6 @@ describe('console', () => {
 
   afterEach(async () => {
     await page?.close();
-    await rt?.close();
   });
 
   it('opens on the Queue tab: a tab per sheet, the frozen header as column headers, the formqueue menu as buttons', async () => {

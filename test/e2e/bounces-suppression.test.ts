@@ -6,9 +6,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestFor } from '../../scripts/manifest.mjs';
-import { BUNDLE_DIR, getHealth, startRuntime, submission, type QueueObject, type Runtime } from './runtime';
+import { BUNDLE_DIR, getHealth, runtimePerFile, submission, type QueueObject, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const DIRTY = 'FQ_DIRTY';
 const MINUTE = 60_000;
@@ -26,9 +29,6 @@ afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 describe('bounces and the suppression list in the local runtime', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const from = (n: number, email: string) => submission(n, (body) => {
     body.form_response.answers[1].email = email;
@@ -50,7 +50,7 @@ describe('bounces and the suppression list in the local runtime', () => {
 
   for (const bounceOriginal of ['inline', 'attachment']) {
     it(`bounceOriginal=${bounceOriginal}: the notice marks the row BOUNCED and suppresses the address; the next submission from it is not mailed; doGet counts the bounce for a day`, { timeout: 120_000 }, async () => {
-      rt = await startRuntime({ props: { RECONCILE_BOUNCES: 'true' }, host: { bundleDir }, worlds: { bounceOriginal } });
+      rt = await freshRuntime({ props: { RECONCILE_BOUNCES: 'true' }, host: { bundleDir }, worlds: { bounceOriginal } });
       expect(rt.sheet('Suppressed').header).toEqual(['address', 'reason', 'added_by', 'added_at']);
       rt.host.faults.add({ target: 'mail', deadAddress: DEAD });
       const first = await deliverAndTick(1, DEAD);
@@ -94,7 +94,7 @@ describe('bounces and the suppression list in the local runtime', () => {
   }
 
   it('an address staff add to Suppressed by hand is never mailed: the row waits for a person with the reason they wrote; doGet and Queue health count it', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const sheet = rt.sheet('Suppressed');
     rt.host.loadSheet('Suppressed', sheet.header, [['Ann <ann@example.org>', 'asked us to stop by phone', 'desk@example.org', '2026-12-01']]);
     const id = await deliverAndTick(4, 'ann@example.org');
@@ -115,7 +115,7 @@ describe('bounces and the suppression list in the local runtime', () => {
   });
 
   it('a submission from a suppressed address costs no Gemini call: it waits for a person unwritten, while the others in the same tick are answered', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const sheet = rt.sheet('Suppressed');
     rt.host.loadSheet('Suppressed', sheet.header, [['ann@example.org', 'asked us to stop', 'desk@example.org', '2026-12-01']]);
     const ids: string[] = [];
@@ -138,7 +138,7 @@ describe('bounces and the suppression list in the local runtime', () => {
   });
 
   it('with RECONCILE_BOUNCES on, an idle tick still makes at most 2 service calls and asks Gmail nothing', async () => {
-    rt = await startRuntime({ props: { RECONCILE_BOUNCES: 'true' }, host: { bundleDir } });
+    rt = await freshRuntime({ props: { RECONCILE_BOUNCES: 'true' }, host: { bundleDir } });
     await deliverAndTick(5, 'alive@example.com');
     const idle = await rt.run('processQueue');
     expect(idle.value).toBe('Skipped: nothing new, no retry due.');

@@ -1,7 +1,10 @@
 // What a delivery and a run cost in service calls, in the local runtime: the savings docs/performance.md explains, each pinned.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const lastExecution = (rt: Runtime, fn: string) => [...rt.host.executions].reverse().find((e: any) => e.functionName === fn);
 /** Submitted `ago` ms before now, as Typeform's webhook sends a new response seconds after it is submitted. */
@@ -13,12 +16,9 @@ const col = (name: (typeof QUEUE_HEADERS)[number]) => String.fromCharCode(65 + Q
 
 describe('service calls per delivery and per run', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   it('a first delivery asks no hasLock, no getLastColumn, no getMaxRows at all, flushes once and leaves no cache mark', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     expect(await rt.deliver(submission(1))).toMatchObject({ ok: true, queued: true });
     const calls = lastExecution(rt, 'doPost').calls;
     expect(calls['Lock.hasLock']).toBeUndefined();
@@ -30,7 +30,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('a delivery submitted a minute ago skips the Archive (it cannot be archived yet); one submitted two days ago is found there', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     // An archived row, as archiving leaves it: event_id and response_token in the Archive's own columns.
     const archive = rt.host.sheetJson('Archive');
     const archived = JSON.parse(submission(7));
@@ -74,7 +74,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('a junk delivery reads all Script Properties once (the settings) and the day\'s rejection totals once more, after the Tally', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await rt.deliver('{"event_id": "x", '); // the first opens the Tally's landing rows
     expect(await rt.deliver('{"event_id": "y", ')).toEqual({ ok: false, error: 'malformed_json' });
     const junk = lastExecution(rt, 'doPost');
@@ -95,7 +95,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('a new event_id carrying a queued response token is still a duplicate (one search over both columns)', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await rt.deliver(submission(1));
     const again = submission(1, (body) => { body.event_id = '01NEWEVENT000000000000000X'; });
     expect(await rt.deliver(again)).toMatchObject({ ok: true, duplicate: true });
@@ -103,7 +103,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('an event id a person typed into a column between event_id and response_token does not make the delivery a duplicate', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await rt.deliver(submission(1));
     const id = JSON.parse(submission(2)).event_id;
     rt.host.ss.byName('Queue').v[1][QUEUE_HEADERS.indexOf('form_id')] = id; // column D, between B and E
@@ -113,7 +113,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('a run that mails five rows asks MailApp for its daily quota once, counting its own sends down', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     for (let n = 1; n <= 5; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
     const run = await rt.run('processQueue');
     expect(String(run.value)).toMatch(/sent 5\b/);
@@ -122,7 +122,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('a run that generates and mails 8 rows batches its Queue I/O: a verdict written with its send claim, outcomes with the next claims, one Log lookup, one read per mail', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     for (let n = 1; n <= 8; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
     const run = await rt.run('processQueue');
     expect(String(run.value)).toMatch(/Generated 8, sent 8\b/);
@@ -160,7 +160,7 @@ describe('service calls per delivery and per run', () => {
   });
 
   it('each mail is read for right before it goes, in one call: the batch\'s rows through their kept range, never a getRange of its own', async () => {
-    rt = await startRuntime({ host: { traceCalls: true } });
+    rt = await freshRuntime({ host: { traceCalls: true } });
     for (let n = 1; n <= 5; n++) await rt.deliver(submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
     const run = await rt.run('processQueue');
     expect(String(run.value)).toMatch(/sent 5\b/);

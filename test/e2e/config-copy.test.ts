@@ -1,6 +1,9 @@
 // Intake's copy of Config in Script Properties, end to end: a run writes it, a person's Config edit ends it at once.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { letTimePass, startRuntime, submission, type Runtime } from './runtime';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { letTimePass, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const lastDoPost = (rt: Runtime) => [...rt.host.executions].reverse().find((e: any) => e.functionName === 'doPost');
 const OWNER = 'owner@example.com';
@@ -8,14 +11,11 @@ const OWNER = 'owner@example.com';
 describe('intake reads Config from the copy a run left in Script Properties', () => {
   let rt: Runtime;
   beforeEach(async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     // A delivery and a run: the run reads Config and leaves the copy.
     expect(await rt.deliver(submission(1))).toMatchObject({ ok: true, queued: true });
     expect((await rt.run('processQueue')).status).toBe('ok');
     expect(rt.host.properties.get('FQ_INTAKE_FORMS')).toMatch(/"forms":\[\["\*",1,""\]\]/);
-  });
-  afterEach(async () => {
-    await rt.close();
   });
 
   it('queues the next delivery without reading the Config sheet', async () => {

@@ -1,6 +1,9 @@
 // Config that cannot be misread, end to end: approval switched on holds written replies, and Config mistakes are named as such.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startRuntime, submission, type Runtime, type Mail } from './runtime';
+import { describe, expect, it } from 'vitest';
+import { runtimePerFile, submission, type Runtime, type Mail } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const STAFF = 'staff@example.com';
 const OWNER = 'owner@example.com';
@@ -47,14 +50,9 @@ function incident(code: string): any {
 }
 
 describe('Config that cannot be misread, in the local runtime', () => {
-  afterEach(async () => {
-    if (!rt) return;
-    await rt.close();
-    rt = undefined;
-  });
 
   it('approval switched on after replies were written: the READY rows wait for approval instead of going out unreviewed', async () => {
-    rt = await startRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } });
+    rt = await freshRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } });
     runtime().host.setMailQuota(0); // replies are written but cannot be mailed yet
     for (let n = 1; n <= 3; n++) await runtime().deliver(submission(n));
     await tick();
@@ -71,7 +69,7 @@ describe('Config that cannot be misread, in the local runtime', () => {
   }, 60_000);
 
   it('a prompt changed in Config after replies were written: the READY rows wait for a person with the reason, nothing stale is mailed; a reply written after the change goes', async () => {
-    rt = await startRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } });
+    rt = await freshRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } });
     runtime().host.setMailQuota(0); // replies are written but cannot be mailed yet
     for (let n = 1; n <= 2; n++) await runtime().deliver(submission(n));
     await tick();
@@ -99,7 +97,7 @@ describe('Config that cannot be misread, in the local runtime', () => {
   }, 60_000);
 
   it('Set up puts checkboxes on enabled and approval_required: the default row holds TRUE/FALSE, and "yes please" is refused as Sheets refuses it', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const config = runtime().sheet('Config');
     const row = config.rows[0];
     expect([row[configColumn('enabled') - 1], row[configColumn('approval_required') - 1]]).toEqual([true, false]);
@@ -111,7 +109,7 @@ describe('Config that cannot be misread, in the local runtime', () => {
   }, 60_000);
 
   it('TRUE typed into reply_to: the cell gets a note naming the problem, and the run mails "Config sheet entry invalid", not "Template invalid"; fixed, the reply goes', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await runtime().host.edit({ sheet: 'Config', a1: configCell('reply_to'), value: 'TRUE', user: OWNER });
     expect(configNote('reply_to')).toBe('formqueue: reply_to "TRUE" is not an email address; write address(es) separated by commas, or leave it empty.');
     await runtime().deliver(submission(1));
@@ -132,7 +130,7 @@ describe('Config that cannot be misread, in the local runtime', () => {
   }, 60_000);
 
   it('a model that is not a Gemini model id and a prompt naming {{result}} get notes as they are typed, cleared once fixed', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await runtime().host.edit({ sheet: 'Config', a1: configCell('model'), value: 'gpt-4o', user: OWNER });
     expect(configNote('model')).toBe('formqueue: model "gpt-4o" is not a Gemini model id (like gemini-2.5-flash; several are separated by commas); leave it empty for GEMINI_MODEL.');
     await runtime().host.edit({ sheet: 'Config', a1: configCell('model'), value: 'gemini-2.5-flash', user: OWNER });
@@ -142,7 +140,7 @@ describe('Config that cannot be misread, in the local runtime', () => {
   }, 60_000);
 
   it('a Config from before the checkboxes with "yes please" in approval_required: replies wait for approval, and staff are told what could not be read', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const config = runtime().sheet('Config');
     const row = config.rows[0].slice();
     row[configColumn('approval_required') - 1] = 'yes please';
@@ -158,7 +156,7 @@ describe('Config that cannot be misread, in the local runtime', () => {
   }, 60_000);
 
   it('"Retry selected" with approval on says the new reply waits for approval, not that it will be mailed', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await runtime().host.edit({ sheet: 'Config', a1: configCell('approval_required'), value: 'TRUE', user: OWNER });
     await runtime().deliver(submission(1, (body) => {
       body.form_response.answers.find((answer: any) => answer.type === 'email').email = 'mina.okafor@example';

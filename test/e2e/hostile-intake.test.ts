@@ -1,6 +1,9 @@
 // Hostile deliveries end to end: each is answered with a named error and recorded, and none stops processQueue.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const reasons = (rt: Runtime) => {
   const rejected = rt.sheet('Rejected');
@@ -10,10 +13,7 @@ const reasons = (rt: Runtime) => {
 describe('hostile deliveries in the runtime', () => {
   let rt: Runtime;
   beforeEach(async () => {
-    rt = await startRuntime();
-  });
-  afterEach(async () => {
-    await rt.close();
+    rt = await freshRuntime();
   });
 
   it('rejects a 60,000-character response_token during an outage instead of spilling it, and processQueue stays healthy', async () => {

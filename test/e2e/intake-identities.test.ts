@@ -1,6 +1,9 @@
 // Intake whoever else runs: doPost (the deployer) appending while a staff member's "Process now" drains the spill, in the runtime.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const STAFF = 'colleague@example.com';
 const eventOf = (n: number) => JSON.parse(submission(n)).event_id as string;
@@ -8,10 +11,7 @@ const eventOf = (n: number) => JSON.parse(submission(n)).event_id as string;
 describe('appends by executions running as different people', () => {
   let rt: Runtime;
   beforeEach(async () => {
-    rt = await startRuntime();
-  });
-  afterEach(async () => {
-    await rt.close();
+    rt = await freshRuntime();
   });
 
   it('loses no delivery when doPost appends while a staff member’s Process now drains the spill (another user lock)', async () => {
@@ -36,8 +36,7 @@ describe('appends by executions running as different people', () => {
   // With Google's latency (scaled) every service call takes its time, so doPost's duplicate check and append interleave
   // with the drain's: depending on the draw, the retries are answered as duplicates, or both copies are appended.
   it.each([1])('the same event from doPost while a staff member’s Process now drains its spilled copy ends as one answered row and one mail (latency seed %i)', async (seed) => {
-    await rt.close();
-    rt = await startRuntime({ host: { latency: 'google:0.1', latencySeed: seed } });
+    rt = await freshRuntime({ host: { latency: 'google:0.1', latencySeed: seed } });
     const body = submission(700);
     const eventId = eventOf(700);
     const recipient = String(JSON.parse(body).form_response.answers.find((a: { type: string }) => a.type === 'email').email);

@@ -1,15 +1,15 @@
 // Intake end to end: the built bundle's doPost over HTTP in the local runtime, with real concurrency and faults.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
-import { fixture, startRuntime, submission, TOKEN, type Runtime } from './runtime';
+import { fixture, runtimePerFile, submission, TOKEN, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 describe('doPost over HTTP in the local runtime', () => {
   let rt: Runtime;
   beforeEach(async () => {
-    rt = await startRuntime();
-  });
-  afterEach(async () => {
-    await rt.close();
+    rt = await freshRuntime();
   });
 
   it('queues a delivery once and answers its Typeform retry as a duplicate', async () => {

@@ -1,6 +1,9 @@
 // Outsiders cannot burn the mail quota, end to end: a day of junk deliveries, and the replies' reserve of the daily mail quota.
-import { afterEach, describe, expect, it } from 'vitest';
-import { getHealth, startRuntime, submission, type Runtime } from './runtime';
+import { describe, expect, it } from 'vitest';
+import { getHealth, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -34,13 +37,9 @@ async function tick(rt: Runtime): Promise<void> {
 
 describe('outsiders cannot burn the mail quota (local runtime)', () => {
   let rt: Runtime | undefined;
-  afterEach(async () => {
-    await rt?.close();
-    rt = undefined;
-  });
 
   it('ten junk requests an hour for 24 hours of one day (no token): one "Deliveries rejected" mail that day and no "Resolved" mail', { timeout: 240_000 }, async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     // Start just after the next midnight of the script's time zone (Etc/UTC in appsscript.json): a full run at :00 and
     // :30 of every hour (each one the safety sweep), the last at 23:30, all in that one calendar day.
     const now = await clockNow(rt);
@@ -62,7 +61,7 @@ describe('outsiders cannot burn the mail quota (local runtime)', () => {
   });
 
   it('40 concurrent oversized junk deliveries: the bodies kept stay within the day\'s room exactly, and the count is exactly the number rejected', { timeout: 240_000 }, async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     // 150,000 characters each, 6,000,000 in all: three times the day's 2,000,000 bytes. No token, so all are outsiders.
     const bodies = Array.from({ length: 40 }, (_, n) => `{"junk":${n},"pad":"${'x'.repeat(150_000)}"}`);
     const answers = await Promise.all(bodies.map((body) => rt!.deliver(body, null)));
@@ -93,7 +92,7 @@ describe('outsiders cannot burn the mail quota (local runtime)', () => {
   });
 
   it('with 20 recipients of mail quota left (the reserve) a triage mail waits; doGet shows the incident; replies still get the quota; the mail goes when the quota returns', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     // 80 of the day's 100 recipients already went on replies: 20 are left, exactly the reserve.
     const usedUp = rt.host.faults.add({ target: 'mail', quota: 20 });
     const badKey = rt.host.faults.add({ target: 'gemini', status: 400 });

@@ -1,6 +1,9 @@
 // Issue #29 end to end: a retired model gives way to the next of the list, every reply's tokens are kept, and a daily token budget.
-import { afterEach, describe, expect, it } from 'vitest';
-import { fullRun, queueColumn, startRuntime, submission, type Runtime } from './runtime';
+import { describe, expect, it } from 'vitest';
+import { fullRun, queueColumn, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const STAFF = 'staff@example.com';
 const RETIRED = 'gemini-2.0-flash';
@@ -22,9 +25,6 @@ function delivery(n: number): string {
 
 describe('models that retire, token ledger and budget, in the runtime', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const tick = () => fullRun(rt);
   const log = (): LogLine[] => {
@@ -41,7 +41,7 @@ describe('models that retire, token ledger and budget, in the runtime', () => {
   const retired404s = () => rt.host.faults.history.filter((use: any) => use.kind === 'status 404').length;
 
   it('a first model answering 404 gives way to the second in the same run: one incident, no attempt charged, the model on each row\'s Log line', async () => {
-    rt = await startRuntime({ props: { GEMINI_MODEL: `${RETIRED}, ${CURRENT}` } });
+    rt = await freshRuntime({ props: { GEMINI_MODEL: `${RETIRED}, ${CURRENT}` } });
     rt.host.faults.add({ target: 'gemini', status: 404, model: RETIRED });
     for (const n of [1, 2, 3]) await rt.deliver(delivery(n));
 
@@ -71,7 +71,7 @@ describe('models that retire, token ledger and budget, in the runtime', () => {
   });
 
   it('without a model left in the list a 404 still pauses generation with the row\'s attempt given back', async () => {
-    rt = await startRuntime({ props: { GEMINI_MODEL: RETIRED } });
+    rt = await freshRuntime({ props: { GEMINI_MODEL: RETIRED } });
     rt.host.faults.add({ target: 'gemini', status: 404, model: RETIRED });
     await rt.deliver(delivery(1));
     await tick();
@@ -82,7 +82,7 @@ describe('models that retire, token ledger and budget, in the runtime', () => {
   });
 
   it('every generated row has its tokens in the Log, and the day\'s totals per form and model reach the daily summary', async () => {
-    rt = await startRuntime({ props: { DAILY_SUMMARY: 'true' } });
+    rt = await freshRuntime({ props: { DAILY_SUMMARY: 'true' } });
     // The first run of the day sends the (empty) summary; the replies below are in the next day's.
     await tick();
     for (const n of [1, 2, 3, 4, 5]) await rt.deliver(delivery(n));
@@ -114,7 +114,7 @@ describe('models that retire, token ledger and budget, in the runtime', () => {
   });
 
   it('a daily token budget reached pauses generation (rows wait PENDING, an approved reply is still mailed) and the next day resumes by itself', async () => {
-    rt = await startRuntime({ props: { DAILY_TOKEN_BUDGET: '1', GEMINI_CONCURRENCY: '1' } });
+    rt = await freshRuntime({ props: { DAILY_TOKEN_BUDGET: '1', GEMINI_CONCURRENCY: '1' } });
     await rt.host.edit({ sheet: 'Config', a1: 'H2', value: 'TRUE', user: 'owner@example.com' });
     for (const n of [1, 2]) await rt.deliver(delivery(n));
 

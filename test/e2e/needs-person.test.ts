@@ -1,8 +1,11 @@
 // Rows needing a person end to end: the built bundle's processQueue, doGet and staff edits in the local runtime, with
 // time moved by the runtime's own clock (POST /api/clock), which executions read as Date.now().
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
-import { getHealth, startRuntime, submission, type Runtime, type Mail } from './runtime';
+import { getHealth, runtimePerFile, submission, type Runtime, type Mail } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -52,14 +55,9 @@ async function awaitingApproval(): Promise<void> {
 }
 
 describe('rows needing a person in the local runtime', () => {
-  afterEach(async () => {
-    if (!rt) return;
-    await rt.close();
-    rt = undefined;
-  });
 
   it('a FAILED row: one mail linking it with its mail_ref and error, doGet ok:false, no reminder hours later; fixed, one recovery mail and ok:true', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await awaitingApproval();
     const mailRef = String(runtime().queue()[0].mail_ref);
     expect(mailRef).toMatch(/^FQ-[A-Z0-9]{6}$/);
@@ -111,7 +109,7 @@ describe('rows needing a person in the local runtime', () => {
   }, 60_000);
 
   it('an AWAITING_APPROVAL row is no one\'s problem for APPROVAL_WAIT_HOURS (24), then raises the incident once and doGet says ok:false', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await awaitingApproval();
     const mailRef = String(runtime().queue()[0].mail_ref);
 

@@ -2,8 +2,11 @@
 // calls used up, the mail quota's 24-hour window. In each, nothing is lost, nothing is mailed twice, and staff see it.
 // Figures and reset rule: https://developers.google.com/apps-script/guides/services/quotas ("Quotas are per user and
 // reset 24 hours after the first request"; Triggers total runtime 90 min / day on a consumer account).
-import { afterEach, describe, expect, it } from 'vitest';
-import { getHealth, startRuntime, submission, type Runtime } from './runtime';
+import { describe, expect, it } from 'vitest';
+import { getHealth, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -11,7 +14,6 @@ const STAFF = 'staff@example.com';
 interface Mail { to: string; subject: string; body: string }
 
 let rt: Runtime;
-afterEach(async () => { await rt?.close(); });
 
 const delivery = (n: number): string => submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; });
 const eventIdOf = (body: string): string => JSON.parse(body).event_id;
@@ -23,7 +25,7 @@ const tick = () => rt.run('processQueue');
 
 describe('the triggers\' total runtime for the day is used up', () => {
   it('trigger runs are refused with Google\'s text, doPost keeps recording, doGet says ok:false and why; once the quota resets the first run answers everyone and one mail says runs were refused for hours', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const first = delivery(401);
     await rt.deliver(first);
     expect((await tick()).status).toBe('ok');
@@ -67,7 +69,7 @@ describe('the triggers\' total runtime for the day is used up', () => {
   });
 
   it('an installable on-edit trigger counts and is refused too; a menu run (Process now) is no trigger and still runs', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     rt.host.useTriggerRuntime(90 * MINUTE);
     const body = delivery(411);
     await rt.deliver(body);
@@ -82,7 +84,7 @@ describe('the triggers\' total runtime for the day is used up', () => {
 
 describe('the URL Fetch calls for the day are used up', () => {
   it('generation pauses with "URL Fetch daily quota used up" and rows keep their attempts; 24 hours later the replies go, each once', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const bodies = [delivery(421), delivery(422), delivery(423)];
     for (const body of bodies) await rt.deliver(body);
     // As if another script of the account had made the day's 20,000 calls (opens the 24-hour window now).
@@ -114,7 +116,7 @@ describe('the URL Fetch calls for the day are used up', () => {
 describe('the mail quota resets 24 hours after the first send of its window, not at midnight', () => {
   it('replies the quota refused wait in READY and go once the window is 24 hours old, each once', async () => {
     // 3 recipients a day: three replies (triage mail keeps a reserve of 20 for replies, so none goes).
-    rt = await startRuntime({ host: { mailDailyQuota: 3 } });
+    rt = await freshRuntime({ host: { mailDailyQuota: 3 } });
     // The first send of the window comes ten minutes before midnight UTC.
     const now = rt.host.now();
     const beforeMidnight = Math.ceil(now / (24 * HOUR)) * 24 * HOUR - 10 * MINUTE;

@@ -6,9 +6,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestFor } from '../../scripts/manifest.mjs';
-import { BUNDLE_DIR, startRuntime, submission, type QueueObject, type Runtime } from './runtime';
+import { BUNDLE_DIR, runtimePerFile, submission, type QueueObject, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const DIRTY = 'FQ_DIRTY';
 const MINUTE = 60_000;
@@ -24,7 +27,6 @@ beforeAll(() => {
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 let rt: Runtime;
-afterEach(async () => { await rt?.close(); });
 
 const delivery = (n: number) => submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; });
 const row = (eventId: string): QueueObject => rt.queue().find((r) => r.event_id === eventId) as QueueObject;
@@ -37,7 +39,7 @@ const tick = async () => {
 
 /** Submission n's run dies at its send (`fault`); the other submissions keep coming and are answered every few minutes. */
 async function crashThenTraffic(sentCopy: string, n: number, fault: Record<string, unknown>): Promise<string> {
-  rt = await startRuntime({ props: { STALE_SENDING_MINUTES: '7', RECONCILE_SENT_MAIL: 'true', RECONCILE_RESEND: 'true' }, host: { bundleDir }, worlds: { sentCopy } });
+  rt = await freshRuntime({ props: { STALE_SENDING_MINUTES: '7', RECONCILE_SENT_MAIL: 'true', RECONCILE_RESEND: 'true' }, host: { bundleDir }, worlds: { sentCopy } });
   const body = delivery(n);
   await rt.deliver(body);
   rt.host.faults.add({ target: 'mail', ...fault });

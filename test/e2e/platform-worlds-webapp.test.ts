@@ -2,9 +2,12 @@
 // lock an anonymous call takes (`userLock`), what a caller past 30 simultaneous executions gets (`overload`), and
 // whether a web-app call or a clock trigger has an active spreadsheet (`activeSpreadsheet`). In each, every submission
 // is kept and answered once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
-import { getHealth, startRuntime, submission, type Runtime } from './runtime';
+import { getHealth, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const DIRTY = 'FQ_DIRTY';
 const MINUTE = 60_000;
@@ -13,7 +16,6 @@ const STAFF = 'staff@example.com';
 interface Mail { to: string; subject: string }
 
 let rt: Runtime;
-afterEach(async () => { await rt?.close(); });
 
 const delivery = (n: number): string => submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; });
 const eventIdOf = (body: string): string => JSON.parse(body).event_id;
@@ -44,7 +46,7 @@ const untilDoneOrWaitingForLock = async (done: () => boolean) => {
 // at most 1 s, then append anyway; a second copy becomes DUPLICATE and is never mailed.
 describe.each(['per-deployer', 'per-caller'])('userLock=%s', (userLock) => {
   it('a redelivery arriving while the first copy is in the middle of its append: one submission row mailed once, nothing lost', async () => {
-    rt = await startRuntime({ worlds: { userLock } });
+    rt = await freshRuntime({ worlds: { userLock } });
     const body = delivery(501);
     rt.host.faults.add({ target: 'sheets', pause: true, call: 'Sheet.appendRow', sheet: 'Queue', count: 1 });
     const first = rt.deliver(body);
@@ -59,7 +61,7 @@ describe.each(['per-deployer', 'per-caller'])('userLock=%s', (userLock) => {
   });
 
   it('archiving finished rows while a delivery is in the middle of its append: the new row stays, the old ones are archived once, each mailed once', async () => {
-    rt = await startRuntime({ worlds: { userLock }, props: { ARCHIVE_AFTER_DAYS: '1' } });
+    rt = await freshRuntime({ worlds: { userLock }, props: { ARCHIVE_AFTER_DAYS: '1' } });
     const done = [delivery(511), delivery(512)];
     for (const body of done) await rt.deliver(body);
     await settle();
@@ -91,7 +93,7 @@ describe.each(['per-deployer', 'per-caller'])('userLock=%s', (userLock) => {
 // Typeform's Responses API by the Typeform check, in both readings.
 describe.each(['behind-302', 'html-200'])('overload=%s', (overload) => {
   it('a delivery refused past 30 running executions is recovered by the Typeform check and answered once', async () => {
-    rt = await startRuntime({ worlds: { overload }, props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN } });
+    rt = await freshRuntime({ worlds: { overload }, props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN } });
     rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
     await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'Wr1tE5sy', user: 'owner@example.com' });
     const at = new Date(rt.host.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -126,7 +128,7 @@ describe.each(['behind-302', 'html-200'])('overload=%s', (overload) => {
 // processQueue open the spreadsheet by SPREADSHEET_ID, which Set up writes.
 describe.each(['container', 'none-outside-ui'])('activeSpreadsheet=%s', (activeSpreadsheet) => {
   it('deliveries are recorded and answered once, and doGet reads the queue', async () => {
-    rt = await startRuntime({ worlds: { activeSpreadsheet } });
+    rt = await freshRuntime({ worlds: { activeSpreadsheet } });
     await rt.deliver(delivery(521));
     await settle();
     expect(mailsTo(521)).toHaveLength(1);
@@ -134,7 +136,7 @@ describe.each(['container', 'none-outside-ui'])('activeSpreadsheet=%s', (activeS
   });
 
   it('with SPREADSHEET_ID gone, no delivery is lost: kept by doPost until Set up writes it again, then answered once', async () => {
-    rt = await startRuntime({ worlds: { activeSpreadsheet } });
+    rt = await freshRuntime({ worlds: { activeSpreadsheet } });
     rt.host.properties.delete('SPREADSHEET_ID');
     expect(await rt.deliver(delivery(522))).toMatchObject({ ok: true });
     await tick();

@@ -1,9 +1,12 @@
 // What staff do whose trigger event Google does not document (a single-cell paste, a sort), end to end in every
 // world the runtime offers for it (emulator/worlds.mjs): the record that a reply went out survives, and nothing is
 // mailed twice.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const DIRTY = 'FQ_DIRTY';
 const ANA = 'ana@example.org';
@@ -15,7 +18,6 @@ const col = (header: QueueHeader): string => String.fromCharCode(65 + QUEUE_HEAD
 const time = (cell: unknown): number | null => (cell === '' || cell === null || cell === undefined ? null : new Date(String(cell)).getTime());
 
 let rt: Runtime;
-afterEach(async () => { await rt?.close(); });
 
 const respondentMails = (): Mail[] => rt.host.outbox.filter((m: Mail) => m.to !== 'staff@example.com');
 const rowOf = (eventId: string) => rt.queue().find((r) => r.event_id === eventId)!;
@@ -52,7 +54,7 @@ describe.each(['none', 'value-only'])('paste=%s', (paste) => {
   ];
 
   it('a single-cell paste over sent_at, mail_ref, claimed_at and status of a SENT row leaves its record of the sent reply; nothing is mailed twice', async () => {
-    rt = await startRuntime({ worlds: { paste } });
+    rt = await freshRuntime({ worlds: { paste } });
     const body = delivery(301);
     await rt.deliver(body);
     await settle();
@@ -74,7 +76,7 @@ describe.each(['none', 'value-only'])('paste=%s', (paste) => {
   // A run that died right after its mail left keeps the row SENDING: its mail_ref is how the sweep (or a person)
   // finds that mail in Sent, and claimed_at when the claim went stale. Both stand in the claim's ledger line.
   it('a single-cell paste over mail_ref and claimed_at of a row whose run died after mailing leaves the claim; nothing is mailed again', async () => {
-    rt = await startRuntime({ worlds: { paste } });
+    rt = await freshRuntime({ worlds: { paste } });
     const body = delivery(302);
     await rt.deliver(body);
     const id = eventIdOf(body);
@@ -102,7 +104,7 @@ describe.each(['none', 'value-only'])('paste=%s', (paste) => {
 // each row by its event_id, so in every reading each submission is mailed once, from its own row.
 describe.each(['edit-other', 'change-only', 'none'])('sort=%s', (sort) => {
   it('sorting a Queue of sent and waiting rows leaves every row its own status and each submission is mailed once', async () => {
-    rt = await startRuntime({ worlds: { sort } });
+    rt = await freshRuntime({ worlds: { sort } });
     const first = [delivery(311), delivery(312)];
     for (const body of first) await rt.deliver(body);
     await settle();

@@ -3,9 +3,12 @@
 // Determinism: no sleeps and no timed assertions. Overlaps are held open with the paused-Gemini fault; "time passing"
 // is simulated by back-dating the row's own time cells (claimed_at, next_attempt_at), because host.advanceClock() moves
 // only the host's clock (cache TTLs, mail-quota day): Date.now() inside an execution is the real clock.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
-import { fixture, GEMINI_KEY, startRuntime, submission, TOKEN, type QueueObject, type Runtime } from './runtime';
+import { fixture, GEMINI_KEY, runtimePerFile, submission, TOKEN, type QueueObject, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const STAFF = 'staff@example.com';
 const DIRTY = 'FQ_DIRTY';
@@ -39,13 +42,9 @@ describe('processQueue in the local runtime', () => {
   let rt: Runtime;
 
   async function start(props: Record<string, string> = {}): Promise<Runtime> {
-    rt = await startRuntime({ props });
+    rt = await freshRuntime({ props });
     return rt;
   }
-
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const outbox = (): Mail[] => rt.host.outbox;
   const respondentMails = (): Mail[] => outbox().filter((mail) => mail.to !== STAFF);

@@ -4,9 +4,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestFor } from '../../scripts/manifest.mjs';
-import { BUNDLE_DIR, startRuntime, submission, type QueueObject, type Runtime } from './runtime';
+import { BUNDLE_DIR, runtimePerFile, submission, type QueueObject, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const STAFF = 'staff@example.com';
 const DIRTY = 'FQ_DIRTY';
@@ -24,12 +27,9 @@ afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 describe('RECONCILE_SENT_MAIL in the local runtime', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const start = async (props: Record<string, string> = {}) => {
-    rt = await startRuntime({ props: { STALE_SENDING_MINUTES: '7', RECONCILE_SENT_MAIL: 'true', ...props }, host: { bundleDir } });
+    rt = await freshRuntime({ props: { STALE_SENDING_MINUTES: '7', RECONCILE_SENT_MAIL: 'true', ...props }, host: { bundleDir } });
   };
   const delivery = (n: number) => submission(n, (body) => {
     body.form_response.answers[1].email = `r${n}@example.com`;

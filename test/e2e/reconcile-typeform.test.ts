@@ -1,19 +1,19 @@
 // Missed webhooks found in Typeform: a burst Google partly refuses, then reconcileTypeform queues each lost one for approval.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const FORM = 'Wr1tE5sy';
 const HOUR_MS = 3600 * 1000;
 
 let rt: Runtime;
-afterEach(async () => {
-  await rt?.close();
-});
 
 async function runtimeWithTypeform(host: Record<string, unknown> = {}): Promise<Runtime> {
   // Recovered 13 h after submission: older than RECOVERED_AUTO_SEND_HOURS here, so each waits for a person.
-  rt = await startRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN, RECOVERED_AUTO_SEND_HOURS: '12' }, host });
+  rt = await freshRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN, RECOVERED_AUTO_SEND_HOURS: '12' }, host });
   rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
   // Reconciliation asks Typeform about the forms Config names (the * row names none).
   await rt.host.edit({ sheet: 'Config', a1: 'A2', value: FORM, user: 'owner@example.com' });
@@ -161,7 +161,7 @@ describe('reconcileTypeform', () => {
   });
 
   it('without TYPEFORM_TOKEN the daily trigger does nothing and says so', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const run = await api('/api/run/reconcileTypeform', {});
     expect(run.status).toBe('ok');
     expect(String(run.value)).toContain('TYPEFORM_TOKEN is not set');

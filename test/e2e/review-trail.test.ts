@@ -1,13 +1,13 @@
 // The review trail end to end: an edited approval keeps the model's draft beside what was sent, and the Log names the approver and the change.
-import { afterEach, describe, expect, it } from 'vitest';
-import { fullRun, queueColumn, startRuntime, submission, type Runtime } from './runtime';
+import { describe, expect, it } from 'vitest';
+import { fullRun, queueColumn, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const ANA = 'ana@example.com';
 describe('the review trail in the runtime', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const tick = () => fullRun(rt);
   const logOf = (eventId: string) => {
@@ -19,7 +19,7 @@ describe('the review trail in the runtime', () => {
   };
 
   it('an edited approval keeps the model\'s text in Payloads and the reply sent in Queue; the Log names the approver and how much changed', async () => {
-    rt = await startRuntime({ props: { DAILY_SUMMARY: 'true' } });
+    rt = await freshRuntime({ props: { DAILY_SUMMARY: 'true' } });
     await rt.host.edit({ sheet: 'Config', a1: 'H2', value: 'TRUE', user: 'owner@example.com' });
     const bodies = [1, 2].map((n) => submission(n, (body) => { body.form_response.answers[1].email = `r${n}@example.com`; }));
     for (const body of bodies) await rt.deliver(body);
@@ -66,7 +66,7 @@ describe('the review trail in the runtime', () => {
   });
 
   it('Preview reply shows the selected row\'s reply with its model, tokens and cost, and changes nothing', async () => {
-    rt = await startRuntime({ props: { GEMINI_MODEL: 'gemini-2.0-flash, gemini-3.5-flash' } });
+    rt = await freshRuntime({ props: { GEMINI_MODEL: 'gemini-2.0-flash, gemini-3.5-flash' } });
     rt.host.faults.add({ target: 'gemini', status: 404, model: 'gemini-2.0-flash' });
     await rt.host.edit({ sheet: 'Config', a1: 'H2', value: 'TRUE', user: 'owner@example.com' });
     await rt.deliver(submission(7, (body) => { body.form_response.answers[1].email = 'r7@example.com'; }));

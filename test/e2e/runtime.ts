@@ -1,7 +1,7 @@
-// One local runtime per test: harness/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front.
+// The local runtime of the e2e tests: harness/runtime.mjs's harness (the bundle in GasHost after Set up, the offline Gemini) behind the HTTP front; one per file, reset before each test.
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
-import { startHost } from '../../harness/runtime.mjs';
+import { afterAll, expect } from 'vitest';
+import { resetHost, startHost } from '../../harness/runtime.mjs';
 import { startServer } from '../../emulator/server.mjs';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
 
@@ -43,6 +43,12 @@ export interface Runtime {
   run(fn: string, opts?: Record<string, unknown>): Promise<any>;
   queue(): QueueObject[];
   sheet(name: string): { header: unknown[]; rows: unknown[][]; formulas: unknown[][] };
+  /**
+   * Makes this runtime what `startRuntime(options)` would start (options may differ from the first start's): the host,
+   * its offline Gemini and the HTTP front made anew, then Set up. Nothing of an earlier test is left
+   * (test/emulator/runtime-reset.test.ts checks each piece of state).
+   */
+  reset(options?: RuntimeOptions): Promise<Runtime>;
   close(): Promise<void>;
 }
 
@@ -50,17 +56,28 @@ export interface Runtime {
  * `props` go on top of the harness's Script Properties, `host` are GasHost options, and `worlds` pick the readings of
  * what Google does not document (emulator/worlds.mjs, e.g. { paste: 'value-only' }; a switch not named keeps its default).
  */
-export async function startRuntime(options: { props?: Record<string, string>; host?: Record<string, unknown>; worlds?: Record<string, string> } = {}): Promise<Runtime> {
-  const started: { host: any; gemini: Runtime['gemini'] } = await startHost({
-    bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: { HEALTH_TOKEN, ...options.props }, host: options.host, worlds: options.worlds,
-  });
+export interface RuntimeOptions {
+  props?: Record<string, string>;
+  host?: Record<string, unknown>;
+  worlds?: Record<string, string>;
+}
+
+const harnessOptions = (options: RuntimeOptions) => ({
+  bundleDir: BUNDLE_DIR, token: TOKEN, geminiKey: GEMINI_KEY, props: { HEALTH_TOKEN, ...options.props }, host: options.host, worlds: options.worlds,
+});
+
+/** A runtime for one test file: start it in beforeAll, reset() it before each test, close() it in afterAll. */
+export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const started: { host: any; gemini: Runtime['gemini'] & { reset(): void } } = await startHost(harnessOptions(options));
   const { host, gemini } = started;
   const server = await startServer({ host, port: 0 });
   const runtime: Runtime = {
     host,
     url: server.url,
     gemini,
-    typeform: server.typeform,
+    get typeform() {
+      return server.typeform;
+    },
     async deliver(body, token = TOKEN) {
       const query = token === null ? '' : `?token=${encodeURIComponent(token)}`;
       // fetch follows the 302 with a GET, as Typeform would (docs/platform.md#web-apps).
@@ -78,6 +95,12 @@ export async function startRuntime(options: { props?: Record<string, string>; ho
       return sheet.rows.map((cells: unknown[]) => Object.fromEntries(QUEUE_HEADERS.map((name) => [name, cells[sheet.header.indexOf(name)]])) as QueueObject);
     },
     sheet: (name) => host.sheetJson(name),
+    async reset(next = {}) {
+      // The order of a fresh start: the host after Set up, then the front (which points the web-app URL at itself).
+      await resetHost(host, gemini, harnessOptions(next));
+      server.reset();
+      return runtime;
+    },
     async close() {
       await server.close();
       await host.dispose();
@@ -85,6 +108,25 @@ export async function startRuntime(options: { props?: Record<string, string>; ho
     },
   };
   return runtime;
+}
+
+/**
+ * One runtime for a test file, reset for each test: `const fresh = runtimePerFile();` at the top of the file, then
+ * `rt = await fresh(options)` where a test used to start its own. The first call starts the runtime, each later one
+ * resets it to what `startRuntime(options)` would start (Runtime.reset: nothing of the test before is left, and a run
+ * still going is ended); it is closed after the file's last test. Starting once saves the offline Gemini's and the HTTP
+ * front's start and stop for every test.
+ */
+export function runtimePerFile(): (options?: RuntimeOptions) => Promise<Runtime> {
+  let shared: Runtime | null = null;
+  afterAll(async () => {
+    await shared?.close();
+    shared = null;
+  });
+  return async (options = {}) => {
+    shared = shared ? await shared.reset(options) : await startRuntime(options);
+    return shared;
+  };
 }
 
 /**

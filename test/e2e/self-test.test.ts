@@ -1,18 +1,16 @@
 // formqueue → Self-test run by the bundle in the local runtime: every check with its evidence, the Log lines, the alert.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
-import { startRuntime, type Runtime } from './runtime';
+import { runtimePerFile, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 let rt: Runtime | undefined;
 
-afterEach(async () => {
-  await rt?.close();
-  rt = undefined;
-});
-
 /** The runtime's web app URL is its own /exec, as ScriptApp.getService().getUrl() is on Google. */
 async function runtimeWithWebApp(): Promise<Runtime> {
-  const runtime = await startRuntime();
+  const runtime = await freshRuntime();
   runtime.host.opts.webAppUrl = `${runtime.url}/exec`;
   return runtime;
 }
@@ -94,7 +92,7 @@ describe('Self-test', () => {
   });
 
   it('without a web-app URL the web-app check fails and the identity is unknown', async () => {
-    rt = await startRuntime({ host: { webAppUrl: '' } });
+    rt = await freshRuntime({ host: { webAppUrl: '' } });
     const { report } = await selfTest(rt);
     expect(report).toContain("FAIL: The web app's own URL answers");
     expect(report).toContain('there is no web-app deployment');

@@ -1,9 +1,12 @@
 // Config send_hours end to end: a form with a 08:00–20:00 window mails nothing at night and everything in the morning,
 // each reply exactly once; overnight idle ticks stay skipped by the gate (at most 2 service calls), as without a window;
 // a form's Config time_zone moves its window to the clock there.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONFIG_HEADERS } from '../../src/core/domain/config/form-config';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -13,9 +16,6 @@ const TIME_ZONE_CELL = `${String.fromCharCode(65 + CONFIG_HEADERS.indexOf('time_
 
 describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
   let rt: Runtime;
-  afterEach(async () => {
-    await rt?.close();
-  });
 
   const respondentMails = (): any[] => rt.host.outbox.filter((mail: any) => /^r\d@example\.com$/.test(mail.to));
   /** Moves the runtime's clock to the next `hour`:00 UTC. */
@@ -28,7 +28,7 @@ describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
   };
 
   it('a form with 08:00-20:00 mails nothing at night and everything in the morning, each exactly once; idle night ticks cost at most 2 calls', { timeout: 180_000 }, async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     expect(rt.sheet('Config').header).toContain('send_hours');
     await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
     advanceTo(2);
@@ -75,7 +75,7 @@ describe('send windows in the local runtime (script time zone Etc/UTC)', () => {
   });
 
   it('a form whose time_zone is America/New_York mails by the clock there: nothing at 10:00 UTC (05:00 or 06:00 there), everything at 08:00 there, once', { timeout: 180_000 }, async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     expect(rt.sheet('Config').header).toContain('time_zone');
     await rt.host.edit({ sheet: 'Config', a1: SEND_HOURS_CELL, value: '08:00-20:00', user: 'owner@example.com' });
     await rt.host.edit({ sheet: 'Config', a1: TIME_ZONE_CELL, value: 'America/New_York', user: 'owner@example.com' });

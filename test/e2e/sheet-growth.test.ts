@@ -1,6 +1,9 @@
 // The grid: sheets whose rows are all used still take appends (Queue and Log), and Set up leaves no empty grid column.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 /** Fills `name` so its last row is its last grid row (a fresh sheet has 1,000), as after 999 real appends. */
 function fillToGrid(rt: Runtime, name: string, make: (i: number, template: unknown[]) => unknown[]): void {
@@ -15,10 +18,7 @@ function fillToGrid(rt: Runtime, name: string, make: (i: number, template: unkno
 describe('appending to a sheet whose grid is full', () => {
   let rt: Runtime;
   beforeEach(async () => {
-    rt = await startRuntime();
-  });
-  afterEach(async () => {
-    await rt.close();
+    rt = await freshRuntime();
   });
 
   it('queues a delivery when Queue already uses all 1,000 rows (not spilled)', async () => {

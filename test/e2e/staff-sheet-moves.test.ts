@@ -1,8 +1,11 @@
 // What staff do to the Queue (paste, sort, insert, delete rows) while formqueue runs, end to end in the runtime.
 // A row is its event_id, never its row number: staff sort, insert and delete rows at any time.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS, type QueueHeader } from '../../src/core/domain/queue/queue-row';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const DIRTY = 'FQ_DIRTY';
 const ANA = 'ana@example.org';
@@ -17,8 +20,7 @@ const col = (header: QueueHeader): string => String.fromCharCode(65 + QUEUE_HEAD
 
 describe('staff reshaping the Queue during runs', () => {
   let rt: Runtime;
-  beforeEach(async () => { rt = await startRuntime({ props: { GEMINI_CONCURRENCY: '1' } }); });
-  afterEach(async () => { await rt?.close(); });
+  beforeEach(async () => { rt = await freshRuntime({ props: { GEMINI_CONCURRENCY: '1' } }); });
 
   const respondentMails = (): Mail[] => rt.host.outbox.filter((m: Mail) => m.to !== 'staff@example.com');
   const rowOf = (eventId: string) => rt.queue().find((r) => r.event_id === eventId)!;

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
 import { GasHost } from '../../emulator/host.mjs';
-import { BUNDLE_DIR, startRuntime, submission, type Runtime } from './runtime';
+import { BUNDLE_DIR, runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 interface Exec { status: string; value?: unknown; error?: { message: string }; logs: string[] }
 interface SheetModel { note(r: number, c: number): string; validations: unknown[]; protections: { description: string; warningOnly: boolean }[]; cfRules: unknown[]; frozenRows: number }
@@ -326,11 +329,7 @@ describe('staff console with intake and processing', () => {
   const DAY_MS = 86400000;
 
   beforeEach(async () => {
-    rt = await startRuntime();
-  });
-
-  afterEach(async () => {
-    await rt.close();
+    rt = await freshRuntime();
   });
 
   /** Mails to the respondent only; triage mail to STAFF_EMAILS lands in the same outbox. */

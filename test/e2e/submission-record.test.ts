@@ -1,8 +1,11 @@
 // One identity, one record staff cannot erase: deleted and pasted-over rows come back for a person, a tidied-up SENT row is never answered again.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
 import { QUEUE_HEADERS } from '../../src/core/domain/queue/queue-row';
-import { startRuntime, submission, type QueueObject, type Runtime } from './runtime';
+import { runtimePerFile, submission, type QueueObject, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const FORM = 'Wr1tE5sy';
 const STAFF = 'staff@example.com';
@@ -10,9 +13,6 @@ const ANA = 'ana@example.com';
 const HOUR_MS = 3600 * 1000;
 
 let rt: Runtime;
-afterEach(async () => {
-  await rt?.close();
-});
 
 /** Submission n, submitted now (runtime time), to its own respondent r<n>@example.com. */
 function delivery(n: number): string {
@@ -43,7 +43,7 @@ async function approveAll(): Promise<void> {
 
 describe('a submission is one identity with one record staff edits cannot erase', () => {
   it('a SENT row deleted by staff is not brought back by the Typeform check under a new key: after approvals and runs the respondent has one reply', async () => {
-    rt = await startRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN } });
+    rt = await freshRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN } });
     rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
     await rt.host.edit({ sheet: 'Config', a1: 'A2', value: FORM, user: 'owner@example.com' });
     const body = delivery(1);
@@ -67,7 +67,7 @@ describe('a submission is one identity with one record staff edits cannot erase'
   });
 
   it('a whole row pasted over another PENDING row: the overwritten submission is put back for a person with its answers, one incident mail, and nobody is mailed twice', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const first = delivery(1), second = delivery(2);
     await rt.deliver(first);
     await rt.deliver(second);
@@ -98,7 +98,7 @@ describe('a submission is one identity with one record staff edits cannot erase'
     ['PENDING', async () => undefined],
     ['READY', async () => rt.host.properties.set('PAUSED', 'false')],
   ])('a %s row deleted by staff comes back in NEEDS_REVIEW, once, and is never mailed without a person', async (status, _unused) => {
-    rt = await startRuntime({ props: status === 'READY' ? { MAX_MAILS_PER_RUN: '1' } : {} });
+    rt = await freshRuntime({ props: status === 'READY' ? { MAX_MAILS_PER_RUN: '1' } : {} });
     const keep = delivery(1), gone = delivery(2);
     await rt.deliver(keep);
     await rt.deliver(gone);
@@ -116,7 +116,7 @@ describe('a submission is one identity with one record staff edits cannot erase'
   });
 
   it('deleting is not how a submission is dropped: SKIPPED is, and a skipped row deleted stays gone', async () => {
-    rt = await startRuntime({ props: { PAUSED: 'true' } });
+    rt = await freshRuntime({ props: { PAUSED: 'true' } });
     const body = delivery(3);
     await rt.deliver(body);
     await rt.host.edit({ sheet: 'Queue', a1: `${letter('status')}${sheetRowOf(body)}`, value: 'SKIPPED', user: ANA });
@@ -130,7 +130,7 @@ describe('a submission is one identity with one record staff edits cannot erase'
   });
 
   it('a Log made before the submission column keeps its lines (found by event_id) until Set up adds the column, and mails once', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     // What a deployment set up by an earlier release has: Set up trimmed the Log's grid to its six columns.
     rt.host.ss.byName('Log').spliceColumns(6, 1);
     expect(rt.sheet('Log').header).toEqual(['at', 'event_id', 'from', 'to', 'by', 'detail']);
@@ -150,7 +150,7 @@ describe('a submission is one identity with one record staff edits cannot erase'
   });
 
   it('every accepted delivery leaves one Journal line under its identity, which Set up protects for its own account only', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const body = delivery(4);
     await rt.deliver(body);
     await rt.deliver(body); // Typeform's redelivery

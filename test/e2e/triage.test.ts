@@ -3,7 +3,10 @@
 // minute pass" with letTimePass(), which moves every time formqueue stored in Script Properties one minute back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIRTY_PROPERTY } from '../../src/core/domain/queue/tick-gate';
-import { GEMINI_KEY, getHealth, letTimePass, startRuntime, submission, TOKEN, type Runtime } from './runtime';
+import { GEMINI_KEY, getHealth, letTimePass, runtimePerFile, submission, TOKEN, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const MINUTE = 60_000;
 const STAFF = 'staff@example.com';
@@ -52,12 +55,11 @@ describe('triage mail in the local runtime', () => {
         expect(mail.subject + mail.body + mail.htmlBody).not.toContain(secret);
       }
     }
-    await rt.close();
     rt = undefined;
   });
 
   it('ten minutes of "Error code INTERNAL" with no PENDING rows: one incident mail saying no user impact, then one recovery mail saying how long it lasted', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     expect(await tick(rt)).toMatch(/^Generated 0, sent 0/); // a healthy run: the last known figures are 0 waiting
     letTimePass(rt.host, 15 * MINUTE); // an idle queue touches Sheets only at the 15-minute safety sweep
     rt.host.faults.add({ target: 'sheets', error: 'Error code INTERNAL' });
@@ -104,7 +106,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('an outage with PENDING rows: one mail saying respondents wait, and the recovery mail counts the replies caught up', async () => {
-    rt = await startRuntime({ props: { PAUSED: 'true' } });
+    rt = await freshRuntime({ props: { PAUSED: 'true' } });
     await rt.deliver(submission(1));
     await rt.deliver(submission(2));
     expect(await tick(rt)).toMatch(/paused/); // the figures now on record: 2 PENDING
@@ -135,7 +137,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('a bad Gemini key over six ticks: one mail, rows kept PENDING with no attempt burned', async () => {
-    rt = await startRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } }); // every submission has the same respondent
+    rt = await freshRuntime({ props: { MAX_MAILS_PER_RECIPIENT_PER_DAY: '20' } }); // every submission has the same respondent
     rt.host.faults.add({ target: 'gemini', status: 400 });
     for (let n = 1; n <= 6; n++) {
       await rt.deliver(submission(n)); // deliveries keep coming while the key is bad; each makes the next tick due
@@ -186,7 +188,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('a Gemini 503 outage of 40 minutes: rows keep their attempts instead of turning FAILED, one GEMINI_UNAVAILABLE mail, doGet ok:false, then they go out by themselves with one recovery mail', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     rt.host.faults.add({ target: 'gemini', status: 503, body: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}' });
     for (let n = 1; n <= 3; n++) await rt.deliver(submission(n));
     for (let minute = 0; minute < 40; minute++) {
@@ -217,7 +219,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('a timeout outage with a single waiting row is charged as usual and ends FAILED (one row is not a systemic outage)', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     rt.host.faults.add({ target: 'gemini', timeout: true });
     await rt.deliver(submission(1));
     for (let minute = 0; minute < 40; minute++) {
@@ -230,7 +232,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('an unexpected exception: one mail with the stack (its frames naming formqueue functions in the minified bundle), secrets in it redacted, rows left untouched', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await rt.deliver(submission(1));
     // An error no classifier knows, thrown from inside the run, whose message carries both secrets.
     rt.host.faults.add({ target: 'sheets', error: `TypeError: Cannot read properties of undefined (reading 'status') key=${GEMINI_KEY} token=${TOKEN}` });
@@ -256,7 +258,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('a deleted Config sheet is a configuration incident naming Set up / repair, not a code bug', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await rt.deliver(submission(1));
     rt.host.ss.sheets = rt.host.ss.sheets.filter((sheet: { name: string }) => sheet.name !== 'Config');
     await tick(rt);
@@ -270,7 +272,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('mail quota 0: the incident mail waits, and goes out once when the quota returns', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await tick(rt);
     letTimePass(rt.host, 15 * MINUTE);
     rt.host.setMailQuota(0);
@@ -293,7 +295,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('a junk flood Google partly refuses, with nothing waiting: the mail never says "no user impact"; it says a respondent may be affected and what to check', { timeout: 240_000 }, async () => {
-    rt = await startRuntime({ host: { latency: 'google', latencySeed: 11 } });
+    rt = await freshRuntime({ host: { latency: 'google', latencySeed: 11 } });
     // Past 30 at once Google refuses the rest before formqueue runs: one of them could have been Typeform's.
     const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => rt!.deliver(`{"junk":${n}}`, null)));
     const refused = answers.filter((answer) => answer.unparsed !== undefined).length;
@@ -311,7 +313,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('one delivery with our token for a form Config does not enable is counted: one "Deliveries rejected" mail saying that respondent waits in Rejected', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'OnlyThisForm', user: 'owner@example.com' });
     expect(await rt.deliver(submission(1))).toMatchObject({ ok: false, error: 'unknown_form' });
     await tick(rt);
@@ -333,7 +335,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('doGet answers the health JSON with the token and {"ok":false,"error":"unauthorized"} without it', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     rt.host.faults.add({ target: 'gemini', status: 400 });
     await rt.deliver(submission(1));
     await rt.deliver(submission(2));
@@ -355,7 +357,7 @@ describe('triage mail in the local runtime', () => {
   });
 
   it('doGet has its own HEALTH_TOKEN: the webhook token does not open it, and a health check without one set is not_configured', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     expect(await getHealth(rt)).toMatchObject({ readable: true });
     expect(await getHealth(rt, TOKEN)).toEqual({ ok: false, error: 'unauthorized' });
     rt.host.properties.delete('HEALTH_TOKEN');

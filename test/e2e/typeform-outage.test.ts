@@ -1,16 +1,16 @@
 // Typeform as it behaves: its sender (302 followed or counted as a failure), a 1-hour 404 window, the 15-minute webhook watch.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 const FORM = 'Wr1tE5sy';
 const MIN = 60_000;
 const STEP = 15 * MIN;
 
 let rt: Runtime;
-afterEach(async () => {
-  await rt?.close();
-});
 
 async function post(path: string, body: unknown): Promise<any> {
   const response = await fetch(`${rt.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -39,7 +39,7 @@ interface Outage {
  * the clock moves on (the sender's retries due meanwhile are made).
  */
 async function runOutage(mode: 'follow' | 'fail', hours: number, perStep: number): Promise<Outage> {
-  rt = await startRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN, TYPEFORM_WEBHOOK_REENABLE: 'true' }, worlds: { typeformRedirect: mode } });
+  rt = await freshRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN, TYPEFORM_WEBHOOK_REENABLE: 'true' }, worlds: { typeformRedirect: mode } });
   rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
   await rt.host.edit({ sheet: 'Config', a1: 'A2', value: FORM, user: 'owner@example.com' });
   await post('/api/typeform/webhooks', { form_id: FORM, enabled: true }); // staff set the webhook up in Typeform

@@ -1,16 +1,16 @@
 // What the 15-minute webhook watch costs in service calls: one Script Properties read without TYPEFORM_TOKEN, a handful with it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_TYPEFORM_TOKEN } from '../../emulator/offline-typeform.mjs';
-import { startRuntime, submission, type Runtime } from './runtime';
+import { runtimePerFile, submission, type Runtime } from './runtime';
+
+/** One runtime for the file, reset before each test (runtime.ts). */
+const freshRuntime = runtimePerFile();
 
 let rt: Runtime;
-afterEach(async () => {
-  await rt?.close();
-});
 
 describe('the webhook watch\'s cost', () => {
   it('without TYPEFORM_TOKEN a watch run is one Script Properties read and says missed deliveries cannot be recovered', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const run = await rt.run('watchTypeformWebhook');
     expect(run.status).toBe('ok');
     expect(String(run.value)).toContain('cannot be recovered');
@@ -18,7 +18,7 @@ describe('the webhook watch\'s cost', () => {
   });
 
   it('with the token and a healthy webhook: the settings, Config, one Typeform request per form and one property write; no sheet write, no recovery', async () => {
-    rt = await startRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN } });
+    rt = await freshRuntime({ props: { TYPEFORM_TOKEN: LOCAL_TYPEFORM_TOKEN } });
     rt.host.properties.set('TYPEFORM_BASE_URL', `${rt.url}/typeform`);
     await rt.host.edit({ sheet: 'Config', a1: 'A2', value: 'Wr1tE5sy', user: 'owner@example.com' });
     expect(await rt.deliver(submission(1))).toMatchObject({ ok: true, queued: true }); // Typeform now knows the form and its webhook
