@@ -11,6 +11,7 @@ import { acceptRejectedDelivery } from '../gas/intake-service';
 import { intakeLock } from '../gas/locks';
 import { addFormqueueMenu, runSelectionAction, selectedRejectedBody, setPaused, showQueueHealth } from '../gas/menu';
 import { showReplyPreview } from '../gas/reply-preview';
+import { tryGeminiChange } from '../gas/gemini-trial';
 import { runSetup } from '../gas/setup';
 import { createServices, type Services } from '../gas/services';
 import { runTypeformCheck } from '../gas/typeform-reconcile';
@@ -146,10 +147,13 @@ export function menuSetProperty(): void {
     if (change.kind === 'confirm' && ui.alert('Set a Script Property', change.question, ui.ButtonSet.YES_NO) !== ui.Button.YES) {
       return 'Nothing changed.';
     }
+    // A new Gemini key or model is tried with one tiny request before it is stored (core/staff/gemini-trial.ts).
+    const trial = tryGeminiChange(change.writes, props.getAll(), services.settings().geminiBaseUrl);
+    if (trial?.refused && ui.alert('Set a Script Property', trial.refused, ui.ButtonSet.YES_NO) !== ui.Button.YES) return 'Nothing changed.';
     props.setMany(change.writes.set);
     for (const key of change.writes.remove) props.delete(key);
     markQueueDirty(props, services.clock.now());
-    return change.done;
+    return `${change.done}${trial?.note ?? ''}`;
   });
 }
 

@@ -252,7 +252,8 @@ describe('staff console in the runtime', () => {
     expect(await setProperty('STAFF_EMAILS=desk@example.org')).toBe('STAFF_EMAILS is set to desk@example.org.');
     expect(host.properties.get('STAFF_EMAILS')).toBe('desk@example.org');
     expect(await setProperty('GEMINI_API_KEY=AIzaMenuSecret0000000000000000000000000')).toBe(
-      'GEMINI_API_KEY is set to (hidden). Its shape is right; whether Gemini accepts it shows with the next reply, or now: formqueue → Self-test sends one tiny request.',
+      // This bare runtime has no Gemini to ask: the one-line test gets no answer, and the key is stored anyway.
+      'GEMINI_API_KEY is set to (hidden). It could not be tried now (Gemini did not answer the one-line test clearly): formqueue → Self-test tries it again.',
     );
     expect(host.properties.get('GEMINI_API_KEY')).toBe('AIzaMenuSecret0000000000000000000000000');
     expect(JSON.stringify(host.ui.dialogs)).not.toContain('AIzaMenuSecret');
@@ -335,6 +336,36 @@ describe('staff console with intake and processing', () => {
   /** Mails to the respondent only; triage mail to STAFF_EMAILS lands in the same outbox. */
   const replies = () => (rt.host.outbox as { to: string; subject: string; body: string }[]).filter((mail) => mail.to === RESPONDENT);
   const menu = (fn: string, a1?: string) => rt.host.run(fn, [], { kind: 'menu', user: ANA, ...(a1 ? { activeRange: { sheet: 'Queue', a1 } } : {}) });
+
+  it('Set a Script Property… tries a new Gemini key or model with one tiny request: a key Gemini refuses and a model it does not know are asked about before they are stored', async () => {
+    const setProperty = async (text: string, answer?: string) => {
+      rt.host.ui.responses.push({ button: 'OK', text });
+      if (answer) rt.host.ui.responses.push(answer);
+      const run = await menu('menuSetProperty');
+      expect(run.status, JSON.stringify(run.error)).toBe('ok');
+      return rt.host.ui.dialogs.slice(answer ? -2 : -1).map((dialog) => dialog.prompt ?? '');
+    };
+    const asked = () => rt.gemini.requests.length;
+    const before = asked();
+    const key = `AIza${'k'.repeat(35)}`;
+    expect(await setProperty(`GEMINI_API_KEY=${key}`)).toEqual([`GEMINI_API_KEY is set to (hidden). Gemini answered a one-line test with this key and gemini-3.5-flash.`]);
+    expect(asked()).toBe(before + 1);
+    expect(rt.host.properties.get('GEMINI_API_KEY')).toBe(key);
+    // Gemini answers 400 API_KEY_INVALID (its real body): asked first; NO stores nothing.
+    const badKey = rt.host.faults.add({ target: 'gemini', status: 400 });
+    const [question, declined] = await setProperty(`GEMINI_API_KEY=AIza${'b'.repeat(35)}`, 'NO');
+    expect(question).toMatch(/^Gemini refused this API key in a one-line test/);
+    expect(declined).toBe('Nothing changed.');
+    expect(rt.host.properties.get('GEMINI_API_KEY')).toBe(key);
+    rt.host.faults.remove(badKey.id);
+    // A model Gemini does not serve (its 404 names the model): asked first; YES stores it and says so.
+    rt.host.faults.add({ target: 'gemini', status: 404, model: 'gemini-0.9-retired' });
+    const [notKnown, saved] = await setProperty('GEMINI_MODEL=gemini-0.9-retired', 'YES');
+    expect(notKnown).toMatch(/^Gemini does not know the model gemini-0\.9-retired for this key/);
+    expect(saved).toBe('GEMINI_MODEL is set to gemini-0.9-retired. Gemini does not know the model gemini-0.9-retired.');
+    expect(rt.host.properties.get('GEMINI_MODEL')).toBe('gemini-0.9-retired');
+    expect(JSON.stringify(rt.host.ui.dialogs)).not.toContain(key);
+  });
 
   it('Retry selected on a FAILED row regenerates it and mails it exactly once', async () => {
     rt.host.faults.add({ target: 'gemini', blocked: true, count: 1 });

@@ -28,12 +28,9 @@ function hideSecrets(message: string, value: string): string {
 
 /**
  * A Gemini API key as Google AI Studio makes them: "AIza", then 35 letters, digits, '-' or '_' (39 characters). The
- * shape only: whether Gemini accepts the key shows at its first request (or Self-test's).
+ * shape only: whether Gemini accepts it shows in the one-line test made before it is stored (gemini-trial.ts).
  */
 const GEMINI_KEY_SHAPE = /^AIza[0-9A-Za-z_-]{35}$/;
-
-/** After a key of the right shape is stored: what is not known yet, and how to know it now. */
-const KEY_NOT_TRIED = ' Its shape is right; whether Gemini accepts it shows with the next reply, or now: formqueue → Self-test sends one tiny request.';
 
 /**
  * Why a model list or an API key is probably not what was meant (a typo, a key pasted with quotes or cut short), as a
@@ -96,5 +93,6 @@ export function planPropertyChange(text: string, current: Readonly<Record<string
   const done = value === '' ? `${key} removed.` : `${key} is set to ${shown}.`;
   const question = shapeQuestion(key, value);
   if (question !== null) return { kind: 'confirm', question, writes, done: `${done} It does not look right: correct it here if replies fail.` };
-  return { kind: 'apply', writes, done: key === 'GEMINI_API_KEY' && value !== '' ? `${done}${KEY_NOT_TRIED}` : done };
+  // A new key or model is then tried with one tiny request, and staff told what Gemini said (gemini-trial.ts).
+  return { kind: 'apply', writes, done };
 }

@@ -44,7 +44,7 @@ describe('planPropertyChange, word for word', () => {
     }],
     ['an API key of the right shape is set, hidden, saying how to try it now', `GEMINI_API_KEY=${API_KEY}`, {}, {
       kind: 'apply', writes: { set: { GEMINI_API_KEY: API_KEY }, remove: [] },
-      done: 'GEMINI_API_KEY is set to (hidden). Its shape is right; whether Gemini accepts it shows with the next reply, or now: formqueue → Self-test sends one tiny request.',
+      done: 'GEMINI_API_KEY is set to (hidden).',
     }],
     ['an API key cut short is asked about by its length, never quoted', `GEMINI_API_KEY=${API_KEY.slice(0, 30)}`, {}, {
       kind: 'confirm',
