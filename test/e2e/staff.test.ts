@@ -343,7 +343,7 @@ describe('staff console with intake and processing', () => {
       if (answer) rt.host.ui.responses.push(answer);
       const run = await menu('menuSetProperty');
       expect(run.status, JSON.stringify(run.error)).toBe('ok');
-      return rt.host.ui.dialogs.slice(answer ? -2 : -1).map((dialog) => dialog.prompt ?? '');
+      return rt.host.ui.dialogs.slice(answer ? -2 : -1).map((dialog: { prompt?: string }) => dialog.prompt ?? '');
     };
     const asked = () => rt.gemini.requests.length;
     const before = asked();

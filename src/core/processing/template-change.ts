@@ -3,7 +3,8 @@ import type { FormConfig } from '../domain/ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { processingConfigFor } from './row-inputs';
-import { commitBatch, moveRow, newBatch, type Run } from './run-context';
+import { applyOutcome } from './apply-outcome';
+import { commitBatch, newBatch, type Run } from './run-context';
 
 /**
  * What the last run saw of each form's template: `{ [form id]: fingerprint }`, kept in Script Properties with the
@@ -65,7 +66,7 @@ export function holdStaleDrafts(run: Run, seen: TemplatesSeen): void {
   const stale = run.rows.filter((row) => row.status === 'READY' && !run.setAside.has(row.rowNumber) && seen[row.formId] !== undefined && seen[row.formId] !== now[row.formId]);
   for (const row of stale) {
     const error = errorSummary('TEMPLATE_CHANGED', TEMPLATE_CHANGED_DETAIL);
-    moveRow(run, batch, row, 'AWAITING_APPROVAL', `held for a person: ${TEMPLATE_CHANGED_DETAIL}`, { error, claimedAt: null });
+    applyOutcome(run, batch, row, 'held-for-person', { detail: `held for a person: ${TEMPLATE_CHANGED_DETAIL}`, patch: { error } });
   }
   const written = new Set(commitBatch(run, batch).map((row) => row.eventId));
   const record = { ...now };

@@ -169,7 +169,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
     incident: null,
     pauses: null,
     waits: null,
-    when: 'a READY reply breaks the reply policy, or approval was switched on',
+    when: 'a READY reply breaks the reply policy, approval was switched on, or its form\'s template changed since it was written',
   },
   parked: {
     from: ['PENDING', 'READY', 'APPROVED'],
