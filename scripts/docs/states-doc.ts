@@ -10,7 +10,7 @@ import {
   type Actor,
 } from '../../src/core/domain/queue/transitions';
 import { FINISHED_STATUSES, STATUS_MEANING, STATUSES, type Status } from '../../src/core/domain/queue/statuses';
-import { CLAIMED_FROM, OUTCOME_CLASSES, OUTCOMES } from '../../src/core/domain/queue/outcomes';
+import { CLAIMED_FROM, OUTCOME_CLASSES, outcomeRule } from '../../src/core/domain/queue/outcomes';
 
 function andList(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
@@ -55,11 +55,11 @@ export function uncheckedKeeps(): string {
   );
 }
 
-/** The outcome table (OUTCOMES in src/core/domain/queue/outcomes.ts), one line per class. */
+/** The outcome table (outcomeRule in src/core/domain/queue/outcomes.ts), one line per class. */
 export function outcomesTable(): string {
   const lines = ['| outcome | when | from | to | attempt | counter | incident | waits for |', '|---|---|---|---|---|---|---|---|'];
   for (const outcome of OUTCOME_CLASSES) {
-    const rule = OUTCOMES[outcome];
+    const rule = outcomeRule(outcome);
     const to = rule.to === CLAIMED_FROM ? 'back to READY/APPROVED (as claimed)' : rule.to;
     const attempt = rule.attempt === 'none' ? '—' : rule.attempt;
     const counter = rule.counter === null ? '—' : rule.counted === 'at once' ? `${rule.counter} (at once)` : rule.counter;

@@ -1,6 +1,6 @@
 // The one function that moves a row by the outcome table (domain/queue/outcomes.ts): its state, attempts, counter, incident and pause.
 import type { IncidentCode } from '../domain/failures/codes';
-import { attemptsAfter, OUTCOMES, outcomeTarget, type OutcomeClass } from '../domain/queue/outcomes';
+import { attemptsAfter, outcomeRule, outcomeTarget, type OutcomeClass } from '../domain/queue/outcomes';
 import type { QueueRow } from '../domain/queue/queue-row';
 import type { Status } from '../domain/queue/statuses';
 import { countWhenWritten, moveRow, type Batch, type Run } from './run-context';
@@ -30,7 +30,7 @@ export interface OutcomeMove {
  */
 export function applyOutcome(run: Run, batch: Batch, row: QueueRow, outcome: OutcomeClass, move: OutcomeMove): QueueRow {
   const { detail, patch = {}, ...context } = move;
-  const rule = OUTCOMES[outcome];
+  const rule = outcomeRule(outcome);
   const attempts = rule.attempt === 'none' ? {} : { attempts: attemptsAfter(row.attempts, outcome) };
   const moved = moveRow(run, batch, row, outcomeTarget(outcome, context.claimedFrom), detail, { claimedAt: null, ...attempts, ...patch });
   if (rule.counter !== null) {

@@ -3,14 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { applyOutcome, type OutcomeFindings } from '../../../src/core/processing/apply-outcome';
 import { newBatch, commitBatch } from '../../../src/core/processing/run-context';
-import { CLAIMED_FROM, OUTCOME_CLASSES, OUTCOMES } from '../../../src/core/domain/queue/outcomes';
+import { CLAIMED_FROM, OUTCOME_CLASSES, outcomeRule } from '../../../src/core/domain/queue/outcomes';
 import { pendingRow, runOf, T0, world } from '../memory-ports';
 
 const CLAIM = T0 - 60_000;
 
 describe('applyOutcome', () => {
   it.each(OUTCOME_CLASSES)('%s', (outcome) => {
-    const rule = OUTCOMES[outcome];
+    const rule = outcomeRule(outcome);
     const from = rule.from[rule.from.length - 1];
     const claimedFrom = from === 'SENDING' || from === 'NEEDS_REVIEW' ? 'APPROVED' : undefined;
     const w = world([pendingRow({ status: from, attempts: 3, claimedAt: CLAIM, result: 'Dear Mina' })]);

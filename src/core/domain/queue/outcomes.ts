@@ -69,155 +69,182 @@ export interface Outcome {
 }
 
 /**
- * The outcome table. docs/states.md prints it (scripts/docs/states-doc.ts); applyOutcome
+ * The outcome table's row for one class. docs/states.md prints the table (scripts/docs/states-doc.ts); applyOutcome
  * (src/core/processing/apply-outcome.ts) is the one function that moves a row by it.
  */
-export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
-  'reply-written': { from: ['GENERATING'], to: 'READY', attempt: 'charged', counter: 'generated', counted: 'written', incident: null, pauses: null, waits: null, when: 'Gemini wrote a reply' },
-  'reply-held': {
-    from: ['GENERATING'],
-    to: 'AWAITING_APPROVAL',
-    attempt: 'charged',
-    counter: 'generated',
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'Gemini wrote a reply, and the form asks for approval or the reply breaks the reply policy',
-  },
-  retryable: { from: ['GENERATING'], to: 'PENDING', attempt: 'charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: 'back-off', when: 'a timeout, 5xx or no connection, attempts left' },
-  'rate-limited': {
-    from: ['GENERATING'],
-    to: 'PENDING',
-    attempt: 'charged',
-    counter: 'deferred',
-    counted: 'written',
-    incident: 'GEMINI_RATE_LIMITED',
-    pauses: null,
-    waits: 'back-off',
-    when: "Gemini's per-minute limit (429), attempts left",
-  },
-  'retries-spent': { from: ['GENERATING'], to: 'FAILED', attempt: 'charged', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'a retryable failure on the last of MAX_ATTEMPTS' },
-  'not-asked': { from: ['GENERATING'], to: 'PENDING', attempt: 'not charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: null, when: 'the request was never asked (the run ended first)' },
-  outage: {
-    from: ['GENERATING'],
-    to: 'PENDING',
-    attempt: 'not charged',
-    counter: 'deferred',
-    counted: 'written',
-    incident: 'GEMINI_UNAVAILABLE',
-    pauses: 'generation',
-    waits: null,
-    when: 'Gemini unreachable over several runs (a lasting outage)',
-  },
-  systemic: {
-    from: ['GENERATING'],
-    to: 'PENDING',
-    attempt: 'not charged',
-    counter: 'deferred',
-    counted: 'written',
-    incident: 'named by the verdict',
-    pauses: 'generation',
-    waits: null,
-    when: 'not the row\'s fault: a bad key, a missing model, a daily quota',
-  },
-  'generation-permanent': {
-    from: ['GENERATING'],
-    to: 'FAILED',
-    attempt: 'charged',
-    counter: 'failed',
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'Gemini blocked the content, refused the request (4xx) or ran out of tokens',
-  },
-  'no-address': { from: ['PENDING'], to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'no usable address: no Gemini call is spent' },
-  'stale-generating': { from: ['GENERATING'], to: 'PENDING', attempt: 'charged', counter: null, counted: 'written', incident: null, pauses: null, waits: null, when: 'a generation claim outlived its limit (a run died)' },
-  sent: { from: ['SENDING'], to: 'SENT', attempt: 'none', counter: 'sent', counted: 'at once', incident: null, pauses: null, waits: null, when: 'MailApp took the mail' },
-  'mail-permanent': { from: ['READY', 'APPROVED', 'SENDING'], to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'the mail can never go (an invalid address, a refused body)' },
-  'mail-unknown': { from: ['SENDING'], to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'written', incident: null, pauses: null, waits: null, when: 'MailApp failed in a way that may have sent it' },
-  'mail-quota': { from: ['SENDING'], to: CLAIMED_FROM, attempt: 'none', counter: 'deferred', counted: 'at once', incident: 'MAIL_QUOTA_EXHAUSTED', pauses: null, waits: null, when: 'the daily mail quota refused it' },
-  'not-mailed': {
-    from: ['SENDING'],
-    to: CLAIMED_FROM,
-    attempt: 'none',
-    counter: 'deferred',
-    counted: 'at once',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: "claimed but not mailed: the run's budget or the quota ended first, or the reply policy or Config says no",
-  },
-  'outside-send-window': {
-    from: ['SENDING'],
-    to: CLAIMED_FROM,
-    attempt: 'none',
-    counter: 'deferred',
-    counted: 'at once',
-    incident: null,
-    pauses: null,
-    waits: 'send window',
-    when: "claimed inside the form's send window, which closed before its mail",
-  },
-  'held-for-person': {
-    from: ['READY'],
-    to: 'AWAITING_APPROVAL',
-    attempt: 'none',
-    counter: null,
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'a READY reply breaks the reply policy, approval was switched on, or its form\'s template changed since it was written',
-  },
-  parked: {
-    from: ['PENDING', 'READY', 'APPROVED'],
-    to: 'NEEDS_REVIEW',
-    attempt: 'none',
-    counter: 'needsReview',
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'must not be mailed by itself: suppressed address (PENDING: before any Gemini call), sent_at filled, no reply, a standing send claim',
-  },
-  'stale-sending': { from: ['SENDING'], to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit, or the Sent check cannot settle it: the mail may have gone' },
-  'claim-never-mailed': {
-    from: ['SENDING'],
-    to: CLAIMED_FROM,
-    attempt: 'none',
-    counter: null,
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'a stale send claim the Log proves was never mailed (no "about to send" line)',
-  },
-  'found-in-sent': {
-    from: ['NEEDS_REVIEW'],
-    to: 'SENT',
-    attempt: 'none',
-    counter: null,
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'the Sent check found one copy of a parked row\'s mail (no mail of this run)',
-  },
-  'resent-after-sent-check': {
-    from: ['NEEDS_REVIEW'],
-    to: CLAIMED_FROM,
-    attempt: 'none',
-    counter: null,
-    counted: 'written',
-    incident: null,
-    pauses: null,
-    waits: null,
-    when: 'no copy in Sent after two looks, and RECONCILE_RESEND: sent again, once',
-  },
-  duplicate: { from: COLLAPSIBLE_STATUSES, to: 'DUPLICATE', attempt: 'none', counter: 'duplicates', counted: 'at once', incident: null, pauses: null, waits: null, when: 'the same submission is already in another row or the Archive' },
-};
+export function outcomeRule(outcome: OutcomeClass): Outcome {
+  return outcomeTable()[outcome];
+}
+
+/**
+ * The outcome table, built when asked rather than once at load: a table built at load is fixed before any test runs,
+ * so a mutation tester that switches one change on per test could never see a changed entry (docs/quality.md).
+ */
+function outcomeTable(): Readonly<Record<OutcomeClass, Outcome>> {
+  return { ...generationOutcomes(), ...mailOutcomes(), ...checkOutcomes() };
+}
+
+/** What a Gemini request (or its stale claim) ends in. */
+function generationOutcomes() {
+  return {
+    'reply-written': { from: ['GENERATING'], to: 'READY', attempt: 'charged', counter: 'generated', counted: 'written', incident: null, pauses: null, waits: null, when: 'Gemini wrote a reply' },
+    'reply-held': {
+      from: ['GENERATING'],
+      to: 'AWAITING_APPROVAL',
+      attempt: 'charged',
+      counter: 'generated',
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'Gemini wrote a reply, and the form asks for approval or the reply breaks the reply policy',
+    },
+    retryable: { from: ['GENERATING'], to: 'PENDING', attempt: 'charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: 'back-off', when: 'a timeout, 5xx or no connection, attempts left' },
+    'rate-limited': {
+      from: ['GENERATING'],
+      to: 'PENDING',
+      attempt: 'charged',
+      counter: 'deferred',
+      counted: 'written',
+      incident: 'GEMINI_RATE_LIMITED',
+      pauses: null,
+      waits: 'back-off',
+      when: "Gemini's per-minute limit (429), attempts left",
+    },
+    'retries-spent': { from: ['GENERATING'], to: 'FAILED', attempt: 'charged', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'a retryable failure on the last of MAX_ATTEMPTS' },
+    'not-asked': { from: ['GENERATING'], to: 'PENDING', attempt: 'not charged', counter: 'deferred', counted: 'written', incident: null, pauses: null, waits: null, when: 'the request was never asked (the run ended first)' },
+    outage: {
+      from: ['GENERATING'],
+      to: 'PENDING',
+      attempt: 'not charged',
+      counter: 'deferred',
+      counted: 'written',
+      incident: 'GEMINI_UNAVAILABLE',
+      pauses: 'generation',
+      waits: null,
+      when: 'Gemini unreachable over several runs (a lasting outage)',
+    },
+    systemic: {
+      from: ['GENERATING'],
+      to: 'PENDING',
+      attempt: 'not charged',
+      counter: 'deferred',
+      counted: 'written',
+      incident: 'named by the verdict',
+      pauses: 'generation',
+      waits: null,
+      when: 'not the row\'s fault: a bad key, a missing model, a daily quota',
+    },
+    'generation-permanent': {
+      from: ['GENERATING'],
+      to: 'FAILED',
+      attempt: 'charged',
+      counter: 'failed',
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'Gemini blocked the content, refused the request (4xx) or ran out of tokens',
+    },
+    'no-address': { from: ['PENDING'], to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'no usable address: no Gemini call is spent' },
+    'stale-generating': { from: ['GENERATING'], to: 'PENDING', attempt: 'charged', counter: null, counted: 'written', incident: null, pauses: null, waits: null, when: 'a generation claim outlived its limit (a run died)' },
+  } satisfies Partial<Record<OutcomeClass, Outcome>>;
+}
+
+/** What a send ends in. */
+function mailOutcomes() {
+  return {
+    sent: { from: ['SENDING'], to: 'SENT', attempt: 'none', counter: 'sent', counted: 'at once', incident: null, pauses: null, waits: null, when: 'MailApp took the mail' },
+    'mail-permanent': { from: ['READY', 'APPROVED', 'SENDING'], to: 'FAILED', attempt: 'none', counter: 'failed', counted: 'written', incident: null, pauses: null, waits: null, when: 'the mail can never go (an invalid address, a refused body)' },
+    'mail-unknown': { from: ['SENDING'], to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'written', incident: null, pauses: null, waits: null, when: 'MailApp failed in a way that may have sent it' },
+    'mail-quota': { from: ['SENDING'], to: CLAIMED_FROM, attempt: 'none', counter: 'deferred', counted: 'at once', incident: 'MAIL_QUOTA_EXHAUSTED', pauses: null, waits: null, when: 'the daily mail quota refused it' },
+    'not-mailed': {
+      from: ['SENDING'],
+      to: CLAIMED_FROM,
+      attempt: 'none',
+      counter: 'deferred',
+      counted: 'at once',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: "claimed but not mailed: the run's budget or the quota ended first, or the reply policy or Config says no",
+    },
+    'outside-send-window': {
+      from: ['SENDING'],
+      to: CLAIMED_FROM,
+      attempt: 'none',
+      counter: 'deferred',
+      counted: 'at once',
+      incident: null,
+      pauses: null,
+      waits: 'send window',
+      when: "claimed inside the form's send window, which closed before its mail",
+    },
+  } satisfies Partial<Record<OutcomeClass, Outcome>>;
+}
+
+/** What a hold, the Sent check or the duplicate check ends in. */
+function checkOutcomes() {
+  return {
+    'held-for-person': {
+      from: ['READY'],
+      to: 'AWAITING_APPROVAL',
+      attempt: 'none',
+      counter: null,
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'a READY reply breaks the reply policy, approval was switched on, or its form\'s template changed since it was written',
+    },
+    parked: {
+      from: ['PENDING', 'READY', 'APPROVED'],
+      to: 'NEEDS_REVIEW',
+      attempt: 'none',
+      counter: 'needsReview',
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'must not be mailed by itself: suppressed address (PENDING: before any Gemini call), sent_at filled, no reply, a standing send claim',
+    },
+    'stale-sending': { from: ['SENDING'], to: 'NEEDS_REVIEW', attempt: 'none', counter: 'needsReview', counted: 'at once', incident: null, pauses: null, waits: null, when: 'a send claim outlived its limit, or the Sent check cannot settle it: the mail may have gone' },
+    'claim-never-mailed': {
+      from: ['SENDING'],
+      to: CLAIMED_FROM,
+      attempt: 'none',
+      counter: null,
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'a stale send claim the Log proves was never mailed (no "about to send" line)',
+    },
+    'found-in-sent': {
+      from: ['NEEDS_REVIEW'],
+      to: 'SENT',
+      attempt: 'none',
+      counter: null,
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'the Sent check found one copy of a parked row\'s mail (no mail of this run)',
+    },
+    'resent-after-sent-check': {
+      from: ['NEEDS_REVIEW'],
+      to: CLAIMED_FROM,
+      attempt: 'none',
+      counter: null,
+      counted: 'written',
+      incident: null,
+      pauses: null,
+      waits: null,
+      when: 'no copy in Sent after two looks, and RECONCILE_RESEND: sent again, once',
+    },
+    duplicate: { from: COLLAPSIBLE_STATUSES, to: 'DUPLICATE', attempt: 'none', counter: 'duplicates', counted: 'at once', incident: null, pauses: null, waits: null, when: 'the same submission is already in another row or the Archive' },
+  } satisfies Partial<Record<OutcomeClass, Outcome>>;
+}
 
 /**
  * The row's `attempts` after an outcome, from the count its GENERATING claim wrote (bullmq's attemptsStarted: the
@@ -226,7 +253,7 @@ export const OUTCOMES: Readonly<Record<OutcomeClass, Outcome>> = {
  * charge settles it at the count before the claim, never below zero.
  */
 export function attemptsAfter(startedCount: number, outcome: OutcomeClass): number {
-  return OUTCOMES[outcome].attempt === 'not charged' ? Math.max(0, startedCount - 1) : startedCount;
+  return outcomeRule(outcome).attempt === 'not charged' ? Math.max(0, startedCount - 1) : startedCount;
 }
 
 /** The count a GENERATING claim writes: one attempt more started. */
@@ -236,7 +263,7 @@ export function attemptsOnClaim(chargedCount: number): number {
 
 /** Where a row goes for `outcome`, given the state its send claim came from (for CLAIMED_FROM). */
 export function outcomeTarget(outcome: OutcomeClass, claimedFrom?: Status): Status {
-  const to = OUTCOMES[outcome].to;
+  const to = outcomeRule(outcome).to;
   if (to !== CLAIMED_FROM) return to;
   if (claimedFrom === undefined) throw codedError('CODE_BUG', `outcome ${outcome} needs the state the claim came from`);
   return claimedFrom;

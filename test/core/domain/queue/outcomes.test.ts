@@ -3,31 +3,31 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attemptsAfter, attemptsOnClaim, CLAIMED_FROM, OUTCOME_CLASSES, OUTCOMES, outcomeTarget } from '../../../../src/core/domain/queue/outcomes';
+import { attemptsAfter, attemptsOnClaim, CLAIMED_FROM, OUTCOME_CLASSES, outcomeRule, outcomeTarget } from '../../../../src/core/domain/queue/outcomes';
 import { codeOf } from '../../../../src/core/domain/failures/errors';
 import { isSystemMove } from '../../../../src/core/domain/queue/transitions';
 import type { Status } from '../../../../src/core/domain/queue/statuses';
 
 const SEND_CLAIM_SOURCES: readonly Status[] = ['READY', 'APPROVED'];
 
-describe('OUTCOMES', () => {
+describe('outcomeRule', () => {
   it.each(OUTCOME_CLASSES)('%s is a system move from each of its states', (outcome) => {
-    const rule = OUTCOMES[outcome];
+    const rule = outcomeRule(outcome);
     expect(rule.from.length).toBeGreaterThan(0);
     const targets = rule.to === CLAIMED_FROM ? SEND_CLAIM_SOURCES : [rule.to];
     for (const from of rule.from) for (const to of targets) expect(isSystemMove(from, to), `${from} → ${to}`).toBe(true);
   });
 
   it('only generation outcomes settle an attempt, and only a row\'s own failure or success charges it', () => {
-    const byCharge = (charge: string) => OUTCOME_CLASSES.filter((outcome) => OUTCOMES[outcome].attempt === charge);
+    const byCharge = (charge: string) => OUTCOME_CLASSES.filter((outcome) => outcomeRule(outcome).attempt === charge);
     expect(byCharge('not charged')).toEqual(['not-asked', 'outage', 'systemic']);
     expect(byCharge('charged')).toEqual(['reply-written', 'reply-held', 'retryable', 'rate-limited', 'retries-spent', 'generation-permanent', 'stale-generating']);
-    for (const outcome of [...byCharge('charged'), ...byCharge('not charged')]) expect(OUTCOMES[outcome].from).toEqual(['GENERATING']);
+    for (const outcome of [...byCharge('charged'), ...byCharge('not charged')]) expect(outcomeRule(outcome).from).toEqual(['GENERATING']);
   });
 
   it('what pauses generation names the incident it raises; what waits for back-off goes back to PENDING', () => {
     for (const outcome of OUTCOME_CLASSES) {
-      const rule = OUTCOMES[outcome];
+      const rule = outcomeRule(outcome);
       if (rule.pauses !== null) expect(rule.incident, outcome).not.toBeNull();
       if (rule.waits === 'back-off') expect(rule.to, outcome).toBe('PENDING');
       if (rule.waits === 'send window') expect(rule.to, outcome).toBe(CLAIMED_FROM);
