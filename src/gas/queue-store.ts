@@ -1,7 +1,7 @@
 // QueueStore port over the Queue and Archive sheets: whole-sheet reads once, writes compare-and-set by event_id, grouped.
 import { codedError } from '../core/domain/failures/errors';
 import { moveToArchive, identityKey, type ArchiveGrid } from '../core/domain/queue/archive-move';
-import type { QueueStore, RowIdentity } from '../core/domain/ports';
+import type { QueueStore, RowIdentity } from '../core/domain/sheet-ports';
 import { holdsIdentity, mergeWrite, stillHolds, unchangedSince } from '../core/domain/queue/row-write';
 import { fieldOf, indexColumns, missingColumns, QUEUE_HEADERS, rowFromValues, rowNumberFormats, rowToValues, type ColumnIndex, type QueueHeader, type QueueRow } from '../core/domain/queue/queue-row';
 import { ARCHIVE_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';

@@ -1,7 +1,8 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
 import { isReconciledEventId, recoveredNeedsApproval } from '../domain/typeform/reconciled-id';
 import { codeOf, messageOf } from '../domain/failures/errors';
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import {

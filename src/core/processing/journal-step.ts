@@ -5,7 +5,7 @@ import { buildQueueRow } from '../domain/queue/submission-row';
 import { parseTypeformBody } from '../domain/typeform/typeform-payload';
 import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from './journal-check';
 import { journalEntryOf, journalKeyOf, type JournalRecord } from '../domain/queue/journal-line';
-import type { LogEntry, JournalStore } from '../domain/ports';
+import type { LogEntry, JournalStore } from '../domain/sheet-ports';
 import { emptyRow, type QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { distinctLines, ledgerStateOf } from '../domain/mail/send-ledger';

@@ -1,6 +1,6 @@
 // The run's ledger step: system columns a person changed (while the on-edit guard could not run) are put back from the Log.
 import { describeRepair, ledgerRepairOf, looksEditedByHand } from '../domain/mail/send-ledger';
-import type { CellNote } from '../domain/ports';
+import type { CellNote } from '../domain/sheet-ports';
 import { commitBatch, newBatch, type Run } from './run-context';
 
 /**

@@ -1,5 +1,6 @@
 // Preview a reply: the form's prompt asked of Gemini for one submission, read back with its tokens and cost, changing nothing.
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import type { Settings } from '../domain/config/settings';
 import { answerValuesByRef } from '../domain/typeform/template-answers';

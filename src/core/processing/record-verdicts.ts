@@ -1,6 +1,6 @@
 // Recording one generation round's verdicts: each row's next state, the outage judgement, and the incidents found.
 import type { IncidentCode, RowErrorCode } from '../domain/failures/codes';
-import type { FormConfig } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { decideRetry, nextAttemptAt } from './backoff';

@@ -1,21 +1,7 @@
 // What one processing run carries between its steps: ports, the rows as last seen, counters, and row moves.
 import { codedError } from '../domain/failures/errors';
-import type {
-  AuditLog,
-  BounceMailbox,
-  Clock,
-  ConfigStore,
-  FormConfig,
-  GeminiClient,
-  IncidentSink,
-  JournalStore,
-  LogEntry,
-  Mailer,
-  QueueStore,
-  Random,
-  SentMailbox,
-  SuppressionList,
-} from '../domain/ports';
+import type { BounceMailbox, Clock, GeminiClient, IncidentSink, Mailer, Random, SentMailbox } from '../domain/ports';
+import type { AuditLog, ConfigStore, FormConfig, JournalStore, LogEntry, QueueStore, SuppressionList } from '../domain/sheet-ports';
 import type { IncidentCode } from '../domain/failures/codes';
 import type { JournalState } from './journal-check';
 import type { QueueRow } from '../domain/queue/queue-row';

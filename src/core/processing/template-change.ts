@@ -1,5 +1,5 @@
 // A form's template changed after a reply was drafted with the old one: its READY rows wait for a person, never mailed stale.
-import type { FormConfig } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { processingConfigFor } from './row-inputs';

@@ -6,7 +6,7 @@ import { codeOf, messageOf } from '../domain/failures/errors';
 import { failureIncident } from '../domain/failures/failure';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from '../domain/typeform/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from '../domain/config/forms-mirror';
-import type { ConfigStore } from '../domain/ports';
+import type { ConfigStore } from '../domain/sheet-ports';
 import { journalStateProperties, readJournalState } from '../processing/journal-check';
 import { runProcessing, type ProcessingSummary } from '../processing/process-run';
 import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from '../processing/bounces';

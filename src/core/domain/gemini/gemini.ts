@@ -1,5 +1,6 @@
 // The generateContent request built from a form's prompt, and the one classification of every Gemini outcome.
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../ports';
+import type { GeminiOutcome, GeminiRequest } from '../ports';
+import type { FormConfig } from '../sheet-ports';
 import type { QueueRow } from '../queue/queue-row';
 import { redact } from '../failures/redact';
 import { modelsFor } from './model-list';
