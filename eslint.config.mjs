@@ -18,7 +18,7 @@ export const KNOWN_OVER = {
   'src/core/triage/health.ts': { complexity: 27 },
   'src/core/intake/intake.ts': { params: 8 },
   'src/core/processing/record-verdicts.ts': { params: 8 }, // recordVerdict: the claim, its verdict, the form and the run's findings
-  'src/core/processing/run-context.ts': { params: 8 },
+  'src/core/processing/run-writes.ts': { params: 8 },
   'src/core/staff/edit-guard.ts': { params: 9 },
   'src/core/triage/triage-mail.ts': { params: 8 },
   'src/core/processing/reply-format.ts': { complexity: 32 },

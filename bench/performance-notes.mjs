@@ -240,7 +240,7 @@ function processingSecondPass() {
     '- **The Log\'s headroom checked once a run** (`APPENDS_PER_CHECK` 50 → 200, src/gas/sheet-append.ts): a run writes',
     '  up to 200 lines (four a row, `MAX_MAILS_PER_RUN` 50), so one check of 250 rows\' formats replaces four of 100; the',
     '  margin left for other writers\' lines (50 rows) is the same.',
-    '- **Writes held for the next commit** (src/core/processing/run-context.ts `holdBatch`). Two writes a round had',
+    '- **Writes held for the next commit** (src/core/processing/run-writes.ts `holdBatch`). Two writes a round had',
     '  nothing but computing between them and the next write: the verdicts (followed by the send claims of the same',
     '  rows) and a send batch\'s outcomes (followed by the next batch\'s or round\'s claims). Each is now held and written',
     '  by that next commit: one compare-and-set read, one write, one flush for both, each row still checked right before',

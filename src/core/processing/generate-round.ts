@@ -23,7 +23,8 @@ import { applyOutcome } from './apply-outcome';
 import { attemptsOnClaim } from '../domain/queue/outcomes';
 import { notBefore } from '../domain/queue/not-before';
 import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
-import { commitBatch, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, suppressedOf, type Run } from './run-context';
+import { isOverBudget, markGone, newBatch, raiseIncident, suppressedOf, type Run } from './run-context';
+import { commitBatch, moveRow, noteWaitingRows, releaseHeld, remember } from './run-writes';
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && notBefore(row, now) === null;
@@ -185,7 +186,7 @@ export function runGenerationRound(run: Run): boolean {
   markGone(run, ['GEMINI_BUDGET_REACHED']);
 
   // The run's copies may be minutes old: the claim's compare-and-set, right before it is written, skips a row staff
-  // moved since (e.g. SKIPPED) and keeps any cell they edited (run-context.ts commitBatch); no read of its own first.
+  // moved since (e.g. SKIPPED) and keeps any cell they edited (run-writes.ts commitBatch); no read of its own first.
   const claimAt = claimTime(now);
   const claims = newBatch();
   const claimed = candidates.map((item) =>

@@ -8,7 +8,8 @@ import type { GeminiVerdict } from '../domain/gemini/gemini';
 import { applyOutcome, type OutcomeFindings } from './apply-outcome';
 import { newMailRef } from './mail-ref';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
-import { holdBatch, isoTime, markGone, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { isoTime, markGone, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { holdBatch } from './run-writes';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED', 'URLFETCH_DAILY_QUOTA'];
