@@ -230,7 +230,7 @@ function processingSecondPass() {
     '  compare-and-set read and its write, the read-back, the verdict\'s read and write, the send claim\'s, each mail\'s read',
     '  and the SENT write\'s (3.5 calls a row). A Range is a fixed rectangle of the sheet whose reads and writes see what the',
     '  cells hold at that moment, so the Queue adapter keeps the handle of each span it addressed for the execution',
-    '  (src/gas/queue-store.ts `spanRanges`): one `getRange` per span per run. Nothing is read less often or earlier: each',
+    '  (src/gas/queue-ranges.ts `spanRanges`): one `getRange` per span per run. Nothing is read less often or earlier: each',
     '  compare-and-set read is still the call right before its write, and each mail is still preceded, in the call right',
     '  before it, by a read of its row (our claim, sent_at empty; test/e2e/call-costs.test.ts pins the order).',
     '- **The read before each mail in one call.** It used to ask for the row\'s own range each time (two calls). A row',
