@@ -10,7 +10,7 @@ import type { TickPorts, Workspace } from '../../../src/core/runs/tick-ports';
 import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
 import { incidentKey } from '../../../src/core/triage/incidents';
 import { NEEDS_PERSON_GUIDE } from '../../../src/core/triage/needs-person';
-import { HEALTH_SNAPSHOT_KEY } from '../../../src/core/triage/health';
+import { HEALTH_SNAPSHOT_KEY } from '../../../src/core/triage/health-snapshot';
 import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-policy';
 import { HOUR_MS, MINUTE_MS } from '../../../src/core/domain/time';
 import { handleDelivery } from '../../../src/core/intake/intake';
