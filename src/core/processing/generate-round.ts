@@ -5,13 +5,8 @@ import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
 import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
-import {
-  buildGeminiRequest,
-  classifyGeminiOutcome,
-  LARGER_BUDGET_FACTOR,
-  withLargerBudget,
-  type GeminiVerdict,
-} from '../domain/gemini/gemini';
+import { buildGeminiRequest, LARGER_BUDGET_FACTOR, withLargerBudget } from '../domain/gemini/gemini';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../domain/gemini/gemini-outcome';
 import { recipientProblem } from '../domain/mail/mail-addresses';
 import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } from './model-fallback';
 import { firstLiveModel, modelsFor } from '../domain/gemini/model-list';

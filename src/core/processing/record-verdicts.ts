@@ -4,7 +4,7 @@ import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { decideRetry, nextAttemptAt } from './backoff';
-import type { GeminiVerdict } from '../domain/gemini/gemini';
+import type { GeminiVerdict } from '../domain/gemini/gemini-outcome';
 import { applyOutcome, type OutcomeFindings } from './apply-outcome';
 import { newMailRef } from './mail-ref';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';

@@ -1,5 +1,5 @@
 // Self-test verdicts: each platform assumption formqueue rests on, judged from what the probes observed on the real account.
-import { classifyGeminiOutcome, type GeminiVerdict } from '../domain/gemini/gemini';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../domain/gemini/gemini-outcome';
 import type { GeminiOutcome } from '../domain/ports';
 import { redact } from '../domain/failures/redact';
 import { MISSED_DELIVERIES_UNRECOVERABLE } from '../domain/typeform/missed-deliveries';
