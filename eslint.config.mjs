@@ -18,7 +18,7 @@ export const KNOWN_OVER = {
   'src/core/triage/health.ts': { complexity: 27 },
   'src/core/intake/intake.ts': { params: 8 },
   'src/core/processing/record-verdicts.ts': { params: 8 }, // recordVerdict: the claim, its verdict, the form and the run's findings
-  'src/core/processing/run-context.ts': { params: 8 },
+  'src/core/processing/run-writes.ts': { params: 8 },
   'src/core/staff/edit-guard.ts': { params: 9 },
   'src/core/triage/triage-mail.ts': { params: 8 },
   'src/core/processing/reply-format.ts': { complexity: 32 },
@@ -76,6 +76,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
+  },
+  {
+    // One job per file: a product file past 300 lines of code usually holds two (issue #27). Comments and blank lines
+    // are not counted, so a comment saying why never pushes a file over. The largest file had 246 such lines when this
+    // was set (2026-12-02).
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
   },
   {
     // In-realm facades are Apps Script's classes, one function each (stringified into the vm): their parameters

@@ -17,7 +17,7 @@ export const STEPS = [
 
 /**
  * What each step is made of, for the table's reader. A write that carries two steps' moves (a batch held for the next
- * commit, src/core/processing/run-context.ts holdBatch) counts its read, write and flush in the step of its first line.
+ * commit, src/core/processing/run-writes.ts holdBatch) counts its read, write and flush in the step of its first line.
  */
 export const STEP_NOTES = {
   'generation claim': "one Log line a row; its write is the previous batch's SENT write (its own in a run's first round)",

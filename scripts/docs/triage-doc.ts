@@ -1,6 +1,7 @@
 // The generated part of docs/triage.md: one section per incident code, from the incident records the mails use.
 import { INCIDENT_CODES } from '../../src/core/domain/failures/codes';
-import { CLASS_LABEL, INCIDENTS, type IncidentRecord } from '../../src/core/triage/incident-catalog';
+import { INCIDENTS } from '../../src/core/triage/incident-catalog';
+import { CLASS_LABEL, type IncidentRecord } from '../../src/core/triage/incident-policy';
 
 function mailedLine(record: IncidentRecord): string {
   const first =

@@ -2,7 +2,8 @@
 import { configFor, blankFormConfig, formConfigsFromValues } from '../../src/core/domain/config/form-config';
 import { renderSubmission } from '../../src/core/domain/typeform/answers';
 import { parseTypeformBody } from '../../src/core/domain/typeform/typeform-payload';
-import type { FormConfig, GeminiOutcome } from '../../src/core/domain/ports';
+import type { GeminiOutcome } from '../../src/core/domain/ports';
+import type { FormConfig } from '../../src/core/domain/sheet-ports';
 import { previewModels, previewRequest, previewText, readPreview, type PreviewResult } from '../../src/core/processing/preview';
 import { emptyRow } from '../../src/core/domain/queue/queue-row';
 import { readSettings } from '../../src/core/domain/config/settings';

@@ -1,5 +1,5 @@
 // AuditLog port → the Log sheet: one atomic append per entry, every cell but the time as plain text; a submission's lines found by TextFinder.
-import type { AuditLog, LogEntry } from '../core/domain/ports';
+import type { AuditLog, LogEntry } from '../core/domain/sheet-ports';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { createAppender } from './sheet-append';
 import { requireSheet } from './spreadsheet';

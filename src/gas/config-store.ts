@@ -1,7 +1,8 @@
 // ConfigStore port over the Config sheet: one read of the whole sheet (one service call), rows by header name.
 import { formConfigsFromValues } from '../core/domain/config/form-config';
 import { CONFIG_EDITED_PROPERTY } from '../core/domain/config/forms-mirror';
-import type { ConfigStore, PropertyStore } from '../core/domain/ports';
+import type { PropertyStore } from '../core/domain/ports';
+import type { ConfigStore } from '../core/domain/sheet-ports';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { requireSheet } from './spreadsheet';
 

@@ -1,5 +1,5 @@
 // The installable on-edit handler's I/O: reads one Queue edit (the event and the touched rows), hands it to core's planner, applies the plan and writes its notes.
-import type { LogEntry } from '../core/domain/ports';
+import type { LogEntry } from '../core/domain/sheet-ports';
 import { indexColumns, rowFromValues, type ColumnIndex, type QueueHeader, type QueueRow } from '../core/domain/queue/queue-row';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { applyMoves } from '../core/staff/apply-moves';

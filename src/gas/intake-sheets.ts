@@ -4,7 +4,7 @@ import { missingColumns, rowNumberFormats, rowToValues, type ColumnIndex } from 
 import { PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';
 import { submissionKeys } from '../core/domain/queue/submission-keys';
 import { codedError } from '../core/domain/failures/errors';
-import type { FormConfig } from '../core/domain/ports';
+import type { FormConfig } from '../core/domain/sheet-ports';
 import { createConfigStore } from './config-store';
 import { readColumns } from './header-row';
 import { requireSheet } from './spreadsheet';

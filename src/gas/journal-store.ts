@@ -1,6 +1,6 @@
 // JournalStore port → the Journal sheet: one atomic appendRow per line, the tail read in one call, lines found by TextFinder.
 import { eventIdOfCell, journalCells, type JournalEntry, type JournalRecord } from '../core/domain/queue/journal-line';
-import type { JournalStore } from '../core/domain/ports';
+import type { JournalStore } from '../core/domain/sheet-ports';
 import { JOURNAL_HEADERS, SHEETS } from '../core/domain/queue/sheet-names';
 import { requireSheet } from './spreadsheet';
 

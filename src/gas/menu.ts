@@ -1,6 +1,6 @@
 // The formqueue menu: its items, and the spreadsheet side of each (selection, row writes, dialogs, pause).
 import { joinPayloadParts, parseRejectedBodyPointer } from '../core/domain/queue/cell-chunks';
-import type { FormConfig } from '../core/domain/ports';
+import type { FormConfig } from '../core/domain/sheet-ports';
 import { processingConfigFor } from '../core/processing/row-inputs';
 import { runGap } from '../core/domain/queue/run-gap';
 import { readSettings } from '../core/domain/config/settings';

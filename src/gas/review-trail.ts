@@ -1,6 +1,7 @@
 // The review trail's sheet side: the model's draft kept in Payloads at a reply's first staff edit, and approval Log lines told what changed.
 import { joinPayloadParts, splitText } from '../core/domain/queue/cell-chunks';
-import type { AuditLog, LogEntry, PropertyStore } from '../core/domain/ports';
+import type { PropertyStore } from '../core/domain/ports';
+import type { AuditLog, LogEntry } from '../core/domain/sheet-ports';
 import type { QueueRow } from '../core/domain/queue/queue-row';
 import { SHEETS } from '../core/domain/queue/sheet-names';
 import { addReviews, REVIEWS_PROPERTY, type ReviewOutcome } from '../core/staff/review-stats';

@@ -1,6 +1,9 @@
 // Self-test probes: the real Apps Script calls behind each check (a scratch sheet, triggers, quota, fetches), no verdicts.
-import type { GeminiObservation, IdentityObservation, PlainTextObservation, Probe, TextFinderObservation, TriggerObservation, TypeformObservation, WebAppObservation } from '../core/self-test/checks';
-import { PLAIN_TEXT_SAMPLES, textFinderCells, typeformProbeUrl } from '../core/self-test/checks';
+import type { IdentityObservation, PlainTextObservation, TextFinderObservation, TriggerObservation } from '../core/self-test/checks';
+import type { GeminiObservation, TypeformObservation, WebAppObservation } from '../core/self-test/service-checks';
+import type { Probe } from '../core/self-test/check-result';
+import { PLAIN_TEXT_SAMPLES, textFinderCells } from '../core/self-test/checks';
+import { typeformProbeUrl } from '../core/self-test/service-checks';
 import { geminiProbeRequest } from '../core/self-test/report';
 import type { Settings } from '../core/domain/config/settings';
 import { createGeminiClient } from './gemini-client';

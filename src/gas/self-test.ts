@@ -1,5 +1,7 @@
 // Self-test: runs every probe, judges it in core, writes one Log line per check and returns the report.
-import { judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, type CheckResult } from '../core/self-test/checks';
+import { judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers } from '../core/self-test/checks';
+import { judgeGemini, judgeMissedWebhookRecovery, judgeTypeform, judgeWebApp } from '../core/self-test/service-checks';
+import type { CheckResult } from '../core/self-test/check-result';
 import { selfTestLogEntries, selfTestReport } from '../core/self-test/report';
 import { probeGemini, probeIdentity, probeMailQuota, probeSheets, probeTriggers, probeTypeform, probeWebApp } from './self-test-probes';
 import type { Services } from './services';

@@ -1,7 +1,8 @@
 // The composition root: every port of one execution, built once and on first use, so a port that costs a Google call costs it only when a step needs it.
 import type { Settings } from '../core/domain/config/settings';
 import { readSettings } from '../core/domain/config/settings';
-import type { AuditLog, Clock, ConfigStore, Lock, PropertyStore, QueueStore, Random, SpillStore } from '../core/domain/ports';
+import type { Clock, Lock, PropertyStore, Random, SpillStore } from '../core/domain/ports';
+import type { AuditLog, ConfigStore, QueueStore } from '../core/domain/sheet-ports';
 import type { IntakeDeps } from '../core/intake/intake';
 import { drainSpill } from '../core/intake/spill-drain';
 import { SHEETS } from '../core/domain/queue/sheet-names';

@@ -1,6 +1,7 @@
 // Opens the formqueue spreadsheet: by SPREADSHEET_ID (a web app has no active spreadsheet), else the bound one.
 import { codedError } from '../core/domain/failures/errors';
-import { missingRequiredMessage, type Settings } from '../core/domain/config/settings';
+import type { Settings } from '../core/domain/config/settings';
+import { missingRequiredMessage } from '../core/domain/config/required-settings';
 
 export function openSpreadsheet(settings: Settings): GoogleAppsScript.Spreadsheet.Spreadsheet {
   if (settings.spreadsheetId !== '') return SpreadsheetApp.openById(settings.spreadsheetId);

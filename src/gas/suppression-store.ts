@@ -1,5 +1,5 @@
 // SuppressionList port → the Suppressed sheet: read in one call, each new line one atomic append into plain-text rows.
-import type { SuppressionList } from '../core/domain/ports';
+import type { SuppressionList } from '../core/domain/sheet-ports';
 import { SHEETS, SUPPRESSED_HEADERS } from '../core/domain/queue/sheet-names';
 import type { SuppressedEntry } from '../core/domain/mail/suppression';
 import { appendRows, plainTextFormats } from './sheet-append';

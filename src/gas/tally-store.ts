@@ -1,6 +1,6 @@
 // TallyStore over the Tally sheet: one appendRow per rejection counted, read back whole, emptied by processQueue's fold.
 import { isRejectionKind } from '../core/domain/typeform/rejection-kinds';
-import type { TallyRow, TallyStore } from '../core/domain/ports';
+import type { TallyRow, TallyStore } from '../core/domain/sheet-ports';
 import { SHEETS, TALLY_HEADERS } from '../core/domain/queue/sheet-names';
 import { appendRows } from './sheet-append';
 import { requireSheet } from './spreadsheet';

@@ -1,33 +1,7 @@
 // The in-memory ports every core test plugs in: a Queue with hooks between calls, a scripted Gemini, a mailer with an outbox, properties, a cache.
 import { readFileSync } from 'node:fs';
-import type {
-  AuditLog,
-  BounceMailbox,
-  BounceNotice,
-  Cache,
-  Clock,
-  ConfigStore,
-  FormConfig,
-  GeminiClient,
-  GeminiOutcome,
-  GeminiRequest,
-  IncidentSink,
-  JournalStore,
-  LogEntry,
-  Mailer,
-  OutgoingMail,
-  PropertyStore,
-  QueueStore,
-  Random,
-  CellNote,
-  RowIdentity,
-  SentCopy,
-  SentMailbox,
-  SuppressionList,
-  TallyEntry,
-  TallyRow,
-  TallyStore,
-} from '../../src/core/domain/ports';
+import type { BounceMailbox, BounceNotice, Cache, Clock, GeminiClient, GeminiOutcome, GeminiRequest, IncidentSink, Mailer, OutgoingMail, PropertyStore, Random, SentCopy, SentMailbox } from '../../src/core/domain/ports';
+import type { AuditLog, ConfigStore, FormConfig, JournalStore, LogEntry, QueueStore, CellNote, RowIdentity, SuppressionList, TallyEntry, TallyRow, TallyStore } from '../../src/core/domain/sheet-ports';
 import type { IncidentCode } from '../../src/core/domain/failures/codes';
 import { blankFormConfig } from '../../src/core/domain/config/form-config';
 import { emptyRow, type QueueRow } from '../../src/core/domain/queue/queue-row';

@@ -31,11 +31,15 @@ function run(bin: string, args: string[]): { failed: boolean; output: string } {
 // the probe's program once, so a file written after the first lint is "not found in any of the provided project(s)".
 const LONG_BODY = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
 const BRANCHES = Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};`).join('\n');
+const CODE_LINES = (count: number) => Array.from({ length: count }, (_, i) => `export const c${i} = ${i};`).join('\n');
+const COMMENT_LINES = Array.from({ length: 100 }, (_, i) => `// why ${i}`).join('\n');
 const ESLINT_PROBES: Record<string, string> = {
   'emulator/floating.mjs': "async function later() { return 1; }\nexport function start() { later(); }\n",
   'src/core/unused.ts': 'export function f(): number { const left = 1; return 2; }\n',
   'src/core/long.ts': `export function f(): number {\n  let total = 0;\n${LONG_BODY}\n  return total;\n}\n`,
   'src/core/branchy.ts': `export function f(n: number): number {\n${BRANCHES}\n  return -1;\n}\n`,
+  'src/core/big.ts': `${CODE_LINES(301)}\n`,
+  'src/core/explained.ts': `${COMMENT_LINES}\n\n${CODE_LINES(300)}\n`,
 };
 
 write({
@@ -100,5 +104,13 @@ describe('ESLint rejects what a reader would trip on', () => {
 
   it('a function with more than 20 branches', async () => {
     expect(await lint('src/core/branchy.ts')).toEqual(['complexity']);
+  });
+
+  it('a product file over 300 lines of code', async () => {
+    expect(await lint('src/core/big.ts')).toEqual(['max-lines']);
+  });
+
+  it('but not a file whose comments and blank lines take it past 300', async () => {
+    expect(await lint('src/core/explained.ts')).toEqual([]);
   });
 });

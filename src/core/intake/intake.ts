@@ -1,7 +1,8 @@
 // doPost's decisions: authenticate, parse, reject with a reason, dedupe, queue once, or spill; never throw.
 import { configFor } from '../domain/config/form-config';
 import { codeOf, isSheetsOutage, messageOf } from '../domain/failures/errors';
-import type { Cache, Clock, FormConfig, IntakeSheets, Lock, PropertyStore, SpillStore } from '../domain/ports';
+import type { Cache, Clock, Lock, PropertyStore, SpillStore } from '../domain/ports';
+import type { FormConfig, IntakeSheets } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { redact } from '../domain/failures/redact';
 import { markQueueDirty } from '../domain/queue/tick-gate';

@@ -1,6 +1,7 @@
 // Rejected deliveries: counted and kept within the day's room, with reasons and bodies made fit to be recorded and read.
 import { messageOf } from '../domain/failures/errors';
-import type { IntakeSheets, PropertyStore, RejectedDelivery } from '../domain/ports';
+import type { PropertyStore } from '../domain/ports';
+import type { IntakeSheets, RejectedDelivery } from '../domain/sheet-ports';
 import { redact, removeKnownSecrets } from '../domain/failures/redact';
 import { secretValues, type Settings } from '../domain/config/settings';
 import { CHUNK_CHARS, fitCell, rejectedBodyPointer, splitText, textDigest } from '../domain/queue/cell-chunks';

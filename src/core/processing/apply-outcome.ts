@@ -3,7 +3,8 @@ import type { IncidentCode } from '../domain/failures/codes';
 import { attemptsAfter, outcomeRule, outcomeTarget, type OutcomeClass } from '../domain/queue/outcomes';
 import type { QueueRow } from '../domain/queue/queue-row';
 import type { Status } from '../domain/queue/statuses';
-import { countWhenWritten, moveRow, type Batch, type Run } from './run-context';
+import { countWhenWritten, type Batch, type Run } from './run-context';
+import { moveRow } from './run-writes';
 
 /** Incidents an outcome named, with the rows it held back: raised by the step once its writes are committed. */
 export type OutcomeFindings = Map<IncidentCode, { detail: string; rows: number[] }>;

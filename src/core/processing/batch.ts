@@ -1,5 +1,5 @@
 // A batch of row moves and their Log lines, and how a held batch and the next one become one list of row writes.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 
 /** Row moves and their Log lines, written together so the Log never claims a move the sheet lacks. */

@@ -5,7 +5,8 @@ import type { BounceMailbox, BounceNotice } from '../domain/ports';
 import { errorSummary } from '../domain/failures/redact';
 import { ADDED_BY_BOUNCE, suppressionOf, type SuppressedEntry } from '../domain/mail/suppression';
 import { mailboxOf } from '../domain/mail/mail-addresses';
-import { commitBatch, isOverBudget, isoTime, markGone, newBatch, noteRow, raiseIncident, suppressedOf, type Run } from './run-context';
+import { isOverBudget, isoTime, markGone, newBatch, raiseIncident, suppressedOf, type Run } from './run-context';
+import { commitBatch, noteRow } from './run-writes';
 import {
   BOUNCE_OVERLAP_MS,
   bouncedDetail,

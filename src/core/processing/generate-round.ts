@@ -1,16 +1,12 @@
 // One generation round: claim due PENDING rows, read the claims back, ask Gemini for all at once (record-verdicts.ts writes the outcomes).
 import { isReconciledEventId, recoveredNeedsApproval } from '../domain/typeform/reconciled-id';
 import { codeOf, messageOf } from '../domain/failures/errors';
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
-import {
-  buildGeminiRequest,
-  classifyGeminiOutcome,
-  LARGER_BUDGET_FACTOR,
-  withLargerBudget,
-  type GeminiVerdict,
-} from '../domain/gemini/gemini';
+import { buildGeminiRequest, LARGER_BUDGET_FACTOR, withLargerBudget } from '../domain/gemini/gemini';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../domain/gemini/gemini-outcome';
 import { recipientProblem } from '../domain/mail/mail-addresses';
 import { askedRow, fallBackFromRetired, noteSpent, spentDetail, type AskedRow } from './model-fallback';
 import { firstLiveModel, modelsFor } from '../domain/gemini/model-list';
@@ -22,7 +18,8 @@ import { applyOutcome } from './apply-outcome';
 import { attemptsOnClaim } from '../domain/queue/outcomes';
 import { notBefore } from '../domain/queue/not-before';
 import { answersOf, claimTime, isOurClaim, processingConfigFor, submittedAtOf } from './row-inputs';
-import { commitBatch, isOverBudget, markGone, moveRow, newBatch, noteWaitingRows, raiseIncident, releaseHeld, remember, suppressedOf, type Run } from './run-context';
+import { isOverBudget, markGone, newBatch, raiseIncident, suppressedOf, type Run } from './run-context';
+import { commitBatch, moveRow, noteWaitingRows, releaseHeld, remember } from './run-writes';
 
 export function isDue(row: QueueRow, now: number): boolean {
   return row.status === 'PENDING' && notBefore(row, now) === null;
@@ -184,7 +181,7 @@ export function runGenerationRound(run: Run): boolean {
   markGone(run, ['GEMINI_BUDGET_REACHED']);
 
   // The run's copies may be minutes old: the claim's compare-and-set, right before it is written, skips a row staff
-  // moved since (e.g. SKIPPED) and keeps any cell they edited (run-context.ts commitBatch); no read of its own first.
+  // moved since (e.g. SKIPPED) and keeps any cell they edited (run-writes.ts commitBatch); no read of its own first.
   const claimAt = claimTime(now);
   const claims = newBatch();
   const claimed = candidates.map((item) =>

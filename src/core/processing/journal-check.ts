@@ -1,6 +1,6 @@
 // The Journal check's decisions: which journaled submissions have no row in Queue, which rows the Journal lacks, what stays open.
 import { ledgerStateOf, inTimeOrder } from '../domain/mail/send-ledger';
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { FINISHED_STATUSES } from '../domain/queue/statuses';
 import { journalKeyOf } from '../domain/queue/journal-line';

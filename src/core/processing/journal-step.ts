@@ -5,12 +5,13 @@ import { buildQueueRow } from '../domain/queue/submission-row';
 import { parseTypeformBody } from '../domain/typeform/typeform-payload';
 import { copiesToNote, isFinishedInLog, planJournalCheck, type JournalState } from './journal-check';
 import { journalEntryOf, journalKeyOf, type JournalRecord } from '../domain/queue/journal-line';
-import type { LogEntry, JournalStore } from '../domain/ports';
+import type { LogEntry, JournalStore } from '../domain/sheet-ports';
 import { emptyRow, type QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { distinctLines, ledgerStateOf } from '../domain/mail/send-ledger';
 import { isSubmissionIdentity, logLineOf } from '../domain/queue/submission-identity';
-import { commitBatch, isoTime, markGone, newBatch, noteRow, raiseIncident, type Run, appendLog } from './run-context';
+import { isoTime, markGone, newBatch, raiseIncident, type Run } from './run-context';
+import { commitBatch, noteRow, appendLog } from './run-writes';
 
 /** A journaled submission whose row is gone, with what the Log says of it. */
 interface Missing {

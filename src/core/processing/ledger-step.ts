@@ -1,7 +1,8 @@
 // The run's ledger step: system columns a person changed (while the on-edit guard could not run) are put back from the Log.
 import { describeRepair, ledgerRepairOf, looksEditedByHand } from '../domain/mail/send-ledger';
-import type { CellNote } from '../domain/ports';
-import { commitBatch, newBatch, type Run } from './run-context';
+import type { CellNote } from '../domain/sheet-ports';
+import { newBatch, type Run } from './run-context';
+import { commitBatch } from './run-writes';
 
 /**
  * The on-edit trigger puts back a person's change to sent_at, mail_ref or claimed_at, but Google refuses it when 30

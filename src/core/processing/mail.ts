@@ -1,6 +1,7 @@
 // The reply mail rendered from Config templates (plain text + escaped HTML), recipient checks, mail error classes.
 import { codedError } from '../domain/failures/errors';
-import type { FormConfig, OutgoingMail } from '../domain/ports';
+import type { OutgoingMail } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { submissionText } from '../domain/gemini/gemini';
 import { replyHtml, replyPlainText } from './reply-format';

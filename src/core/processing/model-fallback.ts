@@ -1,6 +1,7 @@
 // A round's answers per row: a model Gemini answers 404 for gives way to the next of the row's list, and what every call spent.
 import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
-import { classifyGeminiOutcome, withModel, type GeminiVerdict } from '../domain/gemini/gemini';
+import { withModel } from '../domain/gemini/gemini';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../domain/gemini/gemini-outcome';
 import { nextLiveModel } from '../domain/gemini/model-list';
 import { addCall } from '../domain/gemini/usage-tally';
 import { addUsage, estimateCost, NO_USAGE, priceOf, usageDetail, usageOf, type TokenUsage } from '../domain/gemini/token-usage';

@@ -1,9 +1,11 @@
 // Preview a reply: the form's prompt asked of Gemini for one submission, read back with its tokens and cost, changing nothing.
-import type { FormConfig, GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { GeminiOutcome, GeminiRequest } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import type { Settings } from '../domain/config/settings';
 import { answerValuesByRef } from '../domain/typeform/template-answers';
-import { buildGeminiRequest, classifyGeminiOutcome } from '../domain/gemini/gemini';
+import { buildGeminiRequest } from '../domain/gemini/gemini';
+import { classifyGeminiOutcome } from '../domain/gemini/gemini-outcome';
 import { modelsFor } from '../domain/gemini/model-list';
 import { estimateCost, formatCost, priceOf, usageOf, type TokenUsage } from '../domain/gemini/token-usage';
 

@@ -17,7 +17,8 @@ import { notBefore } from '../domain/queue/not-before';
 import { nextLookAt, runSentCheck, sentCheckMailbox } from './sent-check-step';
 import { findStaleRows, neverMailedBack, staleDeadline } from './stale-sweep';
 import { holdStaleDrafts } from './template-change';
-import { clearGoneIncidents, commitBatch, isOverBudget, markGone, newBatch, newSummary, raiseIncident, releaseHeld, type ProcessingDeps, type ProcessingOptions, type ProcessingSummary, type Run } from './run-context';
+import { clearGoneIncidents, isOverBudget, markGone, newBatch, newSummary, raiseIncident, type ProcessingDeps, type ProcessingOptions, type ProcessingSummary, type Run } from './run-context';
+import { commitBatch, releaseHeld } from './run-writes';
 import { ledgerOf, submissionLedger } from './run-ledger';
 
 export type { ProcessingDeps, ProcessingOptions, ProcessingSummary } from './run-context';

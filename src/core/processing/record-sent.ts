@@ -1,7 +1,8 @@
 // A mail's outcome recorded when the SENT write was refused: the row found again by its claim, or the Log line alone.
 import type { QueueRow } from '../domain/queue/queue-row';
 import { withLedgerFacts } from '../domain/mail/send-ledger';
-import { commitBatch, newBatch, type Run, appendLog } from './run-context';
+import { newBatch, type Run } from './run-context';
+import { commitBatch, appendLog } from './run-writes';
 
 /** The Log detail of a SENT move, with the ledger facts a cleared sent_at or mail_ref is put back from. */
 export function sentDetail(mailRef: string, sentAt: number): string {

@@ -1,14 +1,15 @@
 // Recording one generation round's verdicts: each row's next state, the outage judgement, and the incidents found.
 import type { IncidentCode, RowErrorCode } from '../domain/failures/codes';
-import type { FormConfig } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { decideRetry, nextAttemptAt } from './backoff';
-import type { GeminiVerdict } from '../domain/gemini/gemini';
+import type { GeminiVerdict } from '../domain/gemini/gemini-outcome';
 import { applyOutcome, type OutcomeFindings } from './apply-outcome';
 import { newMailRef } from './mail-ref';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
-import { holdBatch, isoTime, markGone, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { isoTime, markGone, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { holdBatch } from './run-writes';
 
 /** What a reply written by Gemini proves gone. */
 const GEMINI_INCIDENTS: readonly IncidentCode[] = ['GEMINI_KEY_INVALID', 'GEMINI_MODEL_NOT_FOUND', 'GEMINI_DAILY_QUOTA', 'GEMINI_RATE_LIMITED', 'URLFETCH_DAILY_QUOTA'];

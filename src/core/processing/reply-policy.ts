@@ -1,5 +1,5 @@
 // The reply policy: the one check every reply passes before it may be mailed without a person (links, addresses, phones, leftovers, look-alikes).
-import type { FormConfig } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { mailboxOf } from '../domain/mail/mail-addresses';
 import { linksOf, hostOf, scriptsOf, textHosts, type ReplyLink } from './reply-scan';

@@ -1,6 +1,6 @@
 // What processing needs to know about one row: its form's Config, its answers, and whether a claim is still ours.
 import { blankFormConfig, configFor } from '../domain/config/form-config';
-import type { FormConfig } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { answerValuesByRef } from '../domain/typeform/template-answers';
 import type { ProcessingDeps } from './run-context';

@@ -1,5 +1,5 @@
 // The run's copy of the send ledger (the Log): read once, kept up to date with the run's own lines, asked per row.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { distinctLines } from '../domain/mail/send-ledger';
 import { submissionIdentity } from '../domain/queue/submission-identity';

@@ -14,7 +14,8 @@ import { ceilingVerdict, firstMailedAt } from './recipient-ceiling';
 import { replyPolicySummary, rowReplyBreaches } from './reply-policy';
 import { applyOutcome } from './apply-outcome';
 import { answersOf, claimTime, processingConfigFor } from './row-inputs';
-import { isoTime, markGone, moveRow, newBatch, runningAccountOf, suppressedOf, type Batch, type Run } from './run-context';
+import { isoTime, markGone, newBatch, runningAccountOf, suppressedOf, type Batch, type Run } from './run-context';
+import { moveRow } from './run-writes';
 import { ledgerRecheck, submissionLedger } from './run-ledger';
 
 /**

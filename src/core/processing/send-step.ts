@@ -13,7 +13,8 @@ import { isOurClaim, processingConfigFor } from './row-inputs';
 import { failPermanently, parkSuppressed, planBatch, prepareMail, replyPolicyHold, type Claim, type SendStep } from './send-plan';
 import { applyOutcome } from './apply-outcome';
 import { rowsInWindow, windowClosedSinceClaim } from './send-window-step';
-import { commitBatch, holdBatch, isOverBudget, isoTime, markGone, newBatch, noteWaitingRows, raiseIncident, remember, type Batch, type Run } from './run-context';
+import { isOverBudget, isoTime, markGone, newBatch, raiseIncident, type Batch, type Run } from './run-context';
+import { commitBatch, holdBatch, noteWaitingRows, remember } from './run-writes';
 import { ledgerOf } from './run-ledger';
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */

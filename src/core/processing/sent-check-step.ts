@@ -8,7 +8,8 @@ import { errorSummary } from '../domain/failures/redact';
 import { withLedgerFacts } from '../domain/mail/send-ledger';
 import { MINUTE_MS } from '../domain/time';
 import { applyOutcome } from './apply-outcome';
-import { commitBatch, isOverBudget, isoTime, markGone, newBatch, noteRow, noteWaitingRows, raiseIncident, runningAccountOf, type Batch, type Run } from './run-context';
+import { isOverBudget, isoTime, markGone, newBatch, raiseIncident, runningAccountOf, type Batch, type Run } from './run-context';
+import { commitBatch, noteRow, noteWaitingRows } from './run-writes';
 import {
   countsAsCopy,
   decideLook,

@@ -3,7 +3,8 @@
 // src/gas/sent-mailbox.ts).
 import type { Code } from '../domain/failures/codes';
 import { standingSendClaim, unrecordedSendClaim } from '../domain/mail/mail-guard';
-import type { LogEntry, SentCopy } from '../domain/ports';
+import type { SentCopy } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { factsOf } from '../domain/mail/send-ledger';
 import type { Settings } from '../domain/config/settings';

@@ -1,6 +1,6 @@
 // Rows left in flight by a run that died, treated by their side effect (docs/states.md).
 import { standingSendClaim } from '../domain/mail/mail-guard';
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { ABOUT_TO_SEND, factsOf } from '../domain/mail/send-ledger';
 import type { Settings } from '../domain/config/settings';

@@ -1,10 +1,11 @@
 // A form's template changed after a reply was drafted with the old one: its READY rows wait for a person, never mailed stale.
-import type { FormConfig } from '../domain/ports';
+import type { FormConfig } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { errorSummary } from '../domain/failures/redact';
 import { processingConfigFor } from './row-inputs';
 import { applyOutcome } from './apply-outcome';
-import { commitBatch, newBatch, type Run } from './run-context';
+import { newBatch, type Run } from './run-context';
+import { commitBatch } from './run-writes';
 
 /**
  * What the last run saw of each form's template: `{ [form id]: fingerprint }`, kept in Script Properties with the

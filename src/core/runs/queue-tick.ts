@@ -6,7 +6,7 @@ import { codeOf, messageOf } from '../domain/failures/errors';
 import { failureIncident } from '../domain/failures/failure';
 import { REJECTED_TOTALS_PROPERTY, foldTally, totalsOn, type RejectedTotals } from '../domain/typeform/rejection-tally';
 import { FORMS_MIRROR_PROPERTY, mirrorToWrite } from '../domain/config/forms-mirror';
-import type { ConfigStore } from '../domain/ports';
+import type { ConfigStore } from '../domain/sheet-ports';
 import { journalStateProperties, readJournalState } from '../processing/journal-check';
 import { runProcessing, type ProcessingSummary } from '../processing/process-run';
 import { BOUNCE_CHECK_PROPERTY, readBounceCheckState } from '../processing/bounces';
@@ -14,7 +14,8 @@ import { readTemplatesSeen, templatesSeenToWrite, TEMPLATES_SEEN_PROPERTY } from
 import { RETIRED_MODELS_PROPERTY, readRetiredModels, retiredModelsToWrite } from '../domain/gemini/model-list';
 import { readReviews, reviewLines, REVIEWS_PROPERTY } from '../staff/review-stats';
 import { USAGE_PROPERTY, readUsage, tokensOn, usageToWrite } from '../domain/gemini/usage-tally';
-import { missingSettings, readSettings, type Settings } from '../domain/config/settings';
+import { readSettings, type Settings } from '../domain/config/settings';
+import { missingSettings } from '../domain/config/required-settings';
 import { rowsToArchive } from '../domain/queue/archive';
 import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../domain/queue/tick-gate';
 import { computeHealth, healthWhenUnreadable, type QueueHealth } from '../triage/health';

@@ -1,6 +1,7 @@
 // What processQueue's run is given (its ports, the spreadsheet side) and what it measured on the way.
 import type { RejectedTotals } from '../domain/typeform/rejection-tally';
-import type { AuditLog, BounceMailbox, Clock, ConfigStore, GeminiClient, IncidentSink, JournalStore, Lock, Mailer, PropertyStore, QueueStore, Random, SentMailbox, SuppressionList, TallyStore } from '../domain/ports';
+import type { BounceMailbox, Clock, GeminiClient, IncidentSink, Lock, Mailer, PropertyStore, Random, SentMailbox } from '../domain/ports';
+import type { AuditLog, ConfigStore, JournalStore, QueueStore, SuppressionList, TallyStore } from '../domain/sheet-ports';
 import type { ProcessingSummary } from '../processing/process-run';
 import type { SuppressedEntry } from '../domain/mail/suppression';
 import type { LocalClock } from '../domain/mail/send-window';

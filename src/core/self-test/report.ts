@@ -1,8 +1,9 @@
 // The self-test report: one block per check (verdict, evidence, what to do), the Log lines, and the Gemini probe request.
 import { generationConfigFor, SYSTEM_INSTRUCTION } from '../domain/gemini/gemini';
-import type { GeminiRequest, LogEntry } from '../domain/ports';
+import type { GeminiRequest } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import { formatTime } from '../domain/text';
-import type { CheckResult } from './checks';
+import type { CheckResult } from './check-result';
 
 const LABELS = { pass: 'PASS', fail: 'FAIL', unknown: 'UNKNOWN', warn: 'WARN' } as const;
 export const SELF_TEST_DOC = 'docs/self-test.md';

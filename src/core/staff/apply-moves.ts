@@ -1,5 +1,6 @@
 // Applies what staff decided (a menu item, an edit's plan): compare-and-set through the QueueStore, the Log lines of what landed, the queue marked dirty once.
-import type { AuditLog, LogEntry, PropertyStore, QueueStore } from '../domain/ports';
+import type { PropertyStore } from '../domain/ports';
+import type { AuditLog, LogEntry, QueueStore } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { markQueueDirty } from '../domain/queue/tick-gate';
 

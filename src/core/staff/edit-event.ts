@@ -1,5 +1,5 @@
 // How the on-edit guard reads one edit: whether Sheets told the old value, what the cell held, a row a sort only moved, and the toast.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { isCopyLine, lastLoggedStatus, latestStatusOf } from './edit-guard';
 

@@ -1,5 +1,5 @@
 // The on-edit guard's decisions: which staff edits of the Queue stand, and what is put back (with a note) when not.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import { TIME_HEADERS, type QueueHeader, type QueueRow } from '../domain/queue/queue-row';
 import { FINISHED_STATUSES, type Status } from '../domain/queue/statuses';
 import { DAY_MS } from '../domain/time';

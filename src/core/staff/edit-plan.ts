@@ -1,5 +1,5 @@
 // The on-edit guard's planner: from the rows one Queue edit touched (as read after it) and the Log, which rows to put back or park, which notes, which Log lines.
-import type { AuditLog, LogEntry } from '../domain/ports';
+import type { AuditLog, LogEntry } from '../domain/sheet-ports';
 import { fieldOf, TIME_HEADERS, type QueueHeader, type QueueRow } from '../domain/queue/queue-row';
 import { cellBeforeEdit, isIntactRow, readSingleCellEdit, toldOldValue } from './edit-event';
 import {

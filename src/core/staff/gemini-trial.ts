@@ -1,5 +1,5 @@
 // "Set a Script Property…" for GEMINI_API_KEY or GEMINI_MODEL: one tiny request with the new value, and what staff are told.
-import { classifyGeminiOutcome } from '../domain/gemini/gemini';
+import { classifyGeminiOutcome } from '../domain/gemini/gemini-outcome';
 import { modelList } from '../domain/gemini/model-list';
 import { DEFAULT_GEMINI_MODEL } from '../domain/config/settings';
 import type { GeminiOutcome } from '../domain/ports';

@@ -1,5 +1,5 @@
 // The menu's "… selected" actions on a selection of Queue rows: row changes, Log entries and a summary for staff.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { isStaffMoveFromAnyUnfinished, sourcesOf, staffSourcesText } from '../domain/queue/transitions';
 import type { Status } from '../domain/queue/statuses';

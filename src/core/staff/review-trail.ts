@@ -1,5 +1,5 @@
 // The review trail: what the model wrote kept beside what staff send, and the Log's words for an approval (who, how much changed, how long it waited).
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import { formatDuration } from '../domain/text';
 
 /** The model's draft of a reply staff edited is kept in Payloads under this key (never in Queue). */

@@ -1,5 +1,5 @@
 // A menu "… selected" item as one use case: read the selected rows fresh, decide each move, apply the moves, and say what happened.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { applyMoves, type MovePorts } from './apply-moves';
 import { applyMenuAction, type MenuAction } from './menu-actions';

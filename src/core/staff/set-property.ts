@@ -1,6 +1,7 @@
 // "Set a Script Property…": what a typed KEY=VALUE changes, whether to ask first, and what staff are told (never a secret).
 import { redact } from '../domain/failures/redact';
-import { DEFAULT_GEMINI_MODEL, parseSettingAssignment, SECRET_SETTING_KEYS } from '../domain/config/settings';
+import { DEFAULT_GEMINI_MODEL } from '../domain/config/settings';
+import { parseSettingAssignment, SECRET_SETTING_KEYS } from '../domain/config/setting-assignment';
 import { unlikelyModelIds } from '../domain/config/config-check';
 
 export interface PropertyWrites {

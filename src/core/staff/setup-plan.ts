@@ -2,7 +2,8 @@
 import { CONFIG_HEADERS, ANY_FORM } from '../domain/config/form-config';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT } from '../domain/mail/templates';
 import { QUEUE_HEADERS, QUEUE_NUMBER_FORMATS } from '../domain/queue/queue-row';
-import { missingRequiredMessage, readSettings, REQUIRED_SETTINGS, tokenProblem } from '../domain/config/settings';
+import { readSettings, tokenProblem } from '../domain/config/settings';
+import { missingRequiredMessage, REQUIRED_SETTINGS } from '../domain/config/required-settings';
 import { ARCHIVE_HEADERS, JOURNAL_HEADERS, LOG_HEADERS, PAYLOADS_HEADERS, REJECTED_HEADERS, SHEETS, SUPPRESSED_HEADERS, TALLY_HEADERS } from '../domain/queue/sheet-names';
 import { STATUSES, STATUS_COLOURS, type Status } from '../domain/queue/statuses';
 

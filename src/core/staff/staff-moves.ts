@@ -1,7 +1,7 @@
 // What a staff move does to a row besides its status: one function shared by the on-edit guard and the menu actions.
 import { STAFF_MOVE_WORDS, staffMoveRefusal } from '../domain/queue/transitions';
 import { hasBeenMailed } from '../domain/mail/mail-guard';
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueRow } from '../domain/queue/queue-row';
 import { withLedgerFacts } from '../domain/mail/send-ledger';
 import { isStatus, type Status } from '../domain/queue/statuses';

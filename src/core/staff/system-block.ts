@@ -1,5 +1,5 @@
 // A paste or clear of system cells with no old value told: each row's event_id from its payload, the rest from the Log's ledger.
-import type { LogEntry } from '../domain/ports';
+import type { LogEntry } from '../domain/sheet-ports';
 import type { QueueHeader, QueueRow } from '../domain/queue/queue-row';
 import { describeRepair, ledgerRepairOf, vouchedColumns, type LedgerColumn, type LedgerRepair } from '../domain/mail/send-ledger';
 import { decideSystemColumnEdit } from './edit-guard';

@@ -1,10 +1,9 @@
 // Incident records for Apps Script's own daily quotas (runs not made, URL Fetch used up); spread into INCIDENTS.
 //
-// Kept apart from incident-catalog.ts so each group of codes is one self-contained block. The records are typed by
-// the catalog where they are spread in (its Record<IncidentCode, IncidentRecord>): importing that type here would make
-// an import cycle.
+// Kept apart from incident-catalog.ts so each group of codes is one self-contained block.
 import { RUNS_OVERDUE_AFTER_MS } from '../domain/queue/run-gap';
 import { MINUTE_MS } from '../domain/time';
+import type { IncidentRecord } from './incident-policy';
 
 export const QUOTA_RUN_INCIDENTS = {
   RUNS_MISSED: {
@@ -40,4 +39,4 @@ export const QUOTA_RUN_INCIDENTS = {
     followUps: 'reminders-and-recovery',
     holdsRowsBack: true,
   },
-} as const;
+} satisfies Record<string, IncidentRecord>;

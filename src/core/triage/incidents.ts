@@ -4,7 +4,7 @@ import type { Clock, IncidentSink, PropertyStore } from '../domain/ports';
 import type { IncidentCode } from '../domain/failures/codes';
 import { redact } from '../domain/failures/redact';
 import { hasFollowUps } from './incident-catalog';
-import { HEALTH_SNAPSHOT_KEY, healthSnapshotFromJson, healthSnapshotToJson } from './health';
+import { HEALTH_SNAPSHOT_KEY, healthSnapshotFromJson, healthSnapshotToJson } from './health-snapshot';
 import type { QueueHealth } from './health';
 import {
   DAILY_SUMMARY_SENT_KEY,

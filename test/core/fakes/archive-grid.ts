@@ -1,6 +1,6 @@
 // The Queue and Archive in memory as moveToArchive sees them, with hooks where staff act between service calls.
 import { identityKey, type ArchiveGrid } from '../../../src/core/domain/queue/archive-move';
-import type { RowIdentity } from '../../../src/core/domain/ports';
+import type { RowIdentity } from '../../../src/core/domain/sheet-ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { queueRow } from './rows';
 

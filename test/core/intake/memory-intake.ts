@@ -3,7 +3,7 @@ import type { JournalEntry } from '../../../src/core/domain/queue/journal-line';
 import { blankFormConfig } from '../../../src/core/domain/config/form-config';
 import type { IntakeDeps, IntakeSheetsWithConfig } from '../../../src/core/intake/intake';
 import { REJECTED_TOTALS_PROPERTY } from '../../../src/core/domain/typeform/rejection-tally';
-import type { FormConfig, RejectedDelivery } from '../../../src/core/domain/ports';
+import type { FormConfig, RejectedDelivery } from '../../../src/core/domain/sheet-ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { isSameSubmission } from '../../../src/core/domain/queue/submission-keys';
 import { readSettings } from '../../../src/core/domain/config/settings';

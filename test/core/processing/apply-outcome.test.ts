@@ -2,7 +2,8 @@
 // noted with the row, and the pause, each as the table says.
 import { describe, expect, it } from 'vitest';
 import { applyOutcome, type OutcomeFindings } from '../../../src/core/processing/apply-outcome';
-import { newBatch, commitBatch } from '../../../src/core/processing/run-context';
+import { newBatch } from '../../../src/core/processing/run-context';
+import { commitBatch } from '../../../src/core/processing/run-writes';
 import { CLAIMED_FROM, OUTCOME_CLASSES, outcomeRule } from '../../../src/core/domain/queue/outcomes';
 import { pendingRow, runOf, T0, world } from '../memory-ports';
 

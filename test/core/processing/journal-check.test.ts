@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { copiesToNote, isFinishedInLog, journalStateProperties, planJournalCheck, readJournalState, JOURNAL_STATE_PROPERTY } from '../../../src/core/processing/journal-check';
 import { eventIdOfCell, journalCells, journalEntryOf, journalKeyOf } from '../../../src/core/domain/queue/journal-line';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { pendingRow, T0 } from '../memory-ports';
 

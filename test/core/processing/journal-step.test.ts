@@ -1,7 +1,7 @@
 // The run's Journal check: a submission removed from Queue by hand is put back for a person, once; a finished one is not; rows the Journal lacks are journaled.
 import { describe, expect, it } from 'vitest';
 import { journalEntryOf, journalKeyOf } from '../../../src/core/domain/queue/journal-line';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { MemoryJournal, pendingRow, T0, typeformFixture, world, type World } from '../memory-ports';

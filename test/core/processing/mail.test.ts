@@ -6,7 +6,7 @@ import { mailboxOf, recipientProblem } from '../../../src/core/domain/mail/mail-
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from '../../../src/core/processing/mail';
 import { newMailRef } from '../../../src/core/processing/mail-ref';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/domain/mail/templates';
-import type { FormConfig } from '../../../src/core/domain/ports';
+import type { FormConfig } from '../../../src/core/domain/sheet-ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { fixedRandom, formConfig, pendingRow, typeformFixture } from '../memory-ports';
 

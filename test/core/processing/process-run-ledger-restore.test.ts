@@ -1,6 +1,6 @@
 // The Log's send ledger puts back the system columns a person changed while the on-edit guard could not run.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { describeRepair, factsOf, ledgerRepairOf, ledgerStateOf, looksEditedByHand, vouchedColumns, withLedgerFacts, type LedgerFacts } from '../../../src/core/domain/mail/send-ledger';

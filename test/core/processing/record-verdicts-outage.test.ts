@@ -1,6 +1,6 @@
 // judgeOutage, table-driven: which rounds are a Gemini outage, when it is a lasting one, and when Gemini is proven reachable.
 import { describe, expect, it } from 'vitest';
-import { classifyGeminiOutcome, type GeminiVerdict } from '../../../src/core/domain/gemini/gemini';
+import { classifyGeminiOutcome, type GeminiVerdict } from '../../../src/core/domain/gemini/gemini-outcome';
 import { judgeOutage } from '../../../src/core/processing/record-verdicts';
 import type { GeminiOutcome } from '../../../src/core/domain/ports';
 import { fixtureOutcome, geminiFixture, okOutcome } from '../memory-ports';

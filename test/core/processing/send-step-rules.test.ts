@@ -1,7 +1,7 @@
 // The send step, one rule per case with exact rows, counters and incidents: each way a row can leave the step,
 // and that the step goes on to the next row after every one of them except the mail quota.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { sendsToRecipientToday } from '../../../src/core/processing/send-plan';
 import { runSendStep } from '../../../src/core/processing/send-step';

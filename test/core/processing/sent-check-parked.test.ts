@@ -2,7 +2,8 @@
 // check off, a send error that may have mailed, a claim the Log shows unsettled): the same two looks as a SENDING row,
 // and a NEEDS_REVIEW row with any other reason is never touched.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry, SentCopy } from '../../../src/core/domain/ports';
+import type { SentCopy } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { NO_COPY_YET, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS } from '../../../src/core/processing/sent-check';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';

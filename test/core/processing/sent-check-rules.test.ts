@@ -1,7 +1,8 @@
 // The Sent check's rules case by case: which rows it is for, what the row and the Log say about the claim, when a parked row's
 // next look is due, and the edges of which copies count and when a resend is allowed.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry, SentCopy } from '../../../src/core/domain/ports';
+import type { SentCopy } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { decideLook, isSentCheckCandidate, NO_COPY_YET, otherMailboxReview, parkedLookAt, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS, sentCheckState, countsAsCopy } from '../../../src/core/processing/sent-check';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 

@@ -1,7 +1,8 @@
 // RECONCILE_SENT_MAIL for rows left in SENDING by a run that died: what one processQueue run does with each look's finding,
 // what it counts, when it looks next, and what a failing search leaves behind.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry, SentCopy } from '../../../src/core/domain/ports';
+import type { SentCopy } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import { NO_COPY_YET, NO_PROOF_IN_SENT, RESEND_AFTER_CHECK, SECOND_LOOK_AFTER_MS } from '../../../src/core/processing/sent-check';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';

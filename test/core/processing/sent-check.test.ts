@@ -1,7 +1,8 @@
 // Decision table for the Sent-folder check: when to look, which copies count, and what 0, 1 or many copies decide.
 import { describe, expect, it } from 'vitest';
 import { standingSendClaim } from '../../../src/core/domain/mail/mail-guard';
-import type { LogEntry, SentCopy } from '../../../src/core/domain/ports';
+import type { SentCopy } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import {
   CLAIM_SETTLED_AFTER_MS,
   NO_COPY_YET,

@@ -1,10 +1,9 @@
 // Each self-test check in full: the verdict, the evidence the operator reads and the advice for every branch, exactly.
 import { MISSED_DELIVERIES_UNRECOVERABLE } from '../../../src/core/domain/typeform/missed-deliveries';
 import { describe, expect, it } from 'vitest';
-import {
-  judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp, typeformProbeUrl, type TypeformObservation,
-  PLAIN_TEXT_SAMPLES, textFinderCells, type CheckResult,
-} from '../../../src/core/self-test/checks';
+import { judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, PLAIN_TEXT_SAMPLES, textFinderCells } from '../../../src/core/self-test/checks';
+import { judgeGemini, judgeMissedWebhookRecovery, judgeTypeform, judgeWebApp, typeformProbeUrl, type TypeformObservation } from '../../../src/core/self-test/service-checks';
+import type { CheckResult } from '../../../src/core/self-test/check-result';
 import { generationConfigFor } from '../../../src/core/domain/gemini/gemini';
 import type { GeminiOutcome } from '../../../src/core/domain/ports';
 

@@ -1,9 +1,8 @@
 // Self-test verdicts from observations: each assumption passes only on the evidence that proves it.
 import { describe, expect, it } from 'vitest';
-import {
-  judgeGemini, judgeIdentity, judgeMailQuota, judgeMissedWebhookRecovery, judgePlainText, judgeTextFinder, judgeTriggers, judgeTypeform, judgeWebApp,
-  PLAIN_TEXT_SAMPLES, type CheckResult,
-} from '../../../src/core/self-test/checks';
+import { judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, PLAIN_TEXT_SAMPLES } from '../../../src/core/self-test/checks';
+import { judgeGemini, judgeMissedWebhookRecovery, judgeTypeform, judgeWebApp } from '../../../src/core/self-test/service-checks';
+import type { CheckResult } from '../../../src/core/self-test/check-result';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
 import { generationConfigFor } from '../../../src/core/domain/gemini/gemini';
 

@@ -1,6 +1,6 @@
 // The self-test report, its Log lines and the Gemini probe request, exactly.
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../../src/core/self-test/checks';
+import type { CheckResult } from '../../../src/core/self-test/check-result';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
 import { generationConfigFor, SYSTEM_INSTRUCTION } from '../../../src/core/domain/gemini/gemini';
 

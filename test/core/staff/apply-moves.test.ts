@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIRTY_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
 import { applyMoves } from '../../../src/core/staff/apply-moves';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { MemoryAudit, MemoryProperties, MemoryQueue } from '../memory-ports';
 import { repliedRow, STAFF, T0 } from '../fakes/rows';
 

@@ -1,7 +1,7 @@
 // How the on-edit guard reads an edit event: the old value told or unknown, what the cell held; a row a sort only moved; the one toast.
 import { describe, expect, it } from 'vitest';
 import { cellBeforeEdit, editToast, isIntactRow, readSingleCellEdit, toldOldValue } from '../../../src/core/staff/edit-event';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { queueRow } from '../fakes/rows';
 
 describe('one status or result cell, as the trigger hands it over', () => {

@@ -1,6 +1,6 @@
 // The on-edit guard's words and figures, exactly: each note a person reads on the cell and each Log line, per branch.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import {
   canStaffEdit, decideResultEdit, decideStatusEdit, decideSystemColumnEdit, decideUncheckedResultEdit, decideUncheckedStatusEdit, lastLoggedStatus,
 } from '../../../src/core/staff/edit-guard';

@@ -1,7 +1,7 @@
 // One Queue cell edited with no old value told (a single-cell paste, in either shape Sheets may send): every system
 // column and the status of a sent or claimed row are put back from the records, never from an empty guess.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import type { QueueHeader, QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { withLedgerFacts } from '../../../src/core/domain/mail/send-ledger';
 import { cellBeforeEdit, readSingleCellEdit, toldOldValue } from '../../../src/core/staff/edit-event';

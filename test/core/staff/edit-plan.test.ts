@@ -1,6 +1,6 @@
 // The on-edit guard's planner: what one Queue edit leaves on each row, which notes and which Log lines, from the rows and the Log alone.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { DAY_MS } from '../../../src/core/domain/time';
 import {

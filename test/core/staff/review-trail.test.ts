@@ -1,6 +1,6 @@
 // The review trail's rules: how much staff changed of the model's draft, and the words of an approval's Log line.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { changedCharacters, isFirstEditSinceWritten, reviewApproval } from '../../../src/core/staff/review-trail';
 
 const T0 = Date.UTC(2026, 11, 2, 9);

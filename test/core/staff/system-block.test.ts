@@ -1,6 +1,6 @@
 // A paste or clear over several rows of the system columns, judged row by row from the payload and the Log's ledger.
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../src/core/domain/ports';
+import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import type { QueueHeader } from '../../../src/core/domain/queue/queue-row';
 import { withLedgerFacts } from '../../../src/core/domain/mail/send-ledger';
 import { decideSystemBlockRow, eventIdOfPayload } from '../../../src/core/staff/system-block';

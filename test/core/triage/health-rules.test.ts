@@ -1,16 +1,7 @@
 // The health figures and their words: what counts as waiting, the oldest ages, the rows for a person, the stored snapshot.
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  assessApprovalImpact,
-  assessUserImpact,
-  computeHealth,
-  healthSnapshotFromJson,
-  healthSnapshotToJson,
-  healthWhenUnreadable,
-  MAX_NEEDS_PERSON_LISTED,
-  oldestPendingMinutes,
-  rowLink,
-} from '../../../src/core/triage/health';
+import { assessApprovalImpact, assessUserImpact, computeHealth, healthWhenUnreadable, MAX_NEEDS_PERSON_LISTED, oldestPendingMinutes, rowLink } from '../../../src/core/triage/health';
+import { healthSnapshotFromJson, healthSnapshotToJson } from '../../../src/core/triage/health-snapshot';
 import type { QueueHealth } from '../../../src/core/triage/health';
 import { utf8Length } from '../../../src/core/domain/text';
 import { SPREADSHEET_URL, needsRow } from './fakes';

@@ -1,6 +1,7 @@
 // The health figures at their edges: rows without an event_id, what is cut in the stored snapshot, old snapshots, the words.
 import { describe, expect, it } from 'vitest';
-import { computeHealth, healthSnapshotFromJson, healthSnapshotToJson, healthWhenUnreadable } from '../../../src/core/triage/health';
+import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
+import { healthSnapshotFromJson, healthSnapshotToJson } from '../../../src/core/triage/health-snapshot';
 import { utf8Length } from '../../../src/core/domain/text';
 import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';
 import { SPREADSHEET_URL } from './fakes';

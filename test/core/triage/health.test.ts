@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/core/domain/queue/statuses';
-import {
-  assessUserImpact,
-  computeHealth,
-  healthSnapshotFromJson,
-  healthSnapshotToJson,
-  healthWhenUnreadable,
-  MAX_NEEDS_PERSON_LISTED,
-} from '../../../src/core/triage/health';
+import { assessUserImpact, computeHealth, healthWhenUnreadable, MAX_NEEDS_PERSON_LISTED } from '../../../src/core/triage/health';
+import { healthSnapshotFromJson, healthSnapshotToJson } from '../../../src/core/triage/health-snapshot';
 import { healthReport } from '../../../src/core/triage/health-json';
 import { IncidentBook } from '../../../src/core/triage/incidents';
 import { utf8Length } from '../../../src/core/domain/text';

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INCIDENT_CODES } from '../../../src/core/domain/failures/codes';
-import { INCIDENTS, OUTAGE_PERSIST_MINUTES, OUTAGE_PERSIST_RUNS, RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
+import { INCIDENTS } from '../../../src/core/triage/incident-catalog';
+import { OUTAGE_PERSIST_MINUTES, OUTAGE_PERSIST_RUNS, RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS, RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-policy';
 import { readSettings } from '../../../src/core/domain/config/settings';
 
 const doc = readFileSync(new URL('../../../docs/triage.md', import.meta.url), 'utf8');

@@ -10,7 +10,7 @@ import {
   mergeRows,
   type Incident,
 } from '../../../src/core/triage/incident-record';
-import { RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS } from '../../../src/core/triage/incident-catalog';
+import { RATE_LIMIT_PERSIST_MINUTES, RATE_LIMIT_PERSIST_RUNS } from '../../../src/core/triage/incident-policy';
 import { utf8Length } from '../../../src/core/domain/text';
 import { MINUTE, T0 } from '../fakes/rows';
 

@@ -1,6 +1,7 @@
 // IncidentBook details case by case: what an earlier run left (priorOpen), what commit writes and when, and the merge beside a newer copy.
 import { describe, expect, it } from 'vitest';
-import { computeHealth, HEALTH_SNAPSHOT_KEY } from '../../../src/core/triage/health';
+import { computeHealth } from '../../../src/core/triage/health';
+import { HEALTH_SNAPSHOT_KEY } from '../../../src/core/triage/health-snapshot';
 import { IncidentBook, incidentKey, INCIDENT_HISTORY_KEY, DAILY_SUMMARY_SENT_KEY, type Incident, type IncidentHistoryEntry } from '../../../src/core/triage/incidents';
 import { FakeClock, MemoryProperties } from '../memory-ports';
 import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';

@@ -2,7 +2,8 @@
 // see them (Queue health, doGet's JSON, the daily summary).
 import { describe, expect, it } from 'vitest';
 import { mailFigures, mailFiguresLine, type MailFigures } from '../../../src/core/triage/mail-figures';
-import { computeHealth, healthSnapshotFromJson, healthSnapshotToJson, healthWhenUnreadable } from '../../../src/core/triage/health';
+import { computeHealth, healthWhenUnreadable } from '../../../src/core/triage/health';
+import { healthSnapshotFromJson, healthSnapshotToJson } from '../../../src/core/triage/health-snapshot';
 import { healthReport } from '../../../src/core/triage/health-json';
 import { healthDialogHtml } from '../../../src/core/triage/health-view';
 import { planDailySummary } from '../../../src/core/triage/daily-summary';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IncidentCode } from '../../../src/core/domain/failures/codes';
 import { computeHealth, type QueueHealth } from '../../../src/core/triage/health';
-import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-catalog';
+import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-policy';
 import type { Incident } from '../../../src/core/triage/incidents';
 import { dueMailKind, nextTriageMailAt, planTriageMails, TRIAGE_MAIL_RESERVE } from '../../../src/core/triage/triage-mail';
 import { HOUR, MINUTE, queueRow, T0 } from '../fakes/rows';

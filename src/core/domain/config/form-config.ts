@@ -1,6 +1,6 @@
 // The Config sheet: one row per form (`*` = every form), read by header name into FormConfig.
 import { readYesNo, rowProblems } from './config-check';
-import type { FormConfig } from '../ports';
+import type { FormConfig } from '../sheet-ports';
 
 export const CONFIG_HEADERS = [
   'form_id',

@@ -1,5 +1,5 @@
 // Intake's copy of the Config sheet's forms in Script Properties, read with the settings: no Config read per delivery.
-import type { FormConfig } from '../ports';
+import type { FormConfig } from '../sheet-ports';
 import { MINUTE_MS, SECOND_MS } from '../time';
 
 /** What intake needs of a form: whether it is accepted and which answer is the recipient. */

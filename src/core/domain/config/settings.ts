@@ -218,7 +218,7 @@ export function readSettings(props: Readonly<Record<string, string | undefined>>
 }
 
 /** Tokens a caller presents; each must be long and random, or a guess could open the door. */
-const TOKEN_KEYS = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN'] as const;
+export const TOKEN_KEYS = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN'] as const;
 export const MIN_TOKEN_CHARS = 32;
 /** Fewer distinct characters than this in 32+ reads as typed, not random (e.g. "aaaa…" or "abcabc…"). */
 const MIN_DISTINCT_TOKEN_CHARS = 10;
@@ -253,72 +253,4 @@ export function geminiBaseUrlProblem(url: string): string | null {
 /** Every secret value a text leaving the system must not carry. */
 export function secretValues(settings: Settings): string[] {
   return [settings.geminiApiKey, settings.webhookToken, settings.webhookTokenPrevious, settings.healthToken, settings.typeformToken].filter((value) => value !== '');
-}
-
-/** The message for a required setting that is missing: names it and says how to set it. */
-export function missingSettingMessage(key: string, why: string): string {
-  return `Script Property ${key} is not set (${why}). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.`;
-}
-
-export type SettingAssignment = { ok: true; key: string; value: string } | { ok: false; message: string };
-
-/** Secrets are set but never shown back (not in the alert, not in the execution log). */
-export const SECRET_SETTING_KEYS: readonly string[] = ['WEBHOOK_TOKEN', 'WEBHOOK_TOKEN_PREVIOUS', 'HEALTH_TOKEN', 'GEMINI_API_KEY', 'TYPEFORM_TOKEN'];
-
-/**
- * Reads `KEY=VALUE` as typed into the menu's prompt: the key must be one formqueue reads, and a knob's
- * value must be one it accepts (so a typo is refused now, not discovered as an incident later). An
- * empty value means "remove it" and is returned as ''.
- */
-export function parseSettingAssignment(text: string, current: Readonly<Record<string, string>>): SettingAssignment {
-  const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$/s.exec(text);
-  if (!match) return { ok: false, message: 'Type NAME=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' };
-  const key = match[1].toUpperCase();
-  const value = match[2].trim();
-  if (!(SETTING_KEYS as readonly string[]).includes(key)) {
-    return { ok: false, message: `${key} is not a property formqueue reads. Known: ${SETTING_KEYS.join(', ')}.` };
-  }
-  // An empty value (remove the property) passes both checks: an unset token is no problem, and every other setting has a default.
-  const token = (TOKEN_KEYS as readonly string[]).includes(key) ? tokenProblem(value) : null;
-  if (token !== null) {
-    return { ok: false, message: `${key} ${token}. Type a longer random one, or leave it empty and run Set up / repair, which generates one.` };
-  }
-  const problem = readSettings({ ...current, [key]: value }).problems.find((text) => text.startsWith(`Script Property ${key} `));
-  if (problem) return { ok: false, message: problem.replace(/; using .*$/, '.') };
-  return { ok: true, key, value };
-}
-
-interface RequiredSetting {
-  key: (typeof SETTING_KEYS)[number];
-  /** Printed in the message, so staff know what the value is for and where to find it. */
-  why: string;
-  isSet(settings: Settings): boolean;
-  /** True when the spreadsheet the script is bound to stands in (menus and triggers inside it); checked when it is opened. */
-  boundSpreadsheetStandsIn?: boolean;
-}
-
-/** Script Properties formqueue cannot run without: Set up reports them, processQueue raises CONFIG_MISSING for them. */
-export const REQUIRED_SETTINGS: readonly RequiredSetting[] = [
-  { key: 'WEBHOOK_TOKEN', why: 'the secret in the webhook URL Typeform calls', isSet: (s) => s.webhookToken !== '' },
-  { key: 'GEMINI_API_KEY', why: 'the Gemini API key, from Google AI Studio', isSet: (s) => s.geminiApiKey !== '' },
-  { key: 'STAFF_EMAILS', why: 'comma-separated addresses that get triage mail', isSet: (s) => s.staffEmails.length > 0 },
-  {
-    key: 'SPREADSHEET_ID',
-    why: 'the id of the formqueue spreadsheet, from its URL',
-    isSet: (s) => s.spreadsheetId !== '',
-    boundSpreadsheetStandsIn: true,
-  },
-];
-
-/** The message for a required setting that is missing, by its key. */
-export function missingRequiredMessage(key: RequiredSetting['key']): string {
-  const required = REQUIRED_SETTINGS.find((setting) => setting.key === key);
-  return missingSettingMessage(key, required ? required.why : 'formqueue needs it');
-}
-
-/** One message per required setting missing now (SPREADSHEET_ID is checked when the spreadsheet is opened). */
-export function missingSettings(settings: Settings): string[] {
-  return REQUIRED_SETTINGS.filter((setting) => !setting.boundSpreadsheetStandsIn && !setting.isSet(settings)).map((setting) =>
-    missingRequiredMessage(setting.key),
-  );
 }

@@ -1,5 +1,5 @@
 // Whether a Queue row may be mailed: the one rule every step that sends, collapses, retries or wakes for a send asks.
-import type { LogEntry } from '../ports';
+import type { LogEntry } from '../sheet-ports';
 import type { QueueRow } from '../queue/queue-row';
 import { inTimeOrder } from './send-ledger';
 import type { Status } from '../queue/statuses';

@@ -1,5 +1,5 @@
 // The Log's send ledger: what each claim and send line records of a row's system columns, and what a row must hold by it.
-import type { LogEntry } from '../ports';
+import type { LogEntry } from '../sheet-ports';
 import type { QueueHeader, QueueRow } from '../queue/queue-row';
 
 /** A submission's lines gathered by several keys (its event_id, its identity) or lookups, each line once. */

@@ -1,8 +1,8 @@
 // The suppression list (the Suppressed sheet): addresses no reply is ever mailed to, added by staff or by a bounce.
-import type { SuppressedEntry } from '../ports';
+import type { SuppressedEntry } from '../sheet-ports';
 import { mailboxOf } from './mail-addresses';
 
-export type { SuppressedEntry } from '../ports';
+export type { SuppressedEntry } from '../sheet-ports';
 
 /** Who the bounce check writes as, in `added_by`. */
 export const ADDED_BY_BOUNCE = 'bounce';

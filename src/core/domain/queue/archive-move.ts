@@ -1,6 +1,6 @@
 // Moves finished rows from Queue to Archive: copied once by identity, and deleted only where each block is re-checked to hold them.
 import type { QueueRow } from './queue-row';
-import type { RowIdentity } from '../ports';
+import type { RowIdentity } from '../sheet-ports';
 
 /**
  * The Queue and Archive as moving rows between them needs: every call one service call (a block read, a TextFinder,

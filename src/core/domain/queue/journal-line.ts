@@ -1,9 +1,9 @@
 // A Journal line: how one accepted submission is written to the Journal sheet and read back, and the key it is known by.
-import type { JournalEntry } from '../ports';
+import type { JournalEntry } from '../sheet-ports';
 import type { QueueRow } from './queue-row';
 import { submissionIdentity } from './submission-identity';
 
-export type { JournalEntry, JournalRecord } from '../ports';
+export type { JournalEntry, JournalRecord } from '../sheet-ports';
 
 const EVENT_KEY_PREFIX = 'event:';
 /** The event_id cell carries this before the id: an id of digits and one E would otherwise be read as a number. */

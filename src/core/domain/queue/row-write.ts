@@ -1,5 +1,5 @@
 // What a compare-and-set write of a Queue row checks and keeps: the row its writer read must still be there, and only the cells the writer changed are written.
-import type { RowIdentity } from '../ports';
+import type { RowIdentity } from '../sheet-ports';
 import type { QueueRow } from './queue-row';
 
 /** Every field of a row but its position: what a merge compares and carries. */

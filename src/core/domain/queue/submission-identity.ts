@@ -1,5 +1,5 @@
 // Who a submission is: Typeform's response (form id + response token), the one identity every path resolves to.
-import type { LogEntry } from '../ports';
+import type { LogEntry } from '../sheet-ports';
 import type { QueueRow } from './queue-row';
 
 /** Every identity starts with this, so it can never be read as an event id, a number, a date or a formula. */

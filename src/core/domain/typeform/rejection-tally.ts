@@ -1,5 +1,6 @@
 // The day's count of rejected deliveries and the room their bodies take: exact under concurrency, whoever runs.
-import type { PropertyStore, TallyRow, TallyStore } from '../ports';
+import type { PropertyStore } from '../ports';
+import type { TallyRow, TallyStore } from '../sheet-ports';
 import { claimsRoom, isRejectionKind, type DeliveryKind, type KindCounts, type UnreadKind } from './rejection-kinds';
 
 /**

@@ -1,6 +1,8 @@
 // Settings at their edges: what a switch accepts, a bad Typeform URL, removing a token, and the missing-setting words.
 import { describe, expect, it } from 'vitest';
-import { geminiBaseUrlProblem, missingRequiredMessage, parseSettingAssignment, readSettings, tokenProblem } from '../../../../src/core/domain/config/settings';
+import { geminiBaseUrlProblem, readSettings, tokenProblem } from '../../../../src/core/domain/config/settings';
+import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
+import { missingRequiredMessage } from '../../../../src/core/domain/config/required-settings';
 
 describe('a switch (PAUSED, DAILY_SUMMARY, RECONCILE_SENT_MAIL, RECONCILE_RESEND)', () => {
   it.each([

@@ -1,6 +1,7 @@
 // Script Properties read into settings: trimming, lists, flags, each knob's bounds and the words of each problem.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, parseSettingAssignment, readSettings } from '../../../../src/core/domain/config/settings';
+import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, readSettings } from '../../../../src/core/domain/config/settings';
+import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
 
 describe('readSettings', () => {
   it('with nothing set: empty secrets and ids, the default model and endpoint, every knob at its fallback, flags off', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { geminiBaseUrlProblem, parseSettingAssignment, readSettings, secretValues, tokenProblem } from '../../../../src/core/domain/config/settings';
+import { geminiBaseUrlProblem, readSettings, secretValues, tokenProblem } from '../../../../src/core/domain/config/settings';
+import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
 
 describe('readSettings', () => {
   it('gives the documented defaults when nothing is set', () => {

@@ -2,18 +2,8 @@
 // the result cap's boundaries, and how each part of an error or success body changes the verdict.
 import { describe, expect, it } from 'vitest';
 import type { GeminiOutcome } from '../../../../src/core/domain/ports';
-import {
-  answersBlock,
-  buildGeminiRequest,
-  buildPrompt,
-  capResultText,
-  classifyGeminiOutcome,
-  generationConfigFor,
-  MAX_RESULT_CHARS,
-  modelFamily,
-  submissionText,
-  SYSTEM_INSTRUCTION,
-} from '../../../../src/core/domain/gemini/gemini';
+import { answersBlock, buildGeminiRequest, buildPrompt, generationConfigFor, modelFamily, submissionText, SYSTEM_INSTRUCTION } from '../../../../src/core/domain/gemini/gemini';
+import { capResultText, classifyGeminiOutcome, MAX_RESULT_CHARS } from '../../../../src/core/domain/gemini/gemini-outcome';
 import { formConfig, pendingRow } from '../../memory-ports';
 
 const http = (status: number, body: unknown): GeminiOutcome => ({ kind: 'http', status, body: typeof body === 'string' ? body : JSON.stringify(body) });

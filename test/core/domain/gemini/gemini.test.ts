@@ -1,17 +1,8 @@
 // The generateContent request and the one classification of every Gemini outcome, with Gemini's real bodies.
 import { describe, expect, it } from 'vitest';
 import type { GeminiOutcome } from '../../../../src/core/domain/ports';
-import {
-  ANSWERS_CLOSE,
-  ANSWERS_OPEN,
-  buildGeminiRequest,
-  capResultText,
-  classifyGeminiOutcome,
-  generationConfigFor,
-  MAX_RESULT_CHARS,
-  modelFamily,
-  REPLY_TOKENS,
-} from '../../../../src/core/domain/gemini/gemini';
+import { ANSWERS_CLOSE, ANSWERS_OPEN, buildGeminiRequest, generationConfigFor, modelFamily, REPLY_TOKENS } from '../../../../src/core/domain/gemini/gemini';
+import { capResultText, classifyGeminiOutcome, MAX_RESULT_CHARS } from '../../../../src/core/domain/gemini/gemini-outcome';
 import { answerValuesByRef } from '../../../../src/core/domain/typeform/template-answers';
 import { formConfig, geminiFixture, pendingRow, typeformFixture } from '../../memory-ports';
 

@@ -1,7 +1,7 @@
 // The Log is the record of claimed sends, independent of the row's cells: a submission ever claimed is not mailed again without a person.
 import { describe, expect, it } from 'vitest';
 import { standingSendClaim, unrecordedSendClaim } from '../../../../src/core/domain/mail/mail-guard';
-import type { LogEntry } from '../../../../src/core/domain/ports';
+import type { LogEntry } from '../../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../../src/core/processing/process-run';
 import { runSendStep } from '../../../../src/core/processing/send-step';
 import { pendingRow, runOf, T0, world } from '../../memory-ports';

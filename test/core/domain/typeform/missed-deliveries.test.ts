@@ -1,7 +1,7 @@
 // Without TYPEFORM_TOKEN, every place staff look says plainly that missed deliveries cannot be recovered, and how to fix it.
 import { describe, expect, it } from 'vitest';
 import { MISSED_DELIVERIES_UNRECOVERABLE } from '../../../../src/core/domain/typeform/missed-deliveries';
-import { judgeMissedWebhookRecovery } from '../../../../src/core/self-test/checks';
+import { judgeMissedWebhookRecovery } from '../../../../src/core/self-test/service-checks';
 import { healthDialogHtml } from '../../../../src/core/triage/health-view';
 import { planDailySummary } from '../../../../src/core/triage/daily-summary';
 import { computeHealth } from '../../../../src/core/triage/health';
