@@ -20,12 +20,13 @@ export default defineConfig({
       { extends: true, test: { name: 'runtime', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT], isolate: false } },
     ],
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine, so `npm test` ran its files one
-    // after another (about 320 s). Most of the time goes to end-to-end files whose runtime waits on its worker threads
-    // and HTTP, so two files at once share two cores well. No test is timed, and each file starts its own runtime on
-    // its own port and temporary directory, so files do not meet.
-    // `/usr/bin/time npx vitest run`, 2026-12-02, loaded 2-core machine: 250 s of CPU, 4 min 38 s (468 s of CPU and
-    // about 10 min before warm threads across files and one runtime per e2e file; docs/quality.md).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // after another (about 320 s). Most of the time goes to end-to-end files that wait: on their runtime's worker
+    // threads, on HTTP, on Chromium, on the modeled latency of the few tests that need executions to overlap. Two files
+    // at once left a third of two cores idle; three fill them (four cost more in start-up than they fill). No test is
+    // timed, and each file starts its own runtime on its own port and temporary directory, so files do not meet.
+    // A clean clone's `npm test` (scripts/test.mjs: lint beside vitest), idle 2-core machine, 2026-12-02: 2 workers
+    // 239 s, 3 workers 205 s, 4 workers 217 s (docs/quality.md).
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     testTimeout: 30000,
     hookTimeout: 30000,
   },

@@ -39,7 +39,7 @@ const tokenOf = (n: number) => JSON.parse(submittedNow(n)).form_response.token a
 
 describe('reconcileTypeform', () => {
   it('after a 40-delivery burst Google partly refuses (HTML 200), every submission is in Queue exactly once and none recovered is mailed unapproved', async () => {
-    await runtimeWithTypeform({ latency: 'google', latencySeed: 11 });
+    await runtimeWithTypeform({ latency: 'google:0.1', latencySeed: 11 });
     const bodies = Array.from({ length: 40 }, (_, n) => submittedNow(n));
     const answers = await Promise.all(bodies.map((body) => rt.deliver(body)));
     const refused = answers.filter((answer) => answer.unparsed !== undefined);
