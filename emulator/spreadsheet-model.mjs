@@ -149,7 +149,7 @@ export function interpretInput(input, fmt, tz, nowMs = Date.now()) {
   if (fmt === '@') return { value: s };
   if (s.startsWith("'")) return { value: s.slice(1) };
   if (s.length > 1 && s.startsWith('=')) return { value: evaluateFormula(s), formula: s };
-  const year = Number(new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric' }).format(new Date(nowMs)));
+  const year = Number(zoneFormatter(tz, YEAR_ONLY).format(new Date(nowMs)));
   const typed = readTyped(s, { year, zoned: (y, mo, d, h, mi, sec) => zonedDate(y, mo, d, h, mi, sec, tz) });
   if (typed.formula) return { value: evaluateFormula(typed.formula), formula: typed.formula };
   return typed;
@@ -177,11 +177,30 @@ export function evaluateFormula(src) {
   return '';
 }
 
+const YEAR_ONLY = { year: 'numeric' };
+const WALL_CLOCK = { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' };
+const zoneFormatters = new Map();
+
+/**
+ * One Intl.DateTimeFormat per zone and field set, made once: a formatter is immutable and its answers depend only on
+ * the instant passed in, so reusing it changes no result, while making one for every cell written cost about a third
+ * of a millisecond of CPU (interpretInput was the host's top function in an e2e file's profile).
+ */
+function zoneFormatter(tz, fields) {
+  const key = `${fields === YEAR_ONLY ? 'y' : 'w'}|${tz}`;
+  let f = zoneFormatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...fields });
+    zoneFormatters.set(key, f);
+  }
+  return f;
+}
+
 function zonedDate(y, mo, d, h, mi, s, tz) {
   // Find the UTC instant whose wall-clock time in tz is the given one (two passes settle DST edges).
   let guess = Date.UTC(y, mo - 1, d, h, mi, s);
   for (let i = 0; i < 2; i++) {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(guess));
+    const parts = zoneFormatter(tz, WALL_CLOCK).formatToParts(new Date(guess));
     const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
     const wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
     guess += Date.UTC(y, mo - 1, d, h, mi, s) - wall;
