@@ -96,13 +96,13 @@ function readClaspJson(cwd) {
 }
 
 /** clasp keeps credentials in ~/.clasprc.json (or where clasp_config_auth points: a file or a folder holding one). */
-function authFile(env) {
+function authFile(env, home = homedir) {
   const configured = env.clasp_config_auth;
   if (configured) {
     const path = resolve(configured);
     return existsSync(path) && statSync(path).isDirectory() ? join(path, '.clasprc.json') : path;
   }
-  return join(homedir(), '.clasprc.json');
+  return join(home(), '.clasprc.json');
 }
 
 /** @param {string} cwd */
@@ -242,22 +242,36 @@ function printPlan(log, plan) {
   return 0;
 }
 
+/** What the program gets from its process, where `io` does not say otherwise. @param {Parameters<typeof main>[1] & {}} io */
+function withDefaults(io) {
+  return {
+    cwd: io.cwd ?? process.cwd(),
+    env: io.env ?? process.env,
+    log: io.log ?? ((line) => console.log(line)),
+    now: io.now ?? (() => new Date()),
+    error: io.error ?? ((line) => console.error(line)),
+    home: io.home ?? homedir,
+    spawn: io.spawn ?? spawnSync,
+  };
+}
+
 /**
- * @param {string[]} argv @param {{ cwd?: string, env?: NodeJS.ProcessEnv, log?: (line: string) => void, now?: () => Date }} [io]
+ * `io` replaces what the process gives (folder, environment, output, clock, home folder, how clasp is started): the
+ * CLI passes none; test/scripts/deploy.test.ts runs most cases in its own process this way (a Node start per case and
+ * per clasp call was most of its CPU) and one through the CLI with real processes.
+ * @param {string[]} argv
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, log?: (line: string) => void, error?: (line: string) => void, now?: () => Date, home?: () => string, spawn?: typeof spawnSync }} [io]
  * @returns {number} exit code
  */
 export function main(argv, io = {}) {
-  const cwd = io.cwd ?? process.cwd();
-  const env = io.env ?? process.env;
-  const log = io.log ?? ((line) => console.log(line));
-  const now = io.now ?? (() => new Date());
+  const { cwd, env, log, now, error, home, spawn } = withDefaults(io);
   let values;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
       'dry-run': { type: 'boolean' }, 'deployment-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     } }));
   } catch (err) {
-    console.error(`error: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
+    error(`error: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -268,18 +282,18 @@ export function main(argv, io = {}) {
   try {
     const { scriptId } = readClaspJson(cwd);
     checkBuild(cwd);
-    const loggedIn = existsSync(authFile(env));
+    const loggedIn = existsSync(authFile(env, home));
     const state = readState(cwd, scriptId);
     const description = `formqueue ${now().toISOString()}`;
     // The plan needs no login and no clasp: it is what a new operator reads before either exists.
-    if (dryRun) return printPlan(log, { scriptId, loggedIn, auth: authFile(env), target: values['deployment-id'] ?? state?.deploymentId, description });
-    if (!loggedIn) throw new DeployError(`${LOGIN_FIX}\n  (no ${authFile(env)}: that is where \`npx clasp login\` keeps the credentials)`);
+    if (dryRun) return printPlan(log, { scriptId, loggedIn, auth: authFile(env, home), target: values['deployment-id'] ?? state?.deploymentId, description });
+    if (!loggedIn) throw new DeployError(`${LOGIN_FIX}\n  (no ${authFile(env, home)}: that is where \`npx clasp login\` keeps the credentials)`);
     const clasp = claspCommand(env);
 
     /** @param {string[]} args @returns {string} stdout */
     const run = (args) => {
       log(`$ ${shown(args)}`);
-      const result = spawnSync(clasp[0], [...clasp.slice(1), ...args], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const result = spawn(clasp[0], [...clasp.slice(1), ...args], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       if (result.error || result.status !== 0) throw explainFailure(args, result);
       return result.stdout ?? '';
     };
@@ -319,7 +333,7 @@ export function main(argv, io = {}) {
     return 0;
   } catch (err) {
     if (!(err instanceof DeployError)) throw err;
-    console.error(`error: ${err.message}`);
+    error(`error: ${err.message}`);
     return 1;
   }
 }

@@ -1,52 +1,20 @@
 // scripts/deploy.mjs against a fake clasp: nothing here reaches Google, so only the local decisions are tested —
-// the errors that name their fix, create on the first deploy and update afterwards, the printed /exec URL.
+// the errors that name their fix, create on the first deploy and update afterwards, the printed /exec URL. One case runs
+// the program (Node processes for deploy.mjs and the fake clasp); the rest call its main in-process with the same
+// folder, environment and fake, because two or more Node starts per case were most of this file's CPU.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../scripts/deploy.mjs';
+import { fakeClasp } from './fake-clasp.mjs';
 
 const DEPLOY = new URL('../../scripts/deploy.mjs', import.meta.url).pathname;
 const SCRIPT_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmnopqr';
 
-/** Records its argv (one JSON line per call) and answers like clasp 3.4.1 does with --json; state in a JSON file. */
-const FAKE_CLASP = `
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-const args = process.argv.slice(2);
-const statePath = process.env.FAKE_CLASP_STATE;
-const state = JSON.parse(readFileSync(statePath, 'utf8'));
-appendFileSync(process.env.FAKE_CLASP_LOG, JSON.stringify(args) + '\\n');
-const fail = (state.fail || {})[args[0]];
-if (fail) { process.stderr.write(fail + '\\n'); process.exit(1); }
-const option = (name) => { const at = args.indexOf(name); return at < 0 ? undefined : args[at + 1]; };
-const nextVersion = () => (state.version = (state.version || 0) + 1);
-switch (args[0]) {
-  case 'push':
-    console.log('Pushed 2 files at 12:00:00.\\n└─ dist/Code.js\\n└─ dist/appsscript.json');
-    break;
-  case 'list-deployments':
-    console.log(JSON.stringify(state.deployments, null, 2));
-    break;
-  case 'create-deployment': {
-    const d = { deploymentId: 'AKfycbNEWdeployment000', versionNumber: nextVersion(), description: option('--description') };
-    state.deployments.push(d);
-    console.log(JSON.stringify(d, null, 2));
-    break;
-  }
-  case 'update-deployment': {
-    const d = state.deployments.find((x) => x.deploymentId === args[1]);
-    if (!d) { process.stderr.write('Requested entity was not found.\\n'); process.exit(1); }
-    d.versionNumber = nextVersion();
-    d.description = option('--description');
-    console.log(JSON.stringify(d, null, 2));
-    break;
-  }
-  default:
-    process.stderr.write("error: unknown command '" + args[0] + "'\\n");
-    process.exit(1);
-}
-writeFileSync(statePath, JSON.stringify(state));
-`;
+/** The fake clasp (fake-clasp.mjs): the program deploy.mjs starts, or the same answers given in-process. */
+const FAKE_CLASP = new URL('./fake-clasp.mjs', import.meta.url).pathname;
 
 interface Deployment {
   deploymentId: string;
@@ -71,19 +39,45 @@ function setUp(options: { scriptId?: string; rootDir?: string; loggedIn?: boolea
   }
   mkdirSync(join(dir, 'home'), { recursive: true });
   if (options.loggedIn ?? true) writeFileSync(join(dir, 'home', '.clasprc.json'), '{"tokens":{}}');
-  writeFileSync(join(dir, 'fake-clasp.mjs'), FAKE_CLASP);
   writeFileSync(join(dir, 'state.json'), JSON.stringify(options.state ?? { deployments: [{ deploymentId: 'AKfycbHEADdeployment', description: '' }] }));
   writeFileSync(join(dir, 'calls.log'), '');
 }
 
-function deploy(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+interface DeployRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function deployEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(dir, 'home'), USERPROFILE: join(dir, 'home') };
   delete env.clasp_config_auth;
-  env.FORMQUEUE_CLASP = join(dir, 'fake-clasp.mjs');
+  env.FORMQUEUE_CLASP = FAKE_CLASP;
   env.FAKE_CLASP_STATE = join(dir, 'state.json');
   env.FAKE_CLASP_LOG = join(dir, 'calls.log');
-  const result = spawnSync(process.execPath, [DEPLOY, ...args], { cwd: dir, env, encoding: 'utf8' });
+  return env;
+}
+
+/** `npm run deploy` as a program: deploy.mjs started by Node, clasp (the fake) started by it. */
+function deployCli(...args: string[]): DeployRun {
+  const result = spawnSync(process.execPath, [DEPLOY, ...args], { cwd: dir, env: deployEnv(), encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * deploy.mjs's main in this process, with what the program would get (its folder, environment, home folder, output)
+ * and clasp answered by the same fake in-process: the command deploy.mjs would start must still be the fake's (Node
+ * running FORMQUEUE_CLASP). What main prints reaches stdout/stderr as console.log/console.error would write it.
+ */
+function deploy(...args: string[]): DeployRun {
+  const out: string[] = [], err: string[] = [];
+  const spawn = (command: string, argv: readonly string[], options: { env: NodeJS.ProcessEnv }) => {
+    if (command !== process.execPath || argv[0] !== FAKE_CLASP) throw new Error(`deploy started ${command} ${argv.join(' ')}, not the fake clasp`);
+    return { ...fakeClasp(argv.slice(1), options.env), error: undefined };
+  };
+  const env = deployEnv();
+  const status = main(args, { cwd: dir, env, home: () => String(env.HOME), log: (line) => out.push(`${line}\n`), error: (line) => err.push(`${line}\n`), spawn: spawn as never });
+  return { status, stdout: out.join(''), stderr: err.join('') };
 }
 
 function calls(): string[][] {
@@ -187,9 +181,10 @@ describe('deploy: errors that name their fix, before clasp runs', () => {
 });
 
 describe('deploy: push, then create once and update afterwards', () => {
+  // Through the program (deploy.mjs and clasp as processes), so the CLI itself is proven: its exit code, output, spawn.
   it('the first deploy pushes, creates the deployment, prints its /exec URL and remembers it', () => {
     setUp();
-    const run = deploy();
+    const run = deployCli();
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const made = calls();
