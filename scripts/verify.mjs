@@ -173,16 +173,18 @@ async function runChecks(url, healthToken, timeoutMs) {
 }
 
 /**
- * @param {string[]} argv @param {{ log?: (line: string) => void }} [io]
+ * `io` replaces the program's output (console.log, console.error): test/scripts/verify.test.ts calls main in-process.
+ * @param {string[]} argv @param {{ log?: (line: string) => void, error?: (line: string) => void }} [io]
  * @returns {Promise<number>} exit code
  */
 export async function main(argv, io = {}) {
   const log = io.log ?? ((line) => console.log(line));
+  const error = io.error ?? ((line) => console.error(line));
   let options;
   try {
     options = parseVerifyArgs(argv);
   } catch (err) {
-    console.error(`error: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
+    error(`error: ${/** @type {Error} */ (err).message}\n\n${USAGE}`);
     return 2;
   }
   if (!options) { log(USAGE); return 0; }

@@ -3,19 +3,19 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { HEALTH_TOKEN, startRuntime, TOKEN, type Runtime } from '../e2e/runtime';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../scripts/verify.mjs';
+import { HEALTH_TOKEN, runtimePerFile, TOKEN, type Runtime } from '../e2e/runtime';
 
 const VERIFY = new URL('../../scripts/verify.mjs', import.meta.url).pathname;
-let rt: Runtime | undefined;
+/** One runtime for the file, reset for each test that needs one (test/e2e/runtime.ts): starting one per test cost more. */
+const freshRuntime = runtimePerFile();
+let rt: Runtime;
 
-afterEach(async () => {
-  await rt?.close();
-  rt = undefined;
-});
+type VerifyRun = { code: number | null; out: string };
 
-/** Asynchronous, so the runtime in this process keeps answering while verify runs. */
-function verify(...args: string[]): Promise<{ code: number | null; out: string }> {
+/** `npm run verify` as its own process; asynchronous, so the runtime in this process keeps answering while verify runs. */
+function verifyCli(...args: string[]): Promise<VerifyRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [VERIFY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -25,9 +25,20 @@ function verify(...args: string[]): Promise<{ code: number | null; out: string }
   });
 }
 
+/**
+ * verify.mjs's main in this process, its lines (console.log's and console.error's) in `out` in the order printed, as
+ * the program's output reads. A Node start per case was most of this file's CPU; the README case still runs the program.
+ */
+async function verify(...args: string[]): Promise<VerifyRun> {
+  let out = '';
+  const line = (text: string) => { out += `${text}\n`; };
+  const code = await main(args, { log: line, error: line });
+  return { code, out };
+}
+
 describe('npm run verify', () => {
   it('a healthy web app: a TEST row that is never mailed, then duplicate, unauthorized for a wrong token, the health view: passed=4', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const { code, out } = await verify('--url', `${rt.url}/exec`, '--token', TOKEN, '--health-token', HEALTH_TOKEN);
     const lines = out.trim().split('\n');
     expect(lines[1]).toMatch(/^PASS test delivery \(a TEST row, never mailed\): POST 302 → GET 200 \{"ok":true,"queued":true,"test":true/);
@@ -44,7 +55,7 @@ describe('npm run verify', () => {
   });
 
   it('the wrong token given as the token: one line saying it is not WEBHOOK_TOKEN, then it stops (exit code 1)', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const { code, out } = await verify('--url', `${rt.url}/exec?token=not-the-token`);
     const lines = out.trim().split('\n');
     expect(lines.slice(1)).toEqual([
@@ -58,7 +69,7 @@ describe('npm run verify', () => {
   });
 
   it('a wrong --health-token: the three delivery checks pass, the health view says it is not HEALTH_TOKEN', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const { code, out } = await verify('--url', `${rt.url}/exec`, '--token', TOKEN, '--health-token', 'x'.repeat(40));
     expect(out).toMatch(/\nFAIL health view: the web app refused --health-token: it is not HEALTH_TOKEN/);
     expect(out).toContain('verify: passed=3 failed=1');
@@ -100,8 +111,9 @@ describe('npm run verify', () => {
     }
   });
 
+  // Through the program (a Node process), as the README has it typed: the CLI itself is proven here.
   it("README's verify command, as written there with the runtime's URL and tokens filled in, ends failed=0", async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const command = /^npm run verify -- (.*)$/m.exec(readme)?.[1];
     expect(command).toBeDefined();
@@ -110,13 +122,13 @@ describe('npm run verify', () => {
       .replace('<WEBHOOK_TOKEN>', TOKEN)
       .replace('<HEALTH_TOKEN>', HEALTH_TOKEN);
     const args = [...filled.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
-    const { code, out } = await verify(...args);
+    const { code, out } = await verifyCli(...args);
     expect(out.trim().split('\n').at(-1)).toBe('verify: passed=4 failed=0');
     expect(code).toBe(0);
   });
 
   it('the health view is asked with HEALTH_TOKEN only: without --health-token it fails saying so', async () => {
-    rt = await startRuntime();
+    rt = await freshRuntime();
     const { code, out } = await verify('--url', `${rt.url}/exec`, '--token', TOKEN);
     expect(out).toMatch(/FAIL health view: not asked: pass --health-token HEALTH_TOKEN/);
     expect(code).toBe(1);
