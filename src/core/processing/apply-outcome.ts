@@ -32,11 +32,12 @@ export interface OutcomeMove {
 export function applyOutcome(run: Run, batch: Batch, row: QueueRow, outcome: OutcomeClass, move: OutcomeMove): QueueRow {
   const { detail, patch = {}, ...context } = move;
   const rule = outcomeRule(outcome);
-  const attempts = rule.attempt === 'none' ? {} : { attempts: attemptsAfter(row.attempts, outcome) };
-  const moved = moveRow(run, batch, row, outcomeTarget(outcome, context.claimedFrom), detail, { claimedAt: null, ...attempts, ...patch });
+  // An outcome that charges no attempt leaves the count as it is (attemptsAfter), which the write then leaves alone.
+  const attempts = attemptsAfter(row.attempts, outcome);
+  const moved = moveRow(run, batch, row, outcomeTarget(outcome, context.claimedFrom), detail, { claimedAt: null, attempts, ...patch });
   if (rule.counter !== null) {
     if (rule.counted === 'at once') run.summary[rule.counter]++;
-    else if (rule.counter !== 'sent' && rule.counter !== 'duplicates') countWhenWritten(batch, rule.counter);
+    else countWhenWritten(batch, rule.counter);
   }
   const incident = rule.incident === 'named by the verdict' ? context.incident : (rule.incident ?? undefined);
   if (incident !== undefined && context.findings !== undefined) {

@@ -17,11 +17,6 @@ function windowOf(run: Run, row: QueueRow): { hours: SendHours | null; clock: Lo
   return { hours, clock: hours === null ? UTC_CLOCK : formClock(row.formId, config.timeZone ?? '', run.deps.localClock ?? UTC_CLOCK) };
 }
 
-/** When the row's window opens (epoch ms), null when it is open now or the form has none; throws CONFIG_INVALID for a bad cell. */
-export function rowWindowOpensAt(run: Run, row: QueueRow, now: number): number | null {
-  return notBefore(row, now, { window: windowOf(run, row) })?.at ?? null;
-}
-
 /**
  * Why the row must not be mailed now because of its window (its SEND_WINDOW note, or the CONFIG_INVALID one of a cell
  * that cannot be read, noted for the step's incident), or null when its window is open or it has none.
@@ -72,9 +67,11 @@ export function windowClosedSinceClaim(run: Run, step: SendStep, claimed: QueueR
 
 /** For the tick gate: when a mailable row held by its window may go, or null when nothing holds it there. */
 export function windowWakeAt(run: Run, row: QueueRow, now: number): number | null {
+  let window: ReturnType<typeof windowOf>;
   try {
-    return rowWindowOpensAt(run, row, now);
+    window = windowOf(run, row);
   } catch {
     return null; // a broken send_hours holds the row as a broken template does: looked at again after HALT_RECHECK_MS
   }
+  return notBefore(row, now, { window })?.at ?? null;
 }

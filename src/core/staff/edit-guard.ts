@@ -198,6 +198,8 @@ export type SystemColumnDecision =
  * (a paste, a multi-cell edit) nothing can be put back: an unfinished row is parked in NEEDS_REVIEW, so nothing
  * is generated or mailed for it until a person looks; a finished row only gets the note.
  */
+export function decideSystemColumnEdit(header: QueueHeader, oldValue: string, row: QueueRow, context: StaffContext): Extract<SystemColumnDecision, { kind: 'put-back' }>;
+export function decideSystemColumnEdit(header: QueueHeader, oldValue: string | null, row: QueueRow, context: StaffContext): SystemColumnDecision;
 export function decideSystemColumnEdit(header: QueueHeader, oldValue: string | null, row: QueueRow, context: StaffContext): SystemColumnDecision {
   const by = staffName(context.user);
   const status = String(row.status);

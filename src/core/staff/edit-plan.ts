@@ -59,7 +59,7 @@ export interface EditPlan {
 /** Reads the Log lines of submissions: only when a rule needs them (a Log search costs a Sheets call). */
 export type Histories = Pick<AuditLog, 'historiesOf'>;
 
-function emptyPlan(edited: readonly EditedRow[], kind: 'superseded' | 'nothing'): EditPlan {
+function emptyPlan(edited: readonly EditedRow[], kind: 'superseded' | 'nothing' = 'nothing'): EditPlan {
   return {
     kind,
     read: edited.map((e) => e.row),
@@ -103,7 +103,7 @@ export function planSingleCellEdit(edit: SingleCellEdit): EditPlan | 'unchecked'
   const from = cellBeforeEdit(column, told, row, history);
   if (from === null) return 'unchecked';
   const decision: EditDecision = status ? decideStatusEdit({ from, to, row, ...context }) : decideResultEdit({ from, to, row, ...context });
-  const plan = emptyPlan([edited], 'nothing');
+  const plan = emptyPlan([edited]);
   if (decision.kind === 'unchanged') {
     return decision.rewrite === undefined ? plan : { ...plan, kind: 'write', written: [{ ...row, [fieldOf(column)]: decision.rewrite }] };
   }
@@ -140,7 +140,7 @@ export interface BlockEdit {
  */
 export function planUncheckedEdit(edit: BlockEdit): EditPlan {
   const { rows, statusTouched, resultTouched, wholeRows, context } = edit;
-  const plan = emptyPlan(rows, 'nothing');
+  const plan = emptyPlan(rows);
   const histories = statusTouched || wholeRows ? edit.audit.historiesOf(rows.map((e) => e.row.eventId)) : new Map<string, LogEntry[]>();
   let judged = 0;
   let allowed = 0;
@@ -222,7 +222,7 @@ export function planSystemCellEdit(edit: SystemCellEdit): EditPlan | 'block' {
   const { rows, header, context } = edit;
   const oldValue = toldOldValue({ oldValue: edit.oldValue });
   if (oldValue === null) return 'block';
-  const plan = emptyPlan(rows, 'nothing');
+  const plan = emptyPlan(rows);
   if (oldValue === (edit.value ?? '')) return plan;
   const notes = rows.map((edited, i) => {
     let row = edited.row;
@@ -230,7 +230,7 @@ export function planSystemCellEdit(edit: SystemCellEdit): EditPlan | 'block' {
     if (header === 'event_id') row = { ...row, eventId: oldValue };
     if (row.eventId === '') return '';
     const decision = decideSystemColumnEdit(header, oldValue, row, context);
-    plan.written[i] = decision.kind === 'put-back' ? { ...edited.row, [fieldOf(header)]: fieldValue(header, decision.value) } : decision.row;
+    plan.written[i] = { ...edited.row, [fieldOf(header)]: fieldValue(header, decision.value) };
     plan.lines[i].push(decision.log);
     plan.outcome.refused++;
     plan.outcome.notes.push(decision.note);
@@ -257,7 +257,7 @@ export interface SystemBlockEdit {
  */
 export function planSystemBlockEdit(edit: SystemBlockEdit): EditPlan {
   const { rows, touched, wholeRows, context } = edit;
-  const plan = emptyPlan(rows, 'nothing');
+  const plan = emptyPlan(rows);
   const ids = rows.flatMap((e) => [e.row.eventId, eventIdOfPayload(e.row.payload) ?? '']).filter((id) => id !== '');
   const histories = edit.audit.historiesOf(Array.from(new Set(ids)));
   const notes = new Map<QueueHeader, (string | null)[]>(touched.map((header) => [header, rows.map(() => null)]));
@@ -267,10 +267,8 @@ export function planSystemBlockEdit(edit: SystemBlockEdit): EditPlan {
     if (decision.kind === 'intact') return;
     plan.written[i] = decision.row;
     plan.lines[i].push(decision.log);
-    for (const header of decision.columns) {
-      const column = notes.get(header);
-      if (column) column[i] = decision.note;
-    }
+    // decideSystemBlockRow names only touched columns, each of which has its notes.
+    for (const header of decision.columns) notes.get(header)![i] = decision.note;
     plan.outcome.refused++;
     plan.outcome.notes.push(decision.note);
   });

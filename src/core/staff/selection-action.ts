@@ -22,16 +22,18 @@ export interface SelectionAction {
 /** Approve / Retry / Skip / Mark sent on the selected rows: read them fresh, write only the moved ones, log each; the alert's text. */
 export function runSelectionAction(ports: MovePorts, input: SelectionAction): string {
   const rows = ports.queue.readRows(input.rowNumbers);
-  // Config is read only when rows go back to PENDING: the message says whether their new replies wait for approval.
-  const awaitsApproval = input.action === 'retry' ? input.approvals() : () => null;
+  // Config is read only when rows go back to PENDING: the message says whether their new replies wait for approval
+  // (the other items' messages never ask, so they get applyMenuAction's default).
+  const awaitsApproval = input.action === 'retry' ? input.approvals() : undefined;
   const outcome = applyMenuAction(input.action, rows, input.context, awaitsApproval);
-  if (outcome.changed.length === 0) return outcome.message;
-  // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now.
+  // Compare-and-set: a row moved or changed since it was read is written where it is, or left as it is now. Every
+  // menu move changes the row's status (an item refuses rows already in its target), which wakes the queue by itself.
+  // With nothing moved, applyMoves writes, logs and marks nothing.
   const read = new Map(rows.map((row) => [row.rowNumber, row]));
   const applied = applyMoves(
     ports,
     { read: outcome.changed.map((row) => read.get(row.rowNumber) as QueueRow), written: outcome.changed, lines: outcome.log.map((line) => [line]) },
-    { now: input.context.now, write: 'by-identity', wake: true, annotate: input.annotate },
+    { now: input.context.now, write: 'by-identity', annotate: input.annotate },
   );
   const missed = outcome.changed.filter((_row, i) => applied.placed[i] === null).map((row) => row.rowNumber);
   return missed.length === 0 ? outcome.message : `${outcome.message}\nChanged meanwhile and left as they are now: row ${missed.join(', ')}.`;

@@ -16,13 +16,15 @@ export interface MailFigures {
  * not known, not a failed health view.
  */
 export function mailFigures(bouncesLast24h: number | null, readSuppressed: (() => readonly SuppressedEntry[]) | null): MailFigures {
-  let suppressedAddresses: number | null = null;
+  return { bouncesLast24h, suppressedAddresses: readSuppressed === null ? null : suppressedCount(readSuppressed) };
+}
+
+function suppressedCount(readSuppressed: () => readonly SuppressedEntry[]): number | null {
   try {
-    if (readSuppressed !== null) suppressedAddresses = suppressionIndex(readSuppressed()).size;
+    return suppressionIndex(readSuppressed()).size;
   } catch {
-    suppressedAddresses = null;
+    return null;
   }
-  return { bouncesLast24h, suppressedAddresses };
 }
 
 /**

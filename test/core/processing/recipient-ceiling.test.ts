@@ -39,6 +39,42 @@ describe('ceilingVerdict', () => {
     expect(ceilingVerdict(maybe, new Set(), 'crashed@x.example', T0, limits)).toBe('known');
   });
 
+  it('an address counts from its first mail: one mailed two days ago and again ten minutes ago is not new in the hour', () => {
+    const again = firstMailedAt([
+      { recipient: 'a@x.example', sentAt: T0 - 10 * 60_000 },
+      { recipient: 'A@x.example', sentAt: T0 - 2 * 24 * HOUR },
+      { recipient: 'a+later@x.example', sentAt: T0 - 5 * 60_000 },
+      { recipient: 'b@x.example', sentAt: T0 - 20 * 60_000 },
+    ]);
+    expect(again.get('a@x.example')).toBe(T0 - 2 * 24 * HOUR);
+    expect(ceilingVerdict(again, new Set(), 'new@example.com', T0, limits)).toBe('room');
+  });
+
+  it('a mail exactly an hour (a day) ago has left the rolling hour (day)', () => {
+    const edge = firstMailedAt([
+      { recipient: 'a@x.example', sentAt: T0 - HOUR },
+      { recipient: 'b@x.example', sentAt: T0 - 10 * 60_000 },
+    ]);
+    expect(ceilingVerdict(edge, new Set(), 'new@example.com', T0, limits)).toBe('room');
+    const dayEdge = firstMailedAt([
+      { recipient: 'a@x.example', sentAt: T0 - 24 * HOUR },
+      { recipient: 'b@x.example', sentAt: T0 - 3 * HOUR },
+      { recipient: 'c@x.example', sentAt: T0 - 2 * HOUR },
+    ]);
+    expect(ceilingVerdict(dayEdge, new Set(), 'new@example.com', T0, limits)).toBe('room');
+  });
+
+  it.each<[string, Parameters<typeof firstMailedAt>[0][number], number | undefined]>([
+    ['SENDING with no claim time: from its last update', { recipient: 'x@x.example', sentAt: null, status: 'SENDING', claimedAt: null, updatedAt: T0 - 60_000 }, T0 - 60_000],
+    ['SENDING with neither time: not counted', { recipient: 'x@x.example', sentAt: null, status: 'SENDING', claimedAt: null, updatedAt: undefined }, undefined],
+    ['NEEDS_REVIEW with a mail_ref and no update time: from its claim', { recipient: 'x@x.example', sentAt: null, status: 'NEEDS_REVIEW', mailRef: 'FQ-AAAAAA', claimedAt: T0 - 60_000 }, T0 - 60_000],
+    ['NEEDS_REVIEW with a mail_ref and neither time: not counted', { recipient: 'x@x.example', sentAt: null, status: 'NEEDS_REVIEW', mailRef: 'FQ-AAAAAA' }, undefined],
+    ['NEEDS_REVIEW with no mail_ref cell read: not counted', { recipient: 'x@x.example', sentAt: null, status: 'NEEDS_REVIEW', updatedAt: T0 - 60_000 }, undefined],
+    ['READY with a claim time (a stale cell): not counted', { recipient: 'x@x.example', sentAt: null, status: 'READY', claimedAt: T0 - 60_000, updatedAt: T0 - 60_000 }, undefined],
+  ])('a row that may have been mailed: %s', (_name, row, at) => {
+    expect(firstMailedAt([row]).get('x@x.example')).toBe(at);
+  });
+
   it('a new address once the rolling day holds the ceiling, though the hour has room', () => {
     const day = firstMailedAt([
       { recipient: 'a@x.example', sentAt: T0 - 5 * HOUR },

@@ -1,7 +1,7 @@
 // The send step's window: read in the form's Config time_zone (else the script's), a zone that is not one holds the
 // form's rows naming the value, and a claimed row is checked again right before its mail.
 import { describe, expect, it } from 'vitest';
-import { runProcessing } from '../../../src/core/processing/process-run';
+import { HALT_RECHECK_MS, runProcessing } from '../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { formConfig, pendingRow, T0, world } from '../memory-ports';
 
@@ -53,10 +53,25 @@ describe('send windows in the form\'s time zone', () => {
     expect(w.incidents.codes()).toEqual(['TEMPLATE_INVALID']);
   });
 
-  it('a time_zone without send_hours changes nothing: the form mails at any time', () => {
-    const w = world([ready(1)], {}, [formConfig({ timeZone: 'America/New_York' })]);
+  it.each(['America/New_York', 'Berlin time'])('a time_zone without send_hours changes nothing, even one that is no zone (%j): the form mails at any time', (zone) => {
+    const w = world([ready(1)], {}, [formConfig({ timeZone: zone })]);
     runProcessing(w.deps, { startedAt: T0 });
     expect(w.mailer.outbox).toHaveLength(1);
+  });
+
+  it('rows held by their window count as deferred, once each', () => {
+    const w = world([ready(1), ready(2)], {}, [formConfig({ sendHours: '08:00-20:00', timeZone: 'America/New_York' })]);
+    const summary = runProcessing(w.deps, { startedAt: T0 });
+    expect(summary.deferred).toBe(2);
+  });
+
+  it('a form whose send_hours cannot be read names its problem once in the incident, however many rows it holds, and the gate looks again after the usual pause', () => {
+    const w = world([ready(1), ready(2)], {}, [formConfig({ sendHours: '9 to 5' })]);
+    const summary = runProcessing(w.deps, { startedAt: T0 });
+    expect(w.mailer.outbox).toHaveLength(0);
+    const raised = w.incidents.raised.filter((incident) => incident.code === 'TEMPLATE_INVALID');
+    expect(raised.map((incident) => incident.detail.split('\n').length)).toEqual([1]);
+    expect(summary.nextDueAt).toBe(T0 + HALT_RECHECK_MS);
   });
 });
 

@@ -2,14 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../src/core/processing/process-run';
 import {
+  holdStaleDrafts,
   readTemplatesSeen,
   templateFingerprint,
   templatesNow,
   templatesSeenToWrite,
   TEMPLATE_CHANGED_DETAIL,
+  TEMPLATES_SEEN_PROPERTY,
 } from '../../../src/core/processing/template-change';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
-import { formConfig, pendingRow, T0, world } from '../memory-ports';
+import { formConfig, pendingRow, runOf, T0, world } from '../memory-ports';
 
 const start = { startedAt: T0 };
 const ready = (n: number, patch: Partial<QueueRow> = {}) =>
@@ -30,11 +32,25 @@ describe('templateFingerprint', () => {
     expect(templateFingerprint({ ...OLD, enabled: false, approvalRequired: true, replyTo: 'a@b.org' } as typeof OLD)).toBe(templateFingerprint(OLD));
     expect(templateFingerprint(OLD)).toMatch(/^[0-9a-f]{8}$/);
   });
+
+  // The fingerprint is stored in Script Properties and compared by the next run, possibly of a newer version: if it
+  // changed for the same texts, every READY row would be held after an update. FNV-1a 32 of the JSON of the three
+  // texts, as any reference implementation computes it, zero-padded to 8 digits.
+  it.each([
+    [{ prompt: 'Thank them warmly.', subject: 'Re: your essay', body: '{{result}}' }, 'f5434a83'],
+    [{ prompt: 'Thank them 185.', subject: '', body: '' }, '0055ee69'],
+  ])('is stable across versions: %j → %s', (texts, fingerprint) => {
+    expect(templateFingerprint(texts)).toBe(fingerprint);
+  });
+
+  it('is kept under the same Script Property across versions', () => {
+    expect(TEMPLATES_SEEN_PROPERTY).toBe('FQ_TEMPLATES_SEEN');
+  });
 });
 
 describe('the stored record', () => {
   it('reads {} from nothing, from text that is not JSON and from JSON that is not a record', () => {
-    for (const text of [undefined, '', 'nope', '[1]', 'null', '3']) expect(readTemplatesSeen(text)).toEqual({});
+    for (const text of [undefined, '', 'nope', '[1]', '["abc"]', 'null', '3', '"abc"']) expect(readTemplatesSeen(text)).toEqual({});
     expect(readTemplatesSeen('{"f1":"abc","f2":3}')).toEqual({ f1: 'abc' });
   });
 
@@ -43,10 +59,42 @@ describe('the stored record', () => {
     expect(now).toEqual({ '*': templateFingerprint(OLD), abc: templateFingerprint(OLD) });
   });
 
+  it('has no entry for a row with no form id', () => {
+    expect(Object.keys(templatesNow([OLD], [ready(1, { formId: '' })]))).toEqual(['*']);
+  });
+
   it('is written only when it changed', () => {
     const now = templatesNow([OLD], []);
     expect(templatesSeenToWrite(now, JSON.stringify(now))).toBeNull();
     expect(templatesSeenToWrite(now, undefined)).toBe(JSON.stringify(now));
+  });
+});
+
+describe('holdStaleDrafts', () => {
+  const OTHER = formConfig({ formId: 'other', prompt: 'Other form.' });
+
+  it('leaves a READY row an earlier step of the run set aside as it is', () => {
+    const rows = [ready(1), ready(2)];
+    const w = world(rows, {}, [NEW]);
+    const run = runOf(w);
+    run.setAside.add(2);
+    holdStaleDrafts(run, templatesNow([OLD], rows));
+    expect(w.queue.rows.map((row) => row.status)).toEqual(['READY', 'AWAITING_APPROVAL']);
+  });
+
+  it('a hold a person overtook keeps its form\'s old fingerprint in the record and sets the row aside; other forms move on', () => {
+    const rows = [ready(1), ready(2, { formId: 'other' })];
+    const w = world(rows, {}, [NEW, OTHER]);
+    const run = runOf(w);
+    const seen = templatesNow([OLD, formConfig({ formId: 'other', prompt: 'Other form, before.' })], rows);
+    w.queue.beforeWriteRows = (_rows, queue) => {
+      queue.beforeWriteRows = null;
+      queue.edit(2, { status: 'SKIPPED' });
+    };
+    holdStaleDrafts(run, seen);
+    expect(w.queue.rows.map((row) => row.status)).toEqual(['SKIPPED', 'AWAITING_APPROVAL']);
+    expect(run.setAside).toEqual(new Set([2]));
+    expect(run.summary.templatesSeen).toEqual({ ...templatesNow([NEW, OTHER], rows), Wr1tE5sy: seen.Wr1tE5sy });
   });
 });
 
@@ -63,6 +111,8 @@ describe('a run after the template changed', () => {
       ['AWAITING_APPROVAL', 'Dear Mina, well done.', `TEMPLATE_CHANGED: ${TEMPLATE_CHANGED_DETAIL}`],
       ['AWAITING_APPROVAL', 'Dear Mina, well done.', `TEMPLATE_CHANGED: ${TEMPLATE_CHANGED_DETAIL}`],
     ]);
+    // The note tells staff why and both ways on.
+    expect(w.queue.rows[0].error).toMatch(/template \(prompt, subject or body\) changed in Config.*set APPROVED to mail it as it is, or PENDING to have it written again/);
     expect(w.audit.entries.filter((entry) => entry.to === 'AWAITING_APPROVAL').map((entry) => entry.detail)).toEqual([
       expect.stringContaining('held for a person: the form\'s template'),
       expect.stringContaining('held for a person: the form\'s template'),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DIRTY_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
 import { applyMoves } from '../../../src/core/staff/apply-moves';
 import type { LogEntry } from '../../../src/core/domain/sheet-ports';
+import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { MemoryAudit, MemoryProperties, MemoryQueue } from '../memory-ports';
 import { repliedRow, STAFF, T0 } from '../fakes/rows';
 
@@ -33,15 +34,57 @@ describe('applyMoves by identity (the menu)', () => {
     const read = p.queue.readAll();
     p.queue.edit(3, { status: 'SKIPPED' });
     const seen: LogEntry[][] = [];
+    const seenRows: QueueRow[][] = [];
     const applied = applyMoves(
       p,
       { read, written: read.map((row) => ({ ...row, status: 'APPROVED' })), lines: read.map((row) => [line(row.eventId, 'APPROVED')]) },
-      { now: T0, write: 'by-identity', annotate: (lines) => (seen.push([...lines]), lines.map((l) => ({ ...l, detail: `${l.detail}; reviewed` }))) },
+      {
+        now: T0,
+        write: 'by-identity',
+        annotate: (lines, written) => (seen.push([...lines]), seenRows.push([...written]), lines.map((l) => ({ ...l, detail: `${l.detail}; reviewed` }))),
+      },
     );
     expect(applied.placed[1]).toBeNull();
     expect(p.queue.row(3).status).toBe('SKIPPED');
     expect(seen).toEqual([[line('ev-2', 'APPROVED')]]);
+    // The review trail is given the rows as they landed, and only those.
+    expect(seenRows.map((rows) => rows.map((row) => [row.eventId, row.status]))).toEqual([[['ev-2', 'APPROVED']]]);
     expect(p.audit.entries.map((l) => l.detail)).toEqual(['moved; reviewed']);
+  });
+
+  it('only the rows given a new value are written; the others are reported as not placed', () => {
+    const p = ports(['SENT', 'AWAITING_APPROVAL']);
+    const read = p.queue.readAll();
+    const applied = applyMoves(p, { read, written: [null, { ...read[1], status: 'APPROVED' }], lines: [[], [line('ev-3', 'APPROVED')]] }, { now: T0, write: 'by-identity' });
+    expect(applied.placed.map((row) => row?.status ?? null)).toEqual([null, 'APPROVED']);
+    expect(p.queue.writes.map((rows) => rows.map((row) => row.eventId))).toEqual([['ev-3']]);
+    expect(p.queue.rows.map((row) => row.status)).toEqual(['SENT', 'APPROVED']);
+  });
+
+  it('when every move was overtaken, nothing is logged, the review trail is not asked, and the Log gets no empty write', () => {
+    const p = ports(['AWAITING_APPROVAL']);
+    const read = p.queue.readAll();
+    p.queue.edit(2, { status: 'SKIPPED' });
+    let asked = 0;
+    const applied = applyMoves(
+      p,
+      { read, written: [{ ...read[0], status: 'APPROVED' }], lines: [[line('ev-2', 'APPROVED')]] },
+      { now: T0, write: 'by-identity', annotate: (lines) => (asked++, [...lines]) },
+    );
+    expect(applied).toEqual({ placed: [null], superseded: false });
+    expect(asked).toBe(0);
+    expect(p.audit.batches).toEqual([]);
+  });
+
+  it('with nothing to write, no Sheets write or flush is made and the queue is not woken', () => {
+    const p = ports(['SENT']);
+    const read = p.queue.readAll();
+    const applied = applyMoves(p, { read, written: [null], lines: [[]] }, { now: T0, write: 'by-identity' });
+    expect(applied).toEqual({ placed: [null], superseded: false });
+    expect(p.queue.writes).toEqual([]);
+    expect(p.queue.flushes).toBe(0);
+    expect(p.audit.batches).toEqual([]);
+    expect(p.props.values[DIRTY_PROPERTY]).toBeUndefined();
   });
 });
 
@@ -55,6 +98,17 @@ describe('applyMoves as edited (the on-edit guard)', () => {
     expect(p.queue.row(2).status).toBe('NEEDS_REVIEW');
     expect(p.audit.entries).toHaveLength(2);
     expect(p.props.values[DIRTY_PROPERTY]).toBe(String(T0));
+  });
+
+  it('a refused edit of a row that needs no write logs its line even if the row changed meanwhile, writes nothing and does not wake the queue', () => {
+    const p = ports(['']);
+    const read = p.queue.readAll();
+    p.queue.edit(2, { result: 'a person typed meanwhile' });
+    const applied = applyMoves(p, { read, written: [null], lines: [[line('', '')]] }, { now: T0, write: 'as-edited' });
+    expect(applied).toEqual({ placed: [null], superseded: false });
+    expect(p.queue.writes).toEqual([]);
+    expect(p.audit.entries).toEqual([line('', '')]);
+    expect(p.props.values[DIRTY_PROPERTY]).toBeUndefined();
   });
 
   it('a block changed since it was read is superseded: nothing written, logged or marked', () => {

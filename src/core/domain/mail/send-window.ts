@@ -41,8 +41,7 @@ export function parseSendHours(formId: string, cell: string): SendHours | null {
   const text = cell.trim();
   if (text === '') return null;
   const parts = text.split(/\s*[-–—]\s*/);
-  const open = parts.length === 2 ? minutesOf(parts[0]) : null;
-  const close = parts.length === 2 ? minutesOf(parts[1]) : null;
+  const [open, close] = parts.length === 2 ? parts.map(minutesOf) : [null, null];
   if (open === null || close === null || open === close % DAY_MINUTES) {
     throw codedError(
       'CONFIG_INVALID',

@@ -26,7 +26,10 @@ const WINDOWED: readonly Status[] = ['READY', 'APPROVED', 'SENDING'];
  * for the window: a reply written at night is ready when the window opens.
  */
 export function notBefore(row: Pick<QueueRow, 'status' | 'nextAttemptAt'>, now: number, waits: RowWaits = {}): NotBefore | null {
-  if (row.status === 'PENDING') return row.nextAttemptAt !== null && row.nextAttemptAt > now ? { at: row.nextAttemptAt, reason: 'back-off' } : null;
+  if (row.status === 'PENDING') {
+    const until = row.nextAttemptAt ?? now; // never failed: due now
+    return until > now ? { at: until, reason: 'back-off' } : null;
+  }
   if (waits.window !== undefined && (WINDOWED as readonly string[]).includes(row.status)) {
     const at = windowOpensAt(waits.window.hours, now, waits.window.clock);
     return at === null ? null : { at, reason: 'send window' };

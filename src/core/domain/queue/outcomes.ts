@@ -46,18 +46,29 @@ export const CLAIMED_FROM = 'claimed from';
  */
 export type AttemptCharge = 'charged' | 'not charged' | 'none';
 
-/** The run's counters (processing summary); `at once` when the step counts it whether or not its write lands. */
-export type OutcomeCounter = 'generated' | 'failed' | 'deferred' | 'needsReview' | 'sent' | 'duplicates';
+/** The run's counters a step may count once the row's write lands (processing/batch.ts, countWhenWritten). */
+type WrittenCounter = 'generated' | 'failed' | 'deferred' | 'needsReview';
 
-export interface Outcome {
+/** The run's counters (processing summary); `at once` when the step counts it whether or not its write lands. */
+export type OutcomeCounter = WrittenCounter | 'sent' | 'duplicates';
+
+/**
+ * An outcome's counter and when it counts: once its write lands ('written'), or at once ('at once': the mail went, or
+ * the row is set aside this run). `sent` and `duplicates` count only at once, so a counter counted when written is one
+ * the batch can count.
+ */
+type OutcomeCount =
+  | { counter: WrittenCounter | null; counted: 'written' }
+  | { counter: OutcomeCounter | null; counted: 'at once' };
+
+export type Outcome = OutcomeEffects & OutcomeCount;
+
+interface OutcomeEffects {
   /** The states a row is in when the step ends this way. */
   from: readonly Status[];
   /** The state the row goes to; CLAIMED_FROM: back to the state its send claim came from. */
   to: Status | typeof CLAIMED_FROM;
   attempt: AttemptCharge;
-  counter: OutcomeCounter | null;
-  /** Counted once its write lands ('written'), or at once ('at once': the mail went, or the row is set aside this run). */
-  counted: 'written' | 'at once';
   /** The incident the run raises for it (with the rows), or null; 'named by the verdict' when the verdict names it (systemic). */
   incident: IncidentCode | 'named by the verdict' | null;
   /** Which step stops for the rest of the run. */

@@ -53,6 +53,12 @@ describe('zoneClock', () => {
     expect(zoneClock(zone).zone).toBe(zone);
   });
 
+  it('refuses a zone the engine does not know with CONFIG_INVALID naming it, rather than a clock that cannot tell the time', () => {
+    const thrown = thrownBy(() => zoneClock('Mars/Olympus_Mons'));
+    expect(codeOf(thrown)).toBe('CONFIG_INVALID');
+    expect(messageOf(thrown)).toBe('time zone "Mars/Olympus_Mons" is not known');
+  });
+
   it('08:00-20:00 in New York opens at 13:00 UTC in winter and 12:00 UTC in summer', () => {
     const day = parseSendHours('F1', '08:00-20:00');
     expect(windowOpensAt(day, at('2026-12-02T05:00:00Z'), zoneClock('America/New_York'))).toBe(at('2026-12-02T13:00:00Z'));

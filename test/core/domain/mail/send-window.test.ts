@@ -14,11 +14,13 @@ describe('parseSendHours', () => {
     ['8:30 – 17:45', { open: 510, close: 1065, text: '8:30 – 17:45' }],
     ['22:00-06:00', { open: 1320, close: 360, text: '22:00-06:00' }],
     ['09:00-24:00', { open: 540, close: 0, text: '09:00-24:00' }],
+    ['08:59—23:59', { open: 539, close: 1439, text: '08:59—23:59' }],
+    ['00:00-08:00', { open: 0, close: 480, text: '00:00-08:00' }],
   ])('%j reads as %j', (cell, expected) => {
     expect(hours(cell)).toEqual(expected);
   });
 
-  it.each(['8-20', '08:00', '08:00-20:00-21:00', '25:00-26:00', '08:60-20:00', '08:00-08:00', '00:00-24:00', 'business hours'])(
+  it.each(['8-20', '08:00', '08:00-20:00-21:00', '25:00-26:00', '08:60-20:00', '08:00-08:00', '00:00-24:00', 'business hours', '108:00-20:00', '08:000-20:00', '08:00-24:01', '8:0-20:00', '24:00-08:00x'])(
     '%j is refused with CONFIG_INVALID naming the form and the format',
     (cell) => {
       let thrown: unknown;
