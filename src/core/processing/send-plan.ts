@@ -34,6 +34,11 @@ export interface SendStep {
   ceiling: number[];
   configProblems: string[];
   configRows: Map<number, string>;
+  /**
+   * Rows held because their form's send_hours or time_zone cannot be read: noted CONFIG_INVALID (the cell's code) but
+   * named by TEMPLATE_INVALID's incident with the template's rows, so the triage mail says who waits.
+   */
+  windowProblemRows: Set<number>;
   /** Rows outside their form's send window, with their "not before" note. */
   windowRows: Map<number, string>;
   /** Problems of the Config sheet itself (an address that is not one): their own incident, not a template's. */

@@ -19,12 +19,12 @@ import { ledgerOf } from './run-ledger';
 
 /** Sends every sendable row this run may send; stops at the budget, the mail quota or MAX_MAILS_PER_RUN. */
 export function runSendStep(run: Run): void {
-  const step: SendStep = { limited: [], ceiling: [], configProblems: [], configRows: new Map(), windowRows: new Map() };
+  const step: SendStep = { limited: [], ceiling: [], configProblems: [], configRows: new Map(), windowProblemRows: new Set(), windowRows: new Map() };
   sendRows(run, step);
   if (step.windowRows.size > 0) noteWaitingRows(run, step.windowRows);
   if (step.configRows.size > 0) noteWaitingRows(run, step.configRows);
   const rowsOf = (code: string) => Array.from(step.configRows.entries()).flatMap(([rowNumber, error]) => (error.startsWith(`${code}:`) ? [rowNumber] : []));
-  if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), rowsOf('TEMPLATE_INVALID'));
+  if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), [...rowsOf('TEMPLATE_INVALID'), ...step.windowProblemRows]);
   const sheetProblems = step.configSheetProblems ?? [];
   if (sheetProblems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', sheetProblems.join('\n'), rowsOf('CONFIG_INVALID'));
   if (step.limited.length > 0) {

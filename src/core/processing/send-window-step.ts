@@ -29,6 +29,7 @@ function windowHold(run: Run, step: SendStep, row: QueueRow, now: number): strin
     if (!step.configProblems.includes(messageOf(error))) step.configProblems.push(messageOf(error));
     const note = errorSummary('CONFIG_INVALID', messageOf(error), run.secrets);
     step.configRows.set(row.rowNumber, note);
+    step.windowProblemRows.add(row.rowNumber);
     return note;
   }
   const wait = notBefore(row, now, { window });

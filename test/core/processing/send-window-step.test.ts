@@ -73,6 +73,16 @@ describe('send windows in the form\'s time zone', () => {
     expect(raised.map((incident) => incident.detail.split('\n').length)).toEqual([1]);
     expect(summary.nextDueAt).toBe(T0 + HALT_RECHECK_MS);
   });
+
+  it.each([
+    ['send_hours', { sendHours: '9 to 5' }],
+    ['time_zone', { sendHours: '08:00-20:00', timeZone: 'Berlin time' }],
+  ])('the incident of a %s that cannot be read names the rows it holds, so the triage mail can say who waits', (_cell, config) => {
+    const w = world([ready(1), ready(2)], {}, [formConfig(config)]);
+    runProcessing(w.deps, { startedAt: T0 });
+    const raised = w.incidents.raised.filter((incident) => incident.code === 'TEMPLATE_INVALID');
+    expect(raised.map((incident) => [...incident.rows].sort())).toEqual([[2, 3]]);
+  });
 });
 
 describe('the window checked again between claim and mail', () => {
