@@ -10,7 +10,7 @@ import {
   type Actor,
 } from '../../src/core/domain/queue/transitions';
 import { FINISHED_STATUSES, STATUS_MEANING, STATUSES, type Status } from '../../src/core/domain/queue/statuses';
-import { CLAIMED_FROM, OUTCOME_CLASSES, outcomeRule } from '../../src/core/domain/queue/outcomes';
+import { CLAIMED_FROM, OUTCOME_CLASSES, outcomeRule, type Outcome } from '../../src/core/domain/queue/outcomes';
 
 function andList(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
@@ -55,6 +55,9 @@ export function uncheckedKeeps(): string {
   );
 }
 
+/** When the run's summary counts the outcome: as it happens, or once the row's write has landed. */
+const COUNTED_WORDS: Record<Outcome['counted'], string> = { 'at once': 'at once', written: 'when written' };
+
 /** The outcome table (outcomeRule in src/core/domain/queue/outcomes.ts), one line per class. */
 export function outcomesTable(): string {
   const lines = ['| outcome | when | from | to | attempt | counter | incident | waits for |', '|---|---|---|---|---|---|---|---|'];
@@ -62,7 +65,7 @@ export function outcomesTable(): string {
     const rule = outcomeRule(outcome);
     const to = rule.to === CLAIMED_FROM ? 'back to READY/APPROVED (as claimed)' : rule.to;
     const attempt = rule.attempt === 'none' ? '—' : rule.attempt;
-    const counter = rule.counter === null ? '—' : rule.counted === 'at once' ? `${rule.counter} (at once)` : rule.counter;
+    const counter = rule.counter === null ? '—' : `${rule.counter} (${COUNTED_WORDS[rule.counted]})`;
     const incident = rule.incident === null ? '—' : rule.incident === 'named by the verdict' ? 'the one the verdict names' : `\`${rule.incident}\``;
     const pause = rule.pauses === null ? '' : `; ${rule.pauses} pauses`;
     lines.push(`| \`${outcome}\` | ${rule.when} | ${rule.from.join(', ')} | ${to} | ${attempt} | ${counter} | ${incident}${pause} | ${rule.waits ?? '—'} |`);

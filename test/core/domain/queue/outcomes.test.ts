@@ -64,5 +64,7 @@ describe('outcomeTarget', () => {
       thrown = error;
     }
     expect(codeOf(thrown)).toBe('CODE_BUG');
+    // The message names the outcome, so the triage mail's stack points at the caller that left the state out.
+    expect(String((thrown as Error).message)).toContain('outcome not-mailed needs the state the claim came from');
   });
 });
