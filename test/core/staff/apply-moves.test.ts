@@ -4,15 +4,10 @@ import { DIRTY_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
 import { applyMoves } from '../../../src/core/staff/apply-moves';
 import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
-import { MemoryAudit, MemoryProperties, MemoryQueue } from '../memory-ports';
-import { repliedRow, STAFF, T0 } from '../fakes/rows';
+import { staffPorts as ports } from '../fakes/staff-ports';
+import { STAFF, T0 } from '../fakes/rows';
 
 const line = (eventId: string, to: string): LogEntry => ({ at: T0, eventId, from: 'AWAITING_APPROVAL', to, by: STAFF.user, detail: 'moved' });
-
-function ports(statuses: string[]) {
-  const queue = new MemoryQueue(statuses.map((status, i) => repliedRow(status, { rowNumber: i + 2, eventId: `ev-${i + 2}` })));
-  return { queue, audit: new MemoryAudit(), props: new MemoryProperties() };
-}
 
 describe('applyMoves by identity (the menu)', () => {
   it('writes each row where its submission stands after a sort, logs it once, flushes once and marks the queue dirty once', () => {

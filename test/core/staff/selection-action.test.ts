@@ -2,13 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { runSelectionAction } from '../../../src/core/staff/selection-action';
 import { DIRTY_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
-import { MemoryAudit, MemoryProperties, MemoryQueue } from '../memory-ports';
-import { repliedRow, STAFF } from '../fakes/rows';
-
-function ports(statuses: string[]) {
-  const queue = new MemoryQueue(statuses.map((status, i) => repliedRow(status, { rowNumber: i + 2, eventId: `ev-${i + 2}` })));
-  return { queue, audit: new MemoryAudit(), props: new MemoryProperties() };
-}
+import { staffPorts as ports } from '../fakes/staff-ports';
+import { STAFF } from '../fakes/rows';
 
 describe('runSelectionAction', () => {
   it('approves the waiting rows of the selection, leaves the others with why, and logs only the moves', () => {
