@@ -1,23 +1,34 @@
 // A reply as Gemini writes it (Markdown, even when asked for plain text) turned into mail HTML and a readable plain-text body.
-import MarkdownIt from 'markdown-it';
+import type createMarkdownIt from 'markdown-it';
+import type { MarkdownIt } from 'markdown-it';
+
+// Loaded on first use, not at load: markdown-it's start (its entity tables above all) was about two thirds of the
+// bundle's own start-up, paid by every execution, while most executions (a delivery, a quiet tick, a menu) never render
+// a reply. esbuild bundles a require() of a CommonJS module (markdown-it's "require" export) as a function that runs
+// the module on its first call: `__commonJS` in https://github.com/evanw/esbuild/blob/main/internal/runtime/runtime.go.
+declare const require: (id: 'markdown-it') => typeof createMarkdownIt;
+let loaded: MarkdownIt | undefined;
 
 /**
  * markdown-it (https://github.com/markdown-it/markdown-it) with raw HTML off: any tag in a reply or a staff edit is
  * shown as text, and its link validator drops javascript:/vbscript:/file:/data: URLs. No linkify: a URL is a link
  * only where the Markdown makes it one, so text like =HYPERLINK("http://…") stays text.
  */
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: true });
+function markdown(): MarkdownIt {
+  loaded ??= new (require('markdown-it'))({ html: false, linkify: false, typographer: false, breaks: true });
+  return loaded;
+}
 
-export type Token = ReturnType<typeof markdown.parse>[number];
+export type Token = ReturnType<MarkdownIt['parse']>[number];
 
 /** The reply's Markdown tokens, as the mail renders them (the reply policy reads its links from these). */
 export function replyTokens(text: string): Token[] {
-  return markdown.parse(text, {});
+  return markdown().parse(text, {});
 }
 
 /** The reply as HTML for the mail body. */
 export function replyHtml(text: string): string {
-  return markdown.render(text).trim();
+  return markdown().render(text).trim();
 }
 
 /** One inline run as plain words: emphasis marks gone, a link as "label (url)", an image as its alt text. */
@@ -60,7 +71,7 @@ function inlineText(children: readonly Token[]): string {
  * lists with "-" or "1.", quotes with "> ", code as written. Never `**` or `###`.
  */
 export function replyPlainText(text: string): string {
-  const tokens = markdown.parse(text, {});
+  const tokens = markdown().parse(text, {});
   const lines: string[] = [];
   const lists: { ordered: boolean; next: number }[] = [];
   let marker: string | null = null;
