@@ -4,6 +4,8 @@ import { firstLiveModel, modelList, modelsFor, nextLiveModel, readRetiredModels,
 import { estimateCost, parsePrices, priceOf, usageOf, DEFAULT_PRICES } from '../../../src/core/domain/gemini/token-usage';
 import { addCall, readUsage, tokensOn, usageSections, usageToWrite, type UsageTally } from '../../../src/core/domain/gemini/usage-tally';
 import { readSettings } from '../../../src/core/domain/config/settings';
+import { runProcessing } from '../../../src/core/processing/process-run';
+import { fixtureOutcome, okOutcome, pendingRow, T0 as start, world } from '../memory-ports';
 
 const T0 = Date.UTC(2026, 11, 2, 10);
 
@@ -94,9 +96,7 @@ describe('day and month totals', () => {
 });
 
 describe('falling back from a retired model in a run', () => {
-  it('a model that answers 404 gives way to the next in the same round, is remembered, and the row keeps one attempt', async () => {
-    const { runProcessing } = await import('../../../src/core/processing/process-run');
-    const { fixtureOutcome, okOutcome, pendingRow, T0: start, world } = await import('../memory-ports');
+  it('a model that answers 404 gives way to the next in the same round, is remembered, and the row keeps one attempt', () => {
     const w = world([pendingRow()], { GEMINI_MODEL: 'old-model, gemini-3.5-flash' });
     const asked: string[] = [];
     w.gemini.respond = (request) => {
@@ -110,9 +110,7 @@ describe('falling back from a retired model in a run', () => {
     expect(w.incidents.raised.map((raise: { code: string }) => raise.code)).toContain('GEMINI_MODEL_RETIRED');
   });
 
-  it('when every model answers 404 (a wrong base URL looks the same) none is remembered as retired', async () => {
-    const { runProcessing } = await import('../../../src/core/processing/process-run');
-    const { fixtureOutcome, pendingRow, T0: start, world } = await import('../memory-ports');
+  it('when every model answers 404 (a wrong base URL looks the same) none is remembered as retired', () => {
     const w = world([pendingRow()], { GEMINI_MODEL: 'a-model, b-model' });
     w.gemini.respond = () => fixtureOutcome(404, 'error-404-model');
     const summary = runProcessing(w.deps, { startedAt: start });

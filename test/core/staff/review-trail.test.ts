@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import { changedCharacters, isFirstEditSinceWritten, reviewApproval } from '../../../src/core/staff/review-trail';
+import { addReviews, readReviews, reviewLines } from '../../../src/core/staff/review-stats';
 
 const T0 = Date.UTC(2026, 11, 2, 9);
 const line = (at: number, from: string, to: string, by: string, detail: string): LogEntry => ({ at, eventId: 'e1', from, to, by, detail });
@@ -37,8 +38,7 @@ describe('an approval\'s review', () => {
 });
 
 describe('the day\'s approvals for the daily summary', () => {
-  it('counts approvals as written, edited and skips per day with the median wait; a new day keeps the last one', async () => {
-    const { addReviews, readReviews, reviewLines } = await import('../../../src/core/staff/review-stats');
+  it('counts approvals as written, edited and skips per day with the median wait; a new day keeps the last one', () => {
     let stored = addReviews(undefined, '2026-12-01', [
       { kind: 'approved', edited: false, waitedMs: 10 * 60_000 },
       { kind: 'approved', edited: true, waitedMs: 30 * 60_000 },
