@@ -33,6 +33,8 @@ if (typeof namespace === 'string') {
   } else if (mode === 'mutant') {
     // Each mutant gets freshly imported modules, so nothing a module keeps (a cache, a table built on first use)
     // carries one mutant's doing into the next one's tests; the files of one mutant share them, as npm test's do.
+    // Vitest 4 starts a new thread for each of Stryker's runs (seen: one thread id per mutant), so the registry is
+    // empty here already and this costs nothing; it keeps the rule true if a later vitest reuses a thread.
     const active = provided('activeMutant');
     if (ns.formqueueModulesOf !== active) {
       vi.resetModules();
