@@ -38,9 +38,27 @@ function formatter(tz) {
   return f;
 }
 
-/** Calendar fields of an instant in a time zone, plus its UTC offset in minutes. */
+/**
+ * Recent answers of zonedParts: a sheet read for display formats the same instants again and again (each timestamp
+ * cell on every getDisplayValues), and formatToParts was most of that work in the profiles. Bounded: cleared when full.
+ */
+const recentParts = new Map();
+const RECENT_PARTS_MAX = 10_000;
+
+/** Calendar fields of an instant in a time zone, plus its UTC offset in minutes (a shared answer: do not change it). */
 export function zonedParts(ms, tz) {
   tz = safeZone(tz);
+  const key = `${tz} ${ms}`;
+  let parts = recentParts.get(key);
+  if (!parts) {
+    if (recentParts.size >= RECENT_PARTS_MAX) recentParts.clear();
+    parts = Object.freeze(computeParts(ms, tz));
+    recentParts.set(key, parts);
+  }
+  return parts;
+}
+
+function computeParts(ms, tz) {
   const p = {};
   for (const { type, value } of formatter(tz).formatToParts(new Date(ms))) p[type] = value;
   const y = Number(p.year), mo = Number(p.month), d = Number(p.day), h = Number(p.hour) % 24, mi = Number(p.minute), s = Number(p.second);
@@ -105,6 +123,17 @@ export function formatJavaDate(ms, tz, pattern) {
  * 'h' as 24-hour unless AM/PM is present; translate to the Java subset above.
  */
 export function sheetsDatePatternToJava(fmt) {
+  // The same few formats every time (a column's format on every cell read): translated once each.
+  let java = javaPatterns.get(fmt);
+  if (java === undefined) {
+    java = translatePattern(fmt);
+    javaPatterns.set(fmt, java);
+  }
+  return java;
+}
+const javaPatterns = new Map();
+
+function translatePattern(fmt) {
   const ampm = /am\/pm|a\/p/i.test(fmt);
   const tokens = fmt.replace(/am\/pm|a\/p/gi, '\u0001').match(/"[^"]*"|\\.|y+|m+|d+|h+|s+|\.0+|\u0001|[^ymdhs"\\\u0001]+/gi) || [];
   const out = [];

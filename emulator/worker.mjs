@@ -147,6 +147,9 @@ const SHIFT_DATE = `(function (offset) {
   globalThis.Date = ShiftedDate;
 })`;
 
+/** The realm's installers, compiled once per thread and run in each execution's new context (as the bundle is). */
+const realmInstalls = [realmCore, realmSpreadsheet, realmServices, realmOutput].map((install) => new vm.Script(`(${install.toString()})`));
+
 async function main(fn, args) {
   // --latency: the execution starts as late as Google would start it (modeled by the host, see latency.mjs).
   if (info.startDelayMs > 0) Atomics.wait(sleepCell, 0, 0, info.startDelayMs);
@@ -156,7 +159,7 @@ async function main(fn, args) {
   const rt = vm.runInContext('({})', ctx);
   rt.natives = natives;
   rt.info = info;
-  for (const install of [realmCore, realmSpreadsheet, realmServices, realmOutput]) vm.runInContext(`(${install.toString()})`, ctx)(rt);
+  for (const install of realmInstalls) install.runInContext(ctx)(rt);
   // Only Code.js (docs/platform.md#the-local-runtimes-libraries), compiled once per thread and run in each new context.
   const bundle = bundleScript(join(bundleDir, 'Code.js'));
   bundle.script.runInContext(ctx);
