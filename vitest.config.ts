@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { SlowFirstSequencer } from './test/slow-first-sequencer';
 
 /** Pure tests: in-memory ports and small fakes, no runtime, no module state worth a fresh realm per file. */
 const UNIT = ['test/core/**/*.test.ts', 'test/gas/**/*.test.ts'];
@@ -28,8 +27,6 @@ export default defineConfig({
     // A clean clone's `npm test` (scripts/test.mjs: lint beside vitest), idle 2-core machine, 2026-12-02: 2 workers
     // 239 s, 3 workers 205 s, 4 workers 217 s (docs/quality.md).
     maxWorkers: Math.max(3, availableParallelism() + 1),
-    // The long files that mostly wait start first (test/slow-first-sequencer.ts), so their waits overlap other work.
-    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30000,
     hookTimeout: 30000,
   },
