@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProcessing } from '../../../../src/core/processing/process-run';
 import type { QueueRow } from '../../../../src/core/domain/queue/queue-row';
-import { bareAddress, suppressionIndex, suppressionOf, type SuppressedEntry } from '../../../../src/core/domain/mail/suppression';
+import { bareAddress, suppressedDetail, suppressionIndex, suppressionOf, type SuppressedEntry } from '../../../../src/core/domain/mail/suppression';
 import { MemorySuppression, pendingRow, T0, world } from '../../memory-ports';
 
 const start = { startedAt: T0 };
@@ -24,6 +24,54 @@ describe('the suppression list', () => {
 
   it('a cell with no @ holds no address', () => {
     expect(bareAddress('call me')).toBe('');
+  });
+
+  it.each([
+    ['Ann <A@Example.org>', 'a@example.org'],
+    ['  a@example.org \t', 'a@example.org'],
+    [' mailto:a@example.org', 'a@example.org'],
+    ['MAILTO:A@example.org', 'a@example.org'],
+    ['Ann < mailto:a@example.org >', 'a@example.org'],
+    ['no-mailto:a@example.org', 'no-mailto:a@example.org'],
+  ])('bareAddress(%j) is %j: trimmed, lower case, only a leading mailto: taken off', (cell, bare) => {
+    expect(bareAddress(cell)).toBe(bare);
+  });
+
+  it('the first line of a mailbox wins (its reason is the one staff see); a line with no address is left out', () => {
+    const first = line('Ann <A@example.org>', { reason: 'asked us to stop' });
+    const later = line('a+news@example.org', { reason: 'bounced: Address not found', addedBy: 'bounce' });
+    const index = suppressionIndex([line('see the notes'), first, later]);
+    expect([...index]).toEqual([['a@example.org', first]]);
+    expect(suppressionOf('a+news@example.org', index)).toBe(first);
+  });
+
+  it.each(['', '   ', 'call me'])('a recipient cell with no address (%j) is suppressed by nothing, even by an index holding a blank key', (recipient) => {
+    const index = new Map([['', line('')]]);
+    expect(suppressionOf(recipient, index)).toBeNull();
+  });
+});
+
+describe('suppressedDetail: the row error says why the reply is held back and what a person can do', () => {
+  const held = (added: string) =>
+    `r1@example.com is on the Suppressed sheet (${added}), so no reply is mailed to it. ` +
+    'Leave the row (set SKIPPED), or remove the address from Suppressed and set PENDING for a new reply';
+
+  it('names the address, who added it and why', () => {
+    expect(suppressedDetail('r1@example.com', line('r1@example.com'))).toBe(
+      'r1@example.com is on the Suppressed sheet (added by desk@example.org: asked us to stop), so no reply is mailed to it. ' +
+        'Leave the row (set SKIPPED), or remove the address from Suppressed and set PENDING for a new reply',
+    );
+  });
+
+  it.each<[string, Partial<SuppressedEntry>, string]>([
+    ['reason and name are trimmed', { reason: '  bounced: Address not found \n', addedBy: ' bounce ' }, 'added by bounce: bounced: Address not found'],
+    ['an empty reason reads "no reason given"', { reason: '' }, 'added by desk@example.org: no reason given'],
+    ['a reason of only spaces is none', { reason: '   ' }, 'added by desk@example.org: no reason given'],
+    ['no name: no "by"', { addedBy: '' }, 'added: asked us to stop'],
+    ['a name of only spaces is none', { addedBy: '  ' }, 'added: asked us to stop'],
+    ['neither', { reason: '', addedBy: '' }, 'added: no reason given'],
+  ])('%s: (%j) → (%s)', (_case, patch, added) => {
+    expect(suppressedDetail('r1@example.com', line('r1@example.com', patch))).toBe(held(added));
   });
 });
 

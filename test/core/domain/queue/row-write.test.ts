@@ -1,7 +1,7 @@
 // The compare-and-set rule every Queue write uses: when a write may land, and which cells it writes.
 import { describe, expect, it } from 'vitest';
 import { emptyRow, type QueueRow } from '../../../../src/core/domain/queue/queue-row';
-import { holdsIdentity, mergeWrite, stillHolds } from '../../../../src/core/domain/queue/row-write';
+import { holdsIdentity, mergeWrite, stillHolds, unchangedSince } from '../../../../src/core/domain/queue/row-write';
 
 const T = Date.UTC(2026, 11, 1, 10, 0, 0);
 const row = (patch: Partial<QueueRow> = {}): QueueRow => ({ ...emptyRow(), rowNumber: 5, eventId: 'evt-1', status: 'READY', recipient: 'a@example.com', result: 'Hello', ...patch });
@@ -79,5 +79,34 @@ describe('stillHolds with times on both sides', () => {
   ])('sent_at %s → %s', (_case, readAt, nowAt, holds) => {
     const read = row({ sentAt: readAt });
     expect(stillHolds({ ...read, sentAt: nowAt }, read)).toBe(holds);
+  });
+});
+
+describe('stillHolds: an empty time cell is never the same second as a filled one, not even the epoch\'s first second', () => {
+  it.each<[string, number | null, number | null]>([
+    ['claimed_at read empty, now 0 (typed by hand)', null, 0],
+    ['claimed_at read empty, now 999 ms', null, 999],
+    ['claimed_at read as 0, now empty', 0, null],
+  ])('%s → false', (_case, readAt, nowAt) => {
+    const read = row({ status: 'SENDING', claimedAt: readAt });
+    expect(stillHolds({ ...read, claimedAt: nowAt }, read)).toBe(false);
+  });
+
+  it('a claimed_at of 0 read and still 0 holds', () => {
+    const read = row({ status: 'SENDING', claimedAt: 0 });
+    expect(stillHolds({ ...read }, read)).toBe(true);
+  });
+});
+
+describe('unchangedSince: a write placed by row number lands only where every field is still exactly what was read', () => {
+  const read = row({ status: 'SENDING', claimedAt: T, mailRef: 'FQ-AAAAAA', error: 'note' });
+  it.each<[string, Partial<QueueRow>, boolean]>([
+    ['nothing changed', {}, true],
+    ['only the row number differs (the position is the caller\'s to check, not a field)', { rowNumber: 9 }, true],
+    ['a recipient edited', { recipient: 'b@example.com' }, false],
+    ['the error cell cleared', { error: '' }, false],
+    ['the claim time moved by milliseconds only (no second-rounding here)', { claimedAt: T + 400 }, false],
+  ])('%s → %s', (_case, patch, unchanged) => {
+    expect(unchangedSince({ ...read, ...patch }, read)).toBe(unchanged);
   });
 });
