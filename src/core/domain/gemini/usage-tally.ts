@@ -91,8 +91,26 @@ function merge(into: UsageTally, add: UsageTally): UsageTally {
   return kept;
 }
 
-function isTally(value: unknown): value is UsageTally {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A count as stored: the property can be edited by hand in the project's settings, so a field that is not a finite,
+ *  non-negative number reads as 0 (a text "5" would otherwise join the daily budget's sum as text, not add to it). */
+function storedCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** A stored tally with every field read as a count; an entry that is not an object is dropped. */
+function readTally(value: Record<string, unknown>): UsageTally {
+  const tally: UsageTally = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (!isRecord(entry)) continue;
+    const totals = blank();
+    for (const field of Object.keys(totals) as (keyof UsageTotals)[]) totals[field] = storedCount(entry[field]);
+    tally[key] = totals;
+  }
+  return tally;
 }
 
 export function emptyUsage(): StoredUsage {
@@ -106,7 +124,10 @@ export function readUsage(stored: string | undefined): StoredUsage {
     const parsed = JSON.parse(stored) as Partial<StoredUsage>;
     const usage = emptyUsage();
     for (const key of ['dayKey', 'previousDayKey', 'monthKey', 'previousMonthKey'] as const) if (typeof parsed[key] === 'string') usage[key] = parsed[key];
-    for (const key of ['day', 'previousDay', 'month', 'previousMonth'] as const) if (isTally(parsed[key])) usage[key] = parsed[key];
+    for (const key of ['day', 'previousDay', 'month', 'previousMonth'] as const) {
+      const tally: unknown = parsed[key];
+      if (isRecord(tally)) usage[key] = readTally(tally);
+    }
     return usage;
   } catch {
     return emptyUsage();
