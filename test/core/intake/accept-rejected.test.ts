@@ -32,6 +32,7 @@ describe('acceptAlert', () => {
       `Not queued — rejected again: field too large: an id or the recipient is longer than formqueue keeps (the new row's reason names which), so it cannot be queued as it is. ${NEW_ROW}`,
     ],
     ['another error intake names', answered({ ok: false, error: 'internal_error', event_id: EVENT }), false, `Not queued — rejected again: internal_error. ${NEW_ROW}`],
+    ['a refusal intake gave no reason for', answered({ ok: false, event_id: EVENT }), false, `Not queued — rejected again: no reason given. ${NEW_ROW}`],
     ['a body intake cannot read', { kind: 'unreadable', reason: 'the body has no event_id' }, false, 'This body cannot be queued: the body has no event_id.'],
     ['the intake lock busy', { kind: 'busy' }, false, 'The queue is busy; try again in a minute.'],
     ['storing failed', { kind: 'failed', message: 'Service Spreadsheets failed' }, false, 'Not queued: Service Spreadsheets failed'],

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { handleDelivery } from '../../../src/core/intake/intake';
+import { handleDelivery, SEEN_CACHE_SECONDS, storeDelivery } from '../../../src/core/intake/intake';
+import { parseTypeformBody } from '../../../src/core/domain/typeform/typeform-payload';
 import { REJECTED_BYTES_PER_DAY, foldTally } from '../../../src/core/domain/typeform/rejection-tally';
 import { DIRTY_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
 import { drainSpill } from '../../../src/core/intake/spill-drain';
@@ -322,5 +323,56 @@ describe('drainSpill, rule by rule', () => {
     m.sheetsDown.value = true;
     expect(() => drainSpill(m.deps)).toThrow(/Service Spreadsheets/);
     expect(m.logs).toEqual([expect.stringMatching(/^spill drain stopped: .*Service Spreadsheets/)]);
+  });
+});
+
+describe('refusals before the lock, counted under their kind', () => {
+  const nested = `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`;
+  it.each<[string, Record<string, string>, string, string, string, string, string]>([
+    [
+      'a WEBHOOK_TOKEN too weak to accept anything',
+      { WEBHOOK_TOKEN: 'short-secret-1' },
+      'short-secret-1',
+      essay,
+      'not_configured',
+      'not configured: Script Property WEBHOOK_TOKEN is 14 characters long; it must be at least 32 random characters, so no delivery is accepted; clear it and run formqueue → Set up / repair to generate one, then update the Typeform webhook URL',
+      'not_configured',
+    ],
+    ['a body nested too deeply to parse', {}, TOKEN, nested, 'too_deeply_nested', 'too_deeply_nested: the JSON nests deeper than 64 levels', 'malformed'],
+  ])('%s: answered with its error, kept in Rejected with its reason, counted in the Tally', (_name, props, token, body, error, reason, kind) => {
+    const m = memoryIntake({ props });
+    expect(handleDelivery({ token, body }, m.deps)).toEqual({ ok: false, error });
+    expect(m.rejected.map((row) => row.reason)).toEqual([reason]);
+    expect(m.tally.rows.map((row) => row.kind)).toEqual([kind]);
+  });
+});
+
+describe('storeDelivery (the spill drain and "Accept rejected delivery" call it directly)', () => {
+  it('an event_id too large for its cell is kept in Rejected as field_too_large, answered so, and counted so', () => {
+    const m = memoryIntake();
+    const body = JSON.parse(essay);
+    body.event_id = 'e'.repeat(300);
+    const parsed = parseTypeformBody(JSON.stringify(body));
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(storeDelivery(parsed.delivery, 1000, m.deps.openSheets(), m.deps)).toEqual({ ok: false, error: 'field_too_large', event_id: 'e'.repeat(300) });
+    expect(m.rejected.map((row) => row.reason)).toEqual(['field_too_large: event_id is 300 characters (limit 256)']);
+    expect(m.tally.rows.map((row) => row.kind)).toEqual(['field_too_large']);
+    expect(m.queue).toEqual([]);
+  });
+});
+
+describe("the cache's seen mark", () => {
+  it('a redelivery found in the sheet leaves a non-empty mark under its event_id, kept for six hours', () => {
+    const m = memoryIntake();
+    const puts: [string, string, number][] = [];
+    const put = m.deps.cache.put.bind(m.deps.cache);
+    m.deps.cache.put = (key, value, ttl) => {
+      puts.push([key, value, ttl]);
+      put(key, value, ttl);
+    };
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    handleDelivery({ token: TOKEN, body: essay }, m.deps);
+    expect(puts).toEqual([['seen:01JQ8ZK4W6E2V1RZ5T3N8M0B7C', '1', SEEN_CACHE_SECONDS]]);
+    expect(SEEN_CACHE_SECONDS).toBe(6 * 60 * 60);
   });
 });

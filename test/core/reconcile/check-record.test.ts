@@ -72,6 +72,21 @@ describe('a stored record read back', () => {
   });
 });
 
+describe('a stored record from before coveredUntil was kept', () => {
+  const older = (patch: Partial<TypeformCheckRecord>) => {
+    const { coveredUntil: _kept, ...rest } = record(patch);
+    return rest;
+  };
+  it.each([
+    ['no complete flag: covered to its until', older({}), record({})],
+    ['complete: covered to its until', older({ complete: true }), record({ complete: true })],
+    ['incomplete: covers nothing, even with an until', older({ complete: false }), record({ complete: false, coveredUntil: '' })],
+    ['incomplete with its own coveredUntil: that one is kept', { ...older({ complete: false }), coveredUntil: '2026-11-27T18:00:00' }, record({ complete: false, coveredUntil: '2026-11-27T18:00:00' })],
+  ])('%s', (_name, stored, readBack) => {
+    expect(readCheckRecord({ [TYPEFORM_CHECK_PROPERTY]: JSON.stringify(stored) })).toEqual(readBack);
+  });
+});
+
 describe('the in-Rejected detail (SUBMISSIONS_IN_REJECTED)', () => {
   it.each([
     ['one, named', record({ inRejected: 1, inRejectedTokens: ['t1'] }), '1 response of 2026-11-29T06:00:00–2026-11-30T18:00:00 UTC is in Rejected only: accept it there (response tokens t1)'],

@@ -1,6 +1,8 @@
 // Whether a Rejected body holds a response the Typeform check must leave to staff: the whole token, in its own field, and no partial.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MAX_BODY_CHARS, MAX_JSON_DEPTH } from '../../../src/core/domain/typeform/delivery-limits';
+import { parseTypeformBody } from '../../../src/core/domain/typeform/typeform-payload';
 import { rejectedBodyHolds } from '../../../src/core/reconcile/rejected-match';
 
 const essay = JSON.parse(readFileSync(new URL('../../fixtures/typeform/essay-submission.json', import.meta.url), 'utf8'));
@@ -24,6 +26,15 @@ describe('rejectedBodyHolds', () => {
     ['a body nested too deep to read', `${'['.repeat(100)}"${TOKEN}"${']'.repeat(100)}`, false],
   ])('%s', (_case, body, holds) => {
     expect(rejectedBodyHolds(body, TOKEN)).toBe(holds);
+  });
+
+  it.each([
+    ['an essay past the size intake refuses', delivery((b) => (b.form_response.answers[0].text = 'x'.repeat(MAX_BODY_CHARS)))],
+    ['a hidden field nested past the depth intake refuses', delivery((b) => (b.form_response.hidden = { deep: JSON.parse(`${'['.repeat(MAX_JSON_DEPTH)}1${']'.repeat(MAX_JSON_DEPTH)}`) }))],
+  ])('the finished delivery of that response with %s holds nothing, though it parses', (_case, body) => {
+    const parsed = parseTypeformBody(body);
+    expect(parsed.ok && parsed.delivery.responseToken).toBe(TOKEN);
+    expect(rejectedBodyHolds(body, TOKEN)).toBe(false);
   });
 
   it('an empty token is held by nothing, not even a body with an empty token', () => {

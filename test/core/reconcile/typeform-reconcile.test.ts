@@ -128,6 +128,22 @@ describe('reconcileTypeform', () => {
     expect(report.forms[0]).toMatchObject({ alreadyHere: 1, recovered: [], failed: ['m2 (unknown_form)'] });
   });
 
+  it('sleeps only to keep requests 500 ms apart: never before the first, and each time just the rest of the gap', () => {
+    const tf = memoryTypeform([{ token: 'm1' }]);
+    reconcileTypeform(tf.deps().deps);
+    // each request takes 10 ms: the webhooks at once, then the responses and the definition 490 ms after each one ends
+    expect(tf.sleeps).toEqual([MIN_REQUEST_GAP_MS - 10, MIN_REQUEST_GAP_MS - 10]);
+  });
+
+  it('without a window given, reads from where the last complete check ended when that is more than 48 h ago', () => {
+    const lastCompleteUntil = NOW - 60 * 3_600_000;
+    const tf = memoryTypeform([]);
+    const report = reconcileTypeform(tf.deps({ lastCompleteUntil }).deps);
+    const window = { since: '2026-11-28T18:00:00', until: '2026-11-30T18:00:00' };
+    expect(report.window).toEqual(window);
+    expect(tf.requests.find((r) => r.path.endsWith('/responses'))?.query).toEqual({ ...window, page_size: '1000' });
+  });
+
   it('stops starting requests at the deadline and says the run is incomplete', () => {
     const tf = memoryTypeform([{ token: 'm1' }]);
     const report = reconcileTypeform(tf.deps({ deadline: NOW, formIds: ['F1', 'F2'] }).deps);

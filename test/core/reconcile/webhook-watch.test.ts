@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { recoveredNeedsApproval } from '../../../src/core/domain/typeform/reconciled-id';
 import { responseWindow } from '../../../src/core/reconcile/typeform-window';
-import { OUTAGE_MARGIN_MS, RECOVERY_OVERLAP_MS, RESPONSES_LAG_MS, afterRecovery, planWatch, readWatchRecord, watchDetail, watchedHook, WEBHOOK_WATCH_PROPERTY, type FormWatch } from '../../../src/core/reconcile/webhook-watch';
+import { OUTAGE_MARGIN_MS, RECOVERY_OVERLAP_MS, RESPONSES_LAG_MS, afterRecovery, emptyWatchRecord, mayReenable, planWatch, readWatchRecord, watchDetail, watchedHook, WEBHOOK_WATCH_PROPERTY, type FormWatch, type WatchRecord, type WebhookHealth } from '../../../src/core/reconcile/webhook-watch';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -106,5 +106,127 @@ describe('recoveredNeedsApproval', () => {
     ['a young recovered row with the setting at 0', 'reconciled:t1', NOW - HOUR, 0, true],
   ] as const)('%s → held: %s', (_label, eventId, submittedAt, hours, held) => {
     expect(recoveredNeedsApproval(eventId, submittedAt, NOW, hours)).toBe(held);
+  });
+});
+
+describe('watchedHook, whole answers', () => {
+  const UNKNOWN = { health: 'unknown', tag: '', url: '' };
+  it.each([
+    ['not JSON', '<html>', UNKNOWN],
+    ['JSON null', 'null', UNKNOWN],
+    ['a JSON list', '[]', UNKNOWN],
+    ['an object without items', '{}', UNKNOWN],
+    ['items that are not a list', '{"items":3}', UNKNOWN],
+    ['no webhook', hooks(), { health: 'none', tag: '', url: '' }],
+    ['entries that are not webhooks (null, text, a number, a list) count as none', JSON.stringify({ items: [null, 'x', 3, [{ tag: 'a', url: APP, enabled: true }]] }), { health: 'none', tag: '', url: '' }],
+    ['ours enabled, named', hooks({ tag: 'a', url: `${APP}?token=x`, enabled: true }), { health: 'enabled', tag: 'a', url: `${APP}?token=x` }],
+    ['ours with no enabled flag is disabled', hooks({ tag: 'a', url: `${APP}?token=x` }), { health: 'disabled', tag: 'a', url: `${APP}?token=x` }],
+    ['two of ours, the second enabled: enabled, naming the enabled one', hooks({ tag: 'old', url: `${APP}?token=x`, enabled: false }, { tag: 'new', url: `${APP}?token=y`, enabled: true }), { health: 'enabled', tag: 'new', url: `${APP}?token=y` }],
+    ['two of ours, both disabled: disabled, naming the first', hooks({ tag: 'old', url: `${APP}?token=x`, enabled: false }, { tag: 'new', url: `${APP}?token=y`, enabled: false }), { health: 'disabled', tag: 'old', url: `${APP}?token=x` }],
+    ['only others: elsewhere, naming the first of them', hooks({ tag: 'z1', url: 'https://zapier.test/1', enabled: true }, { tag: 'z2', url: 'https://zapier.test/2', enabled: false }), { health: 'elsewhere', tag: 'z1', url: 'https://zapier.test/1' }],
+  ])('%s', (_label, text, hook) => {
+    expect(watchedHook(text, APP)).toEqual(hook);
+  });
+
+  it('without a known web-app URL the first enabled webhook counts, a missing tag and URL read as empty', () => {
+    expect(watchedHook(hooks({ tag: 'off', url: 'https://x.test', enabled: false }, { enabled: true }), '')).toEqual({ health: 'enabled', tag: '', url: '' });
+  });
+});
+
+describe('mayReenable', () => {
+  it.each([
+    ['disabled', true],
+    ['enabled', false],
+    ['none', false],
+    ['elsewhere', false],
+    ['unknown', false],
+  ] as const)('a webhook %s may be switched back on: %s', (health, may) => {
+    expect(mayReenable(health)).toBe(may);
+  });
+});
+
+describe('the watch record read back', () => {
+  const read = (text: string | undefined) => readWatchRecord(text === undefined ? {} : { [WEBHOOK_WATCH_PROPERTY]: text });
+
+  it('the record before any watch owes nothing and holds nothing', () => {
+    expect(emptyWatchRecord()).toEqual({ at: 0, unhealthy: [], reenabled: [], errors: [], lastHealthyAt: null, recoverFrom: null, lastRecoveryAt: null, recovered: 0 });
+  });
+
+  it.each([
+    ['no record', undefined],
+    ['an empty property', ''],
+    ['not JSON', '{at:1'],
+    ['JSON null', 'null'],
+    ['no watch time', JSON.stringify({ unhealthy: [{ formId: 'F1', health: 'disabled' }], recovered: 2 })],
+    ['a watch time as text', JSON.stringify({ at: String(T0) })],
+  ])('%s is no record', (_label, text) => {
+    expect(read(text)).toBeNull();
+  });
+
+  it('a record with only its time owes nothing and recovered nothing', () => {
+    expect(read(JSON.stringify({ at: T0 }))).toEqual({ ...emptyWatchRecord(), at: T0 });
+  });
+
+  it('lists that are not lists read as empty, times that are not finite numbers as none, a count as text as that count', () => {
+    const text = `{"at":${T0},"unhealthy":"F1","reenabled":"F1","errors":"oops","lastHealthyAt":1e999,"recoverFrom":"${T0}","lastRecoveryAt":true,"recovered":"3"}`;
+    expect(read(text)).toEqual({ at: T0, unhealthy: [], reenabled: [], errors: [], lastHealthyAt: null, recoverFrom: null, lastRecoveryAt: null, recovered: 3 });
+  });
+
+  it('unhealthy entries that are not forms are dropped; reenabled forms and errors read as text', () => {
+    const stored = { at: T0, unhealthy: [null, 'F9', ['F8'], { formId: 'F1', health: 'disabled' }], reenabled: ['F1', 2], errors: ['F2: 500'], lastHealthyAt: T0 - HOUR, recoverFrom: T0 - 2 * HOUR, lastRecoveryAt: T0, recovered: 4 };
+    expect(read(JSON.stringify(stored))).toEqual({
+      at: T0, unhealthy: [{ formId: 'F1', health: 'disabled' }], reenabled: ['F1', '2'], errors: ['F2: 500'], lastHealthyAt: T0 - HOUR, recoverFrom: T0 - 2 * HOUR, lastRecoveryAt: T0, recovered: 4,
+    } satisfies WatchRecord);
+  });
+});
+
+describe('planWatch, whole records', () => {
+  it('one form disabled among enabled ones: the watch is not healthy (the last healthy watch stays the one before), and why others could not be read is kept', () => {
+    const healthy = planWatch(null, T0, form('enabled'), [], []).record;
+    const plan = planWatch(healthy, T0 + 15 * MIN, [{ formId: 'F1', health: 'enabled' }, { formId: 'F2', health: 'disabled' }, { formId: 'F3', health: 'unknown' }], ['F2'], ['F3: Typeform answered 500']);
+    expect(plan.record).toEqual({
+      at: T0 + 15 * MIN, unhealthy: [{ formId: 'F2', health: 'disabled' }], reenabled: ['F2'], errors: ['F3: Typeform answered 500'],
+      lastHealthyAt: T0, recoverFrom: T0 - OUTAGE_MARGIN_MS, lastRecoveryAt: null, recovered: 0,
+    } satisfies WatchRecord);
+  });
+
+  it('an outage that opens within the hour after the last one closed is recovered at once, not an hour after that recovery', () => {
+    let record = planWatch(null, T0, form('enabled'), [], []).record;
+    record = afterRecovery(planWatch(record, T0 + 15 * MIN, form('disabled'), [], []), T0 + 15 * MIN, 0, true);
+    const closing = planWatch(record, T0 + 75 * MIN, form('enabled'), [], []);
+    record = afterRecovery(closing, T0 + 75 * MIN, 0, true);
+    expect(record.recoverFrom).toBeNull();
+    const again = planWatch(record, T0 + 90 * MIN, form('disabled'), [], []);
+    expect(again.recovery).toEqual({ since: iso(T0 + 75 * MIN - OUTAGE_MARGIN_MS), until: iso(T0 + 90 * MIN - RESPONSES_LAG_MS) });
+  });
+
+  it('a plan without a recovery window changes only the recovery time and count: what is owed stays owed', () => {
+    const opened = planWatch(planWatch(null, T0, form('enabled'), [], []).record, T0 + 15 * MIN, form('disabled'), [], []);
+    const between = planWatch(afterRecovery(opened, T0 + 15 * MIN, 2, true), T0 + 30 * MIN, form('disabled'), [], []);
+    expect(between.recovery).toBeNull();
+    expect(afterRecovery(between, T0 + 31 * MIN, 0, true)).toEqual({ ...between.record, lastRecoveryAt: T0 + 31 * MIN, recovered: 2 });
+  });
+});
+
+describe('watchDetail, whole texts', () => {
+  const WATCH = '(watch 2026-12-01T08:00:00.000Z)';
+  const record = (patch: Partial<WatchRecord>): WatchRecord => ({ ...emptyWatchRecord(), at: T0, unhealthy: form('disabled'), ...patch });
+  it.each<[WebhookHealth, string]>([
+    ['enabled', 'enabled'],
+    ['disabled', 'disabled'],
+    ['none', 'missing'],
+    ['elsewhere', "pointing at another URL than this deployment's"],
+    ['unknown', 'unreadable'],
+  ])('a webhook %s reads as %s', (health, words) => {
+    expect(watchDetail(record({ unhealthy: form(health) }))).toBe(`the Typeform webhook of form F1 (${words}) ${WATCH}`);
+  });
+
+  it.each([
+    ['nothing switched back on or recovered: no tail', {}, ''],
+    ['one recovered', { recovered: 1 }, '; 1 submission(s) recovered from Typeform so far'],
+    ['two switched back on, three recovered', { reenabled: ['F1', 'F2'], recovered: 3 }, '; switched back on by formqueue: F1, F2; 3 submission(s) recovered from Typeform so far'],
+    ['one switched back on, nothing recovered', { reenabled: ['F1'] }, '; switched back on by formqueue: F1'],
+  ])('%s', (_label, patch, tail) => {
+    expect(watchDetail(record(patch))).toBe(`the Typeform webhook of form F1 (disabled) ${WATCH}${tail}`);
   });
 });

@@ -17,7 +17,28 @@ import { handleDelivery } from '../../../src/core/intake/intake';
 import { readSettings } from '../../../src/core/domain/config/settings';
 import { FORMS_MIRROR_PROPERTY, mirroredForms } from '../../../src/core/domain/config/forms-mirror';
 import { form, memoryIntake } from '../intake/memory-intake';
-import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryQueue, MemorySuppression, MemoryTally, formConfig, MemoryProperties, pendingRow, T0 } from '../memory-ports';
+import { USAGE_PROPERTY } from '../../../src/core/domain/gemini/usage-tally';
+import { RETIRED_MODELS_PROPERTY } from '../../../src/core/domain/gemini/model-list';
+import { TEMPLATES_SEEN_PROPERTY, templateFingerprint } from '../../../src/core/processing/template-change';
+import { BOUNCE_CHECK_PROPERTY } from '../../../src/core/processing/bounces';
+import {
+  FakeClock,
+  fixedRandom,
+  fixtureOutcome,
+  MemoryAudit,
+  MemoryBounceMailbox,
+  MemoryConfig,
+  MemoryGemini,
+  MemoryJournal,
+  MemoryMailer,
+  MemoryQueue,
+  MemorySuppression,
+  MemoryTally,
+  formConfig,
+  MemoryProperties,
+  pendingRow,
+  T0,
+} from '../memory-ports';
 
 const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
 
@@ -793,5 +814,100 @@ describe('the tick reads Script Properties once', () => {
     const before = w.props.calls.getAll;
     runQueueTick(w.ports, snapshot, w.clock.now());
     expect(w.props.calls.getAll - before).toBe(0);
+  });
+});
+
+describe("the tick's closing write: what the run spent, found retired and saw of Config", () => {
+  const MARKS = [USAGE_PROPERTY, RETIRED_MODELS_PROPERTY, TEMPLATES_SEEN_PROPERTY];
+  const marksOf = (w: TickWorld) => Object.fromEntries(MARKS.map((key) => [key, w.props.values[key]]));
+  const spent = { replies: 1, calls: 1, prompt: 412, output: 71, thinking: 0, cost: 0.001257, unpriced: 0 };
+
+  /** A run whose first model answers 404 (retired) and whose second writes the reply, spending ok.json's tokens. */
+  function retiringWorld(props: Record<string, string> = {}) {
+    const w = tickWorld({ ...SETTINGS, GEMINI_MODEL: 'old-model, gemini-3.5-flash', ...props });
+    const gemini = new MemoryGemini();
+    gemini.respond = (request) => (request.model === 'old-model' ? fixtureOutcome(404, 'error-404-model') : fixtureOutcome(200, 'ok'));
+    const open = w.openWorkspace;
+    w.openWorkspace = () => ({ ...open(), gemini });
+    return w;
+  }
+
+  it("stores the day's and month's tokens, the retired model and the forms' templates with the run's other marks", () => {
+    const w = retiringWorld();
+    tick(w);
+    const fingerprint = templateFingerprint(formConfig());
+    expect(JSON.parse(w.props.values[USAGE_PROPERTY])).toEqual({
+      dayKey: '2026-11-20',
+      day: { 'Wr1tE5sy|gemini-3.5-flash': spent },
+      previousDayKey: '',
+      previousDay: {},
+      monthKey: '2026-11',
+      month: { 'Wr1tE5sy|gemini-3.5-flash': spent },
+      previousMonthKey: '',
+      previousMonth: {},
+    });
+    expect(w.props.values[RETIRED_MODELS_PROPERTY]).toBe(JSON.stringify({ 'old-model': T0 }));
+    expect(w.props.values[TEMPLATES_SEEN_PROPERTY]).toBe(JSON.stringify({ '*': fingerprint, Wr1tE5sy: fingerprint }));
+  });
+
+  it('a later run that spends nothing and finds nothing new leaves all three exactly as they were', () => {
+    const w = retiringWorld();
+    tick(w);
+    const before = marksOf(w);
+    w.clock.advance(MINUTE_MS);
+    tick(w);
+    expect(marksOf(w)).toEqual(before);
+  });
+
+  it('a paused run (no model found retired, Config not read) writes no record of either, only the new day\'s empty tally', () => {
+    const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, []);
+    tick(w);
+    expect(marksOf(w)).toEqual({ [USAGE_PROPERTY]: JSON.stringify({ dayKey: '2026-11-20', day: {}, previousDayKey: '', previousDay: {}, monthKey: '2026-11', month: {}, previousMonthKey: '', previousMonth: {} }), [RETIRED_MODELS_PROPERTY]: undefined, [TEMPLATES_SEEN_PROPERTY]: undefined });
+  });
+
+  it("the daily summary counts this run's own tokens, written in the same tick", () => {
+    const w = retiringWorld({ DAILY_SUMMARY: 'true' });
+    tick(w);
+    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
+    expect(summary.body).toContain('Today so far (2026-11-20): form Wr1tE5sy, gemini-3.5-flash: 1 replies (1 calls), tokens prompt 412, output 71, thinking 0; est. $0.0013\n');
+  });
+});
+
+describe("the tick's closing write: the Journal check and the bounce check", () => {
+  it('keeps where the bounce check stopped, when the run made one', () => {
+    const w = tickWorld({ ...SETTINGS, RECONCILE_BOUNCES: 'true' }, []);
+    w.ports.bounceMail = new MemoryBounceMailbox();
+    tick(w);
+    expect(w.props.values[BOUNCE_CHECK_PROPERTY]).toBe(JSON.stringify({ at: T0, seen: [] }));
+  });
+
+  it('more open submissions than the Journal state holds: the oldest are dropped, and the log says how many', () => {
+    // Ten unfinished rows with long response tokens: their keys fill more than the 80,000 characters the state keeps.
+    const rows = Array.from({ length: 10 }, (_, i) => pendingRow({ eventId: `e${i}`, responseToken: `${i}${'t'.repeat(8500)}`, status: 'NEEDS_REVIEW' }));
+    const w = tickWorld(SETTINGS, rows);
+    const open = w.openWorkspace;
+    const journal = new MemoryJournal();
+    w.openWorkspace = () => ({ ...open(), journal });
+    tick(w);
+    expect(w.warnings).toEqual(['the Journal check watches too many open submissions: 1 of the oldest are no longer watched']);
+  });
+
+  it('a missing Journal sheet is CONFIG_MISSING with its message, held open after the run', () => {
+    const w = tickWorld();
+    const open = w.openWorkspace;
+    const journal = new MemoryJournal();
+    journal.missing = codedError('CONFIG_MISSING', 'the Journal sheet is missing; run Set up');
+    w.openWorkspace = () => ({ ...open(), journal });
+    tick(w);
+    expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open', detail: 'the Journal sheet is missing; run Set up' });
+  });
+});
+
+describe('the daily summary and the Suppressed sheet', () => {
+  it('a spreadsheet without a Suppressed sheet counts no suppressed address (not "could not be read")', () => {
+    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', PAUSED: 'true' }, []);
+    tick(w);
+    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
+    expect(summary.body).toContain('Bounces and suppression: bounces not checked (RECONCILE_BOUNCES off); 0 addresses on the Suppressed sheet; 0 rows stopped because their address is suppressed\n');
   });
 });
