@@ -252,7 +252,7 @@ function processingSecondPass() {
     '  nothing is mailed. Held moves show in the run\'s copies at once (the per-recipient count sees a mailed row as',
     '  SENT). A held batch never waits across a mail or a Gemini call (both come after a claim\'s commit, which takes it',
     '  along), a read of the Queue or a write of its own (`releaseHeld` first), or the run\'s end, even one ended by an',
-    '  error: a mail\'s SENT is written whatever fails after its batch (test/core/processing/process-run-held-writes.test.ts). What',
+    '  error: a mail\'s SENT is written whatever fails after its batch (test/core/processing/process-run.test.ts, "writes held for the next commit"). What',
     '  changes: a reply is in the sheet with its send claim, a few ms of computing later (a row is READY only when it is',
     '  not sent at once: approval, a limit, a broken template); a batch\'s SENT lands with the next claims, so a run killed',
     '  in between (a few ms; the run budget, 270 s, leaves 90 s before Google\'s limit) leaves the batch in SENDING, where',
