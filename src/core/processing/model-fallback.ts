@@ -52,18 +52,30 @@ export function fallBackFromRetired(
   verdicts: GeminiVerdict[],
   call: (requests: readonly GeminiRequest[]) => GeminiOutcome[],
 ): void {
-  const replaced = new Map<string, string>();
+  // Per retired id, every model that replaced it: two forms' lists may go on from the same id to different models.
+  const replaced = new Map<string, Set<string>>();
   const retired = run.summary.retiredModels;
   const before = new Map(retired);
   const isNotFound = (verdict: GeminiVerdict) => verdict.kind === 'systemic' && verdict.incident === 'GEMINI_MODEL_NOT_FOUND';
-  for (let step = 0; step < MAX_FALLBACK_STEPS; step++) {
+  const answeredNotFound = new Set<string>();
+  const rememberNotFound = (): number[] => {
     const notFound = verdicts.flatMap((verdict, i) => (isNotFound(verdict) ? [i] : []));
-    for (const i of notFound) retired.set(rows[i].request.model, run.deps.clock.now());
+    for (const i of notFound) {
+      const model = rows[i].request.model;
+      if (answeredNotFound.has(model)) continue; // already stamped this round
+      answeredNotFound.add(model);
+      retired.set(model, run.deps.clock.now());
+    }
+    return notFound;
+  };
+  for (let step = 0; step < MAX_FALLBACK_STEPS; step++) {
+    const notFound = rememberNotFound();
     const moving = notFound.filter((i) => nextLiveModel(rows[i].models, rows[i].request.model, run.summary.retiredModels) !== null);
     if (moving.length === 0) break;
     for (const i of moving) {
       const next = nextLiveModel(rows[i].models, rows[i].request.model, run.summary.retiredModels) as string;
-      replaced.set(rows[i].request.model, next);
+      const to = replaced.get(rows[i].request.model) ?? new Set<string>();
+      replaced.set(rows[i].request.model, to.add(next));
       rows[i].request = withModel(rows[i].request, next);
     }
     if (isOverBudget(run)) {
@@ -77,6 +89,8 @@ export function fallBackFromRetired(
       verdicts[i] = classifyGeminiOutcome(again[j], { model: rows[i].request.model });
     });
   }
+  // The last step's 404s too: a model that answered 404 after the step limit is not asked first again next run.
+  rememberNotFound();
   // A model that wrote a reply is not retired, whatever an earlier 404 said.
   verdicts.forEach((verdict, i) => {
     if (verdict.kind === 'ok') retired.delete(rows[i].request.model);
@@ -89,7 +103,10 @@ export function fallBackFromRetired(
     return;
   }
   if (replaced.size > 0) {
-    const lines = Array.from(replaced, ([from, to]) => `Gemini answered 404 (not found) for model ${from}: it is retired or unknown. Replies are now written by ${to}.`);
+    const lines = Array.from(replaced, ([from, to]) => {
+      const by = to.size === 1 ? [...to][0] : `${[...to].join(' or ')} (the next model on each form's list)`;
+      return `Gemini answered 404 (not found) for model ${from}: it is retired or unknown. Replies are now written by ${by}.`;
+    });
     raiseIncident(run, 'GEMINI_MODEL_RETIRED', lines.join('\n'));
   }
 }

@@ -159,8 +159,10 @@ describe('fallBackFromRetired', () => {
     fallBackFromRetired(run, rows, verdicts, call);
     expect(w.gemini.calls).toEqual([[fallbackOf('gemini-3.5-flash'), fallbackOf('gemini-3.5-flash-lite')]]);
     expect(verdicts).toEqual([{ kind: 'ok', text: OK_TEXT }, OK, { kind: 'ok', text: OK_TEXT }]);
-    // One line per retired id: the last replacement named.
-    expect(w.incidents.raised.map((incident) => incident.detail)).toEqual([retiredLine('a', 'gemini-3.5-flash-lite')]);
+    // One line per retired id, naming every model that replaced it (each form's list goes on to its own next model).
+    expect(w.incidents.raised.map((incident) => incident.detail)).toEqual([
+      'Gemini answered 404 (not found) for model a: it is retired or unknown. Replies are now written by gemini-3.5-flash or gemini-3.5-flash-lite (the next model on each form\'s list).',
+    ]);
   });
 
   it('a row whose list has no model left keeps its 404; the id is remembered, as another row\'s model answered; nothing replaced, nothing told', () => {
@@ -201,7 +203,7 @@ describe('fallBackFromRetired', () => {
     expect(w.incidents.raised.map((incident) => incident.detail)).toEqual([retiredLine('a', 'b')]);
   });
 
-  it('a round walks at most five models down a list: the sixth 404 stays the row\'s verdict', () => {
+  it('a round walks at most five models down a list: the sixth 404 stays the row\'s verdict, and that model is remembered too, so the next run starts past it', () => {
     const models = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6'];
     const { w, run, call } = setup(models);
     const rows = [asking('m0', models), asking('d', ['d'])];
@@ -210,7 +212,7 @@ describe('fallBackFromRetired', () => {
     expect(w.gemini.calls).toEqual(['m1', 'm2', 'm3', 'm4', 'm5'].map((model) => [fallbackOf(model)]));
     expect(verdicts).toEqual([notFound('m5'), OK]);
     expect(rows[0].request.model).toBe('m5');
-    expect(Array.from(run.summary.retiredModels.keys())).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(Array.from(run.summary.retiredModels.keys())).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
     expect(w.incidents.raised.map((incident) => incident.detail.split('\n'))).toEqual([
       [retiredLine('m0', 'm1'), retiredLine('m1', 'm2'), retiredLine('m2', 'm3'), retiredLine('m3', 'm4'), retiredLine('m4', 'm5')],
     ]);
