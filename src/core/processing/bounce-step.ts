@@ -45,11 +45,12 @@ export function runBounceCheck(run: Run): void {
   const seen = new Set(last?.seen ?? []);
   let listed: string[];
   const read: BounceNotice[] = [];
+  const readIds: string[] = [];
   try {
     listed = mailbox.list(bounceQuery(since));
     for (const id of listed.filter((id) => !seen.has(id)).slice(0, MAX_NOTICES_PER_CHECK)) {
       read.push(mailbox.read(id));
-      seen.add(id);
+      readIds.push(id);
     }
   } catch (error) {
     // Only Gmail is called in here: whatever it throws (scope, service off, outage) is the check's failure.
@@ -83,12 +84,17 @@ export function runBounceCheck(run: Run): void {
   const added = additions.length === 0 || addSuppressed(run, additions);
   commitBatch(run, batch);
   // Not recorded when the addresses could not be kept: the next run reads the same notices again and adds them.
-  if (added) run.summary.bounceCheck = checkRecord(last, now, { seen, listed, bouncedAt });
+  if (added) run.summary.bounceCheck = checkRecord(last, now, { readIds, listed, bouncedAt });
 }
 
-/** What this check leaves for the next: the ids of this window (older ones are before its `since` anyway), and the tally. */
-function checkRecord(last: BounceCheckState | null, now: number, read: { seen: Set<string>; listed: string[]; bouncedAt: number[] }): BounceCheckState {
-  const state: BounceCheckState = { at: now, seen: Array.from(read.seen).filter((id) => read.listed.includes(id)).slice(0, MAX_SEEN_IDS) };
+/**
+ * What this check leaves for the next: the ids of this window (older ones are before its `since` anyway), the ones
+ * read now first, and the tally. Past MAX_SEEN_IDS the oldest go: dropping the ids just read instead would have the
+ * next check read them again and count their bounces twice.
+ */
+function checkRecord(last: BounceCheckState | null, now: number, read: { readIds: string[]; listed: string[]; bouncedAt: number[] }): BounceCheckState {
+  const ids = [...new Set([...read.readIds, ...(last?.seen ?? [])])];
+  const state: BounceCheckState = { at: now, seen: ids.filter((id) => read.listed.includes(id)).slice(0, MAX_SEEN_IDS) };
   const bounced = tallyBounces(last?.bounced ?? [], read.bouncedAt, now);
   return bounced.length === 0 ? state : { ...state, bounced };
 }

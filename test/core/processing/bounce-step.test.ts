@@ -210,7 +210,7 @@ describe('runBounceCheck: what is read, and what is recorded for the next check'
     runBounceCheck(w.run);
     expect(w.inbox.reads).toEqual(['new']);
     expect(w.queue.rows.map((row) => row.error)).toEqual(['', bouncedError('r2@example.com', 'new')]);
-    expect(w.run.summary.bounceCheck).toEqual({ at: T0, seen: ['old', 'new'], bounced: [[T0 - 2 * HOUR, 1], [T0 - HOUR, 1]] });
+    expect(w.run.summary.bounceCheck).toEqual({ at: T0, seen: ['new', 'old'], bounced: [[T0 - 2 * HOUR, 1], [T0 - HOUR, 1]] });
   });
 
   it('reads at most 20 notices a check, in the order the inbox lists them; the rest wait for the next', () => {
@@ -230,6 +230,24 @@ describe('runBounceCheck: what is read, and what is recorded for the next check'
     runBounceCheck(w.run);
     expect(w.inbox.reads).toEqual([]);
     expect(w.run.summary.bounceCheck).toEqual({ at: T0, seen: ids.slice(0, 200) });
+  });
+
+  it('past 200 ids the oldest go, never the ones read now: the next check does not read a bounce again and count it twice', () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `n${i}`);
+    const notices = () => [...ids.map((id) => notice(id, 'stranger@example.net')), notice('new', 'r1@example.com')];
+    const w = setUp([sent(1)], { at: T0 - 30 * MINUTE, seen: ids });
+    w.inbox.notices.push(...notices());
+    runBounceCheck(w.run);
+    expect(w.inbox.reads).toEqual(['new']);
+    const record = w.run.summary.bounceCheck;
+    expect(record).toEqual({ at: T0, seen: ['new', ...ids.slice(0, 199)], bounced: [[T0 - HOUR, 1]] });
+    // The next check, with the same 201 notices still in its window: the bounce is not read again and the tally stays
+    // at one; only the oldest id, the one the cap let go, is read again (a stranger's notice: it counts nothing).
+    const next = setUp([sent(1)], { ...(record as BounceCheckState), at: T0 - 30 * MINUTE });
+    next.inbox.notices.push(...notices());
+    runBounceCheck(next.run);
+    expect(next.inbox.reads).toEqual(['n199']);
+    expect(next.run.summary.bounceCheck?.bounced).toEqual([[T0 - HOUR, 1]]);
   });
 
   it('with no bounce now and none in the last day, the record carries no tally', () => {
