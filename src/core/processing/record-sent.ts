@@ -1,6 +1,7 @@
 // A mail's outcome recorded when the SENT write was refused: the row found again by its claim, or the Log line alone.
 import type { QueueRow } from '../domain/queue/queue-row';
 import { withLedgerFacts } from '../domain/mail/send-ledger';
+import { logLineOf } from '../domain/queue/submission-identity';
 import { newBatch, type Run } from './run-context';
 import { commitBatch, appendLog } from './run-writes';
 
@@ -30,14 +31,15 @@ export function recordRefusedSent(run: Run, claimed: QueueRow, sentAt: number): 
     const again = newBatch();
     again.rows.push({ ...found, ...patch, status: 'SENT', updatedAt: now });
     again.read.push(found);
-    again.entries.push({
+    // With the submission's identity, as every system move: a row of the same submission under another event_id
+    // sees in the ledger that it was mailed.
+    again.entries.push(logLineOf(found, {
       at: now,
-      eventId: found.eventId,
       from: String(found.status),
       to: 'SENT',
       by: 'system',
       detail: withLedgerFacts(`mailed to the respondent (${claimed.mailRef}); marked SENT over ${String(found.status)}, which a person set while it was SENDING`, facts),
-    });
+    }));
     if (commitBatch(run, again).length > 0) return;
   }
   const where =
@@ -45,12 +47,11 @@ export function recordRefusedSent(run: Run, claimed: QueueRow, sentAt: number): 
     : holders.length > 1 ? `${holders.length} rows hold its event_id and mail_ref`
     : holders[0].status === 'SENT' ? 'its row already shows SENT (set by a person)'
     : 'its row changed again while being marked';
-  appendLog(run, [{
+  appendLog(run, [logLineOf(claimed, {
     at: run.deps.clock.now(),
-    eventId: claimed.eventId,
     from: 'SENDING',
     to: 'SENT',
     by: 'system',
     detail: withLedgerFacts(`mailed to the respondent (${claimed.mailRef}); not marked SENT on the sheet: ${where}`, facts),
-  }]);
+  })]);
 }

@@ -28,6 +28,8 @@ function setUp(rows: QueueRow[]) {
 const logOnly = (where: string): LogEntry => ({
   at: NOW,
   eventId: 'aaaaaa',
+  // The submission's identity, as on every system move: another row of it (another event_id) sees it was mailed.
+  submission: 'tf:Wr1tE5sy:tok-aaaaaa',
   from: 'SENDING',
   to: 'SENT',
   by: 'system',
@@ -53,6 +55,7 @@ describe('recordRefusedSent: the mail went, whatever a person did to the row mea
       {
         at: NOW,
         eventId: 'aaaaaa',
+        submission: 'tf:Wr1tE5sy:tok-aaaaaa',
         from: 'FAILED',
         to: 'SENT',
         by: 'system',
