@@ -39,3 +39,41 @@ describe('judgeGeminiTrial', () => {
     expect(verdict.note).toMatch(note);
   });
 });
+
+describe('geminiTrialOf: the value as saved', () => {
+  it.each<[string, Record<string, string>, { apiKey: string; model: string } | null]>([
+    ['a key pasted with spaces and a line break is tried without them', { GEMINI_API_KEY: `  ${KEY}\n` }, { apiKey: KEY, model: 'gemini-3.5-flash' }],
+    ['a key of blanks alone is no key: nothing tried', { GEMINI_API_KEY: '  \n' }, null],
+    ['a model list of blanks: the default model', { GEMINI_API_KEY: KEY, GEMINI_MODEL: '   ' }, { apiKey: KEY, model: 'gemini-3.5-flash' }],
+  ])('%s', (_what, set, expected) => {
+    expect(geminiTrialOf({ set, remove: [] }, {})).toEqual(expected);
+  });
+});
+
+describe('judgeGeminiTrial: a quota says nothing about the key or the model', () => {
+  const couldNotTry = { refused: null, note: ' It could not be tried now (Gemini did not answer the one-line test clearly): formqueue → Self-test tries it again.' };
+  it.each<[string, GeminiOutcome]>([
+    ['Gemini\'s daily quota used up (429 per day)', http(429, 'error-429-per-day')],
+    ['Apps Script\'s daily URL Fetch quota used up', { kind: 'transport', message: 'Service invoked too many times for one day: urlfetch.' }],
+  ])('%s: saved, and said it could not be tried', (_what, outcome) => {
+    expect(judgeGeminiTrial(outcome, 'gemini-3.5-flash')).toEqual(couldNotTry);
+  });
+
+  it.each<[string, GeminiOutcome, { refused: string | null; note: string }]>([
+    [
+      'the key refused',
+      http(400, 'error-400-bad-key'),
+      {
+        refused: 'Gemini refused this API key in a one-line test: no reply can be written with it. Create a key in Google AI Studio and set it again. Save it anyway?',
+        note: ' Gemini refused the key in a one-line test.',
+      },
+    ],
+    [
+      'the model unknown',
+      http(404, 'error-404-model'),
+      { refused: 'Gemini does not know the model gemini-2.0-old for this key (models are retired often): no reply can be written with it. Save it anyway?', note: ' Gemini does not know the model gemini-2.0-old.' },
+    ],
+  ])('%s: the question and the note, exactly', (_what, outcome, expected) => {
+    expect(judgeGeminiTrial(outcome, 'gemini-2.0-old')).toEqual(expected);
+  });
+});

@@ -117,6 +117,29 @@ describe('what staff read after a menu action, exactly', () => {
     expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF).message).toBe('Queued for a new try: 1 row (4).\nA new reply will be written for them on the next run.');
   });
 
+  it('a retry over forms with approval on, off and unknown names the rows of each', () => {
+    const approval: Record<string, boolean | null> = { mailed: false, held: true, unknown: null };
+    const rows = [
+      repliedRow('FAILED', { rowNumber: 4, formId: 'mailed' }),
+      repliedRow('FAILED', { rowNumber: 5, formId: 'held' }),
+      repliedRow('NEEDS_REVIEW', { rowNumber: 6, formId: 'mailed' }),
+      repliedRow('FAILED', { rowNumber: 7, formId: 'unknown' }),
+      repliedRow('NEEDS_REVIEW', { rowNumber: 8, formId: 'held' }),
+    ];
+    expect(applyMenuAction('retry', rows, STAFF, (formId) => approval[formId]).message).toBe(
+      [
+        'Queued for a new try: 5 rows (4, 5, 6, 7, 8).',
+        'Row 4, 6 will be written and mailed on the next run.',
+        'The new replies of row 5, 8 will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.',
+      ].join('\n'),
+    );
+  });
+
+  it('a retry of rows all from forms with approval off says they will be mailed', () => {
+    const rows = [repliedRow('FAILED', { rowNumber: 4 }), repliedRow('NEEDS_REVIEW', { rowNumber: 5 })];
+    expect(applyMenuAction('retry', rows, STAFF, () => false).message).toBe('Queued for a new try: 2 rows (4, 5).\nThey will be written and mailed on the next run.');
+  });
+
   it('skip acts on any unfinished row and leaves the refusal of finished ones to the move itself', () => {
     const outcome = applyMenuAction('skip', [repliedRow('GENERATING', { rowNumber: 2 }), repliedRow('DUPLICATE', { rowNumber: 3 })], STAFF);
     expect(outcome.changed.map((r) => r.rowNumber)).toEqual([2]);
