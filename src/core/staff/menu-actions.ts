@@ -91,16 +91,30 @@ function summarise(spec: ActionSpec, selected: number, outcome: Omit<MenuOutcome
   return lines.join('\n');
 }
 
-/** What the next run does with rows sent back to PENDING: mailed, or written and held for approval, as their form says. */
+/** "row 4" or "rows 4, 6" ("Row…" to start a sentence). */
+function rowNumbers(rows: readonly QueueRow[], word: 'row' | 'Row' = 'row'): string {
+  return `${word}${rows.length === 1 ? '' : 's'} ${rows.map((row) => row.rowNumber).join(', ')}`;
+}
+
+/**
+ * What the next run does with rows sent back to PENDING: mailed, or written and held for approval, as their form says;
+ * a row whose form's approval setting could not be read is named too (it gets a new reply, held or not as Config says
+ * by then).
+ */
 function nextRunLines(rows: readonly QueueRow[], awaitsApproval: (formId: string) => boolean | null): string[] {
   const held = rows.filter((row) => awaitsApproval(row.formId) === true);
   const mailed = rows.filter((row) => awaitsApproval(row.formId) === false);
+  const unknown = rows.filter((row) => awaitsApproval(row.formId) === null);
   if (held.length === 0 && mailed.length === 0) return ['A new reply will be written for them on the next run.'];
   const lines: string[] = [];
-  if (mailed.length > 0) lines.push(`${mailed.length === rows.length ? 'They' : `Row ${mailed.map((row) => row.rowNumber).join(', ')}`} will be written and mailed on the next run.`);
+  if (mailed.length > 0) {
+    const who = mailed.length === rows.length ? 'They' : rowNumbers(mailed, 'Row');
+    lines.push(`${who} will be written and mailed on the next run.`);
+  }
   if (held.length > 0) {
-    const who = held.length === rows.length ? 'Their new replies' : `The new replies of row ${held.map((row) => row.rowNumber).join(', ')}`;
+    const who = held.length === rows.length ? 'Their new replies' : `The new replies of ${rowNumbers(held)}`;
     lines.push(`${who} will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.`);
   }
+  if (unknown.length > 0) lines.push(`A new reply will be written for ${rowNumbers(unknown)} on the next run (Config could not be read, so whether it waits for approval is not known yet).`);
   return lines;
 }

@@ -117,7 +117,7 @@ describe('what staff read after a menu action, exactly', () => {
     expect(applyMenuAction('retry', [repliedRow('FAILED', { rowNumber: 4 })], STAFF).message).toBe('Queued for a new try: 1 row (4).\nA new reply will be written for them on the next run.');
   });
 
-  it('a retry over forms with approval on, off and unknown names the rows of each', () => {
+  it('a retry over forms with approval on, off and unknown names the rows of each, in the plural where there are several', () => {
     const approval: Record<string, boolean | null> = { mailed: false, held: true, unknown: null };
     const rows = [
       repliedRow('FAILED', { rowNumber: 4, formId: 'mailed' }),
@@ -129,8 +129,27 @@ describe('what staff read after a menu action, exactly', () => {
     expect(applyMenuAction('retry', rows, STAFF, (formId) => approval[formId]).message).toBe(
       [
         'Queued for a new try: 5 rows (4, 5, 6, 7, 8).',
-        'Row 4, 6 will be written and mailed on the next run.',
-        'The new replies of row 5, 8 will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.',
+        'Rows 4, 6 will be written and mailed on the next run.',
+        'The new replies of rows 5, 8 will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.',
+        'A new reply will be written for row 7 on the next run (Config could not be read, so whether it waits for approval is not known yet).',
+      ].join('\n'),
+    );
+  });
+
+  it('one row of each kind is named in the singular', () => {
+    const approval: Record<string, boolean | null> = { mailed: false, held: true, unknown: null };
+    const rows = [
+      repliedRow('FAILED', { rowNumber: 4, formId: 'mailed' }),
+      repliedRow('FAILED', { rowNumber: 5, formId: 'held' }),
+      repliedRow('FAILED', { rowNumber: 6, formId: 'unknown' }),
+      repliedRow('FAILED', { rowNumber: 7, formId: 'unknown' }),
+    ];
+    expect(applyMenuAction('retry', rows, STAFF, (formId) => approval[formId]).message).toBe(
+      [
+        'Queued for a new try: 4 rows (4, 5, 6, 7).',
+        'Row 4 will be written and mailed on the next run.',
+        'The new replies of row 5 will be written on the next run and then wait for approval (approval is on for their form): nothing is mailed until someone approves.',
+        'A new reply will be written for rows 6, 7 on the next run (Config could not be read, so whether it waits for approval is not known yet).',
       ].join('\n'),
     );
   });
