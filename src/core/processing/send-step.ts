@@ -26,7 +26,9 @@ export function runSendStep(run: Run): void {
   const rowsOf = (code: string) => Array.from(step.configRows.entries()).flatMap(([rowNumber, error]) => (error.startsWith(`${code}:`) ? [rowNumber] : []));
   if (step.configProblems.length > 0) raiseIncident(run, 'TEMPLATE_INVALID', step.configProblems.join('\n'), [...rowsOf('TEMPLATE_INVALID'), ...step.windowProblemRows]);
   const sheetProblems = step.configSheetProblems ?? [];
-  if (sheetProblems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', sheetProblems.join('\n'), rowsOf('CONFIG_INVALID'));
+  // A row waiting for its unreadable send window is noted CONFIG_INVALID too, but its problem is TEMPLATE_INVALID's
+  // (named there): this incident names only the rows its own detail explains.
+  if (sheetProblems.length > 0) raiseIncident(run, 'CONFIG_SHEET_INVALID', sheetProblems.join('\n'), rowsOf('CONFIG_INVALID').filter((row) => !step.windowProblemRows.has(row)));
   if (step.limited.length > 0) {
     raiseIncident(
       run,
