@@ -5,6 +5,7 @@ import { generationConfigFor, SYSTEM_INSTRUCTION } from '../../../src/core/domai
 import type { GeminiOutcome } from '../../../src/core/domain/ports';
 import { fixtureOutcome, formConfig, okOutcome, settingsWith } from '../memory-ports';
 import { queueRow } from '../fakes/rows';
+import { payloadOf } from '../fakes/typeform-delivery';
 
 const settings = settingsWith({ GEMINI_MODEL: 'gemini-3.5-flash, gemini-3.5-flash-lite', GEMINI_PRICES: 'my-model=2/10' });
 const request = (model: string) => ({ model, body: {} });
@@ -12,19 +13,6 @@ const http = (status: number, body: unknown): GeminiOutcome => ({ kind: 'http', 
 /** A 200 with a reply, the tokens it reports and (when given) the model version. */
 const reply = (text: string, usage: Record<string, number>, modelVersion?: string) =>
   http(200, { candidates: [{ content: { parts: [{ text }] }, finishReason: 'STOP' }], usageMetadata: usage, ...(modelVersion === undefined ? {} : { modelVersion }) });
-
-/** A Typeform delivery with one answer (ref `name`). */
-const payloadOf = (name: string) =>
-  JSON.stringify({
-    event_id: 'e1',
-    event_type: 'form_response',
-    form_response: {
-      form_id: 'F1',
-      token: 't1',
-      definition: { fields: [{ id: 'a', ref: 'name', type: 'short_text', title: 'Name' }] },
-      answers: [{ type: 'text', text: name, field: { id: 'a', type: 'short_text', ref: 'name' } }],
-    },
-  });
 
 describe('previewModels', () => {
   it('the form\'s own list, in its order, when its Config names one', () => {

@@ -5,20 +5,7 @@ import { blankFormConfig } from '../../../src/core/domain/config/form-config';
 import type { QueueRow } from '../../../src/core/domain/queue/queue-row';
 import { formConfig, world } from '../memory-ports';
 import { queueRow, T0 } from '../fakes/rows';
-
-/** A Typeform delivery with one answer (ref `name`) and, when given, its submitted_at. */
-const payloadOf = (name: string, submittedAt?: unknown) =>
-  JSON.stringify({
-    event_id: 'e1',
-    event_type: 'form_response',
-    form_response: {
-      form_id: 'F1',
-      token: 't1',
-      ...(submittedAt === undefined ? {} : { submitted_at: submittedAt }),
-      definition: { fields: [{ id: 'a', ref: 'name', type: 'short_text', title: 'Name' }] },
-      answers: [{ type: 'text', text: name, field: { id: 'a', type: 'short_text', ref: 'name' } }],
-    },
-  });
+import { payloadOf } from '../fakes/typeform-delivery';
 
 describe('processingConfigFor', () => {
   it('a form switched off since its submission came in is still processed with its own Config (enabled reads true)', () => {
