@@ -1,5 +1,6 @@
-// ESLint: rules that catch real problems (floating promises, unused code) and keep each function short and
-// simple enough to read at once. Style is left to the authors; there is no formatter on purpose.
+// ESLint: rules that catch real problems (unused code, ESLint's recommended bug rules) and keep each function short
+// and simple enough to read at once. The type-aware rules (floating and misused promises) are oxlint's
+// (.oxlintrc.json). Style is left to the authors; there is no formatter on purpose.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -65,16 +66,6 @@ export default tseslint.config(
       'prefer-rest-params': 'off',
       'prefer-spread': 'off',
       'prefer-const': 'off',
-    },
-  },
-  {
-    // The runtime and everything that drives it: a promise nobody awaits loses its rejection (a hung execution,
-    // a silent crash). Type-aware, so only here.
-    files: ['emulator/**/*.mjs', 'bench/**/*.mjs', 'harness/**/*.mjs', 'scripts/**/*.mjs', 'src/**/*.ts', 'test/**/*.ts'],
-    languageOptions: { parserOptions: { project: ['./tsconfig.lint.json'], tsconfigRootDir: import.meta.dirname } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
   },
   {

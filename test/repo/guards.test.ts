@@ -1,6 +1,6 @@
 // The lint guards can fail: each is run, with the project's own config, on a small tree that breaks its rule.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ESLint } from 'eslint';
@@ -27,14 +27,11 @@ function run(bin: string, args: string[]): { failed: boolean; output: string } {
   }
 }
 
-// Every ESLint probe file exists before the first lint: with CI=true typescript-eslint infers a single run and builds
-// the probe's program once, so a file written after the first lint is "not found in any of the provided project(s)".
 const LONG_BODY = Array.from({ length: 81 }, (_, i) => `  total += ${i};`).join('\n');
 const BRANCHES = Array.from({ length: 21 }, (_, i) => `  if (n === ${i}) return ${i};`).join('\n');
 const CODE_LINES = (count: number) => Array.from({ length: count }, (_, i) => `export const c${i} = ${i};`).join('\n');
 const COMMENT_LINES = Array.from({ length: 100 }, (_, i) => `// why ${i}`).join('\n');
 const ESLINT_PROBES: Record<string, string> = {
-  'emulator/floating.mjs': "async function later() { return 1; }\nexport function start() { later(); }\n",
   'src/core/unused.ts': 'export function f(): number { const left = 1; return 2; }\n',
   'src/core/long.ts': `export function f(): number {\n  let total = 0;\n${LONG_BODY}\n  return total;\n}\n`,
   'src/core/branchy.ts': `export function f(n: number): number {\n${BRANCHES}\n  return -1;\n}\n`,
@@ -45,7 +42,9 @@ const ESLINT_PROBES: Record<string, string> = {
 write({
   ...ESLINT_PROBES,
   'package.json': JSON.stringify({ name: 'probe', private: true, type: 'module' }),
-  'tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true, noEmit: true, lib: ['ES2020'], types: [], moduleResolution: 'bundler', module: 'ESNext' }, include: ['src', 'emulator'] }),
+  'emulator/floating.mjs': "async function later() { return 1; }\nexport function start() { later(); }\n",
+  'test/misused.test.ts': "async function later(): Promise<number> { return 1; }\nexport function start(): number { return later() ? 1 : 2; }\n",
+  'tsconfig.json': JSON.stringify({ compilerOptions: { allowJs: true, noEmit: true, lib: ['ES2020'], types: [], moduleResolution: 'bundler', module: 'ESNext' }, include: ['src', 'emulator', 'test'] }),
   'src/entry/main.ts': "import { tick } from '../gas/runner';\nexport const main = tick;\n",
   'src/gas/runner.ts': "import { main } from '../entry/main';\nimport { decide } from '../core/decide';\nexport function tick(): unknown { return [main, decide()]; }\n",
   'src/core/decide.ts': "import { sheet } from '../gas/sheet';\nimport { readFileSync } from 'node:fs';\nimport { fixture } from '../../test/fixture';\nexport function decide(): unknown { return [sheet, readFileSync, fixture]; }\nexport const neverUsed = 1;\n",
@@ -78,21 +77,23 @@ describe('knip reports dead code', () => {
   it('names an export nothing uses', () => expect(output).toMatch(/neverUsed\s+src\/core\/decide\.ts/));
 });
 
+// oxlint finds its type-aware half (oxlint-tsgolint) in the project's node_modules, as it would in any project.
+symlinkSync(join(ROOT, 'node_modules'), join(TREE, 'node_modules'), 'dir');
+
+describe('oxlint rejects a promise nobody handles (type-aware)', () => {
+  const { failed, output } = run('oxlint/bin/oxlint', ['--config', join(ROOT, '.oxlintrc.json'), '--type-aware', '--tsconfig', 'tsconfig.json', '--format', 'unix', 'emulator', 'test']);
+
+  it('fails the run', () => expect(failed).toBe(true));
+  it('a promise left floating in the runtime', () => expect(output).toMatch(/^emulator\/floating\.mjs:2:27: Promises must be awaited.*typescript\(no-floating-promises\)/m));
+  it('a promise used as a condition in a test', () => expect(output).toMatch(/^test\/misused\.test\.ts:2:42: Expected non-Promise value in a boolean conditional.*typescript\(no-misused-promises\)/m));
+});
+
 describe('ESLint rejects what a reader would trip on', () => {
   const lint = async (path: string): Promise<string[]> => {
-    const eslint = new ESLint({
-      cwd: TREE,
-      overrideConfigFile: join(ROOT, 'eslint.config.mjs'),
-      // The probe's own program for the type-aware rules, instead of the repository's.
-      overrideConfig: [{ files: ['**/*.{ts,mjs}'], languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: TREE } } }],
-    });
+    const eslint = new ESLint({ cwd: TREE, overrideConfigFile: join(ROOT, 'eslint.config.mjs') });
     const [result] = await eslint.lintFiles([path]);
     return result.messages.map((m) => m.ruleId ?? m.message);
   };
-
-  it('a promise left floating in the runtime', async () => {
-    expect(await lint('emulator/floating.mjs')).toEqual(['@typescript-eslint/no-floating-promises']);
-  });
 
   it('an unused variable', async () => {
     expect(await lint('src/core/unused.ts')).toEqual(['@typescript-eslint/no-unused-vars']);

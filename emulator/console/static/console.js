@@ -520,7 +520,7 @@ async function start() {
     await deliver(body, name);
   });
   $('redeliver').addEventListener('click', () => {
-    if (state.lastDelivery) deliver(state.lastDelivery.body, `redelivered ${state.lastDelivery.label}`);
+    if (state.lastDelivery) void deliver(state.lastDelivery.body, `redelivered ${state.lastDelivery.label}`);
   });
   $('message-dismiss').addEventListener('click', () => say(''));
   $('mail-close').addEventListener('click', () => $('mail-view').close());
@@ -538,7 +538,7 @@ async function start() {
   $('rows-earlier').addEventListener('click', () => turnPage(-1));
   $('rows-later').addEventListener('click', () => turnPage(1));
   $('faults-clear').addEventListener('click', async () => { await api('/api/faults', { method: 'DELETE' }); say('all faults ended'); await refresh(); });
-  $('cell-enter').addEventListener('click', () => { if (state.cell) editCell(`${colName(state.cell.col)}${state.cell.row}`, $('cell-value').value); });
+  $('cell-enter').addEventListener('click', () => { if (state.cell) void editCell(`${colName(state.cell.col)}${state.cell.row}`, $('cell-value').value); });
   await loadTabs();
   if (!state.sheets.includes(state.tab)) state.tab = state.sheets[0] ?? 'Outbox';
   await openTab(state.tab);
