@@ -1,17 +1,20 @@
 // `npm test`: the build, then the static checks (type-check, lint) beside vitest, failing if either fails.
 //
-// Why beside and not before: the checks are one process on one core (type-check ~10 s, ESLint's type-aware rules
-// ~45–75 s cold, dependency-cruiser, knip), and vitest leaves much of the second core idle while its runtime tests
-// wait on worker threads and HTTP (a clean clone's `npm test` used 1.1 cores on average, docs/quality.md). One after
-// the other they cost the sum; side by side the checks fill the idle core. The checks' output is held until they
-// finish so vitest's report stays readable; each part prints what it ran and how it ended.
+// Why beside and not before: the checks (type-check, oxlint, dependency-cruiser, knip: about 24 s of CPU cold) need
+// no bundle and no runtime, and vitest's runtime tests leave CPU idle while they wait on worker threads, HTTP and
+// Chromium. One after the other they cost the sum; side by side the checks fill those gaps. They run at the lowest
+// priority (`nice`), so they take only what vitest leaves: at equal priority they took half the cores while the runtime
+// tests that wait were starting, and the run ended on those tests with the cores a third idle (docs/quality.md). The
+// checks' output is held until they finish so vitest's report stays readable; each part prints how it ended.
 import { spawn } from 'node:child_process';
 
-/** Runs `command` through the shell; `quiet` holds its output until it ends. Resolves with its exit code. */
-function run(label, command, { quiet }) {
+/** Runs `command` through the shell; `quiet` holds its output until it ends, `yielding` runs it niced. Resolves with its exit code. */
+function run(label, command, { quiet, yielding = false }) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, { shell: true, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+    // `nice` (POSIX; not on Windows): the checks take the CPU vitest leaves, instead of half of it.
+    const [file, args] = yielding && process.platform !== 'win32' ? ['nice', ['-n', '19', 'sh', '-c', command]] : [command, []];
+    const child = spawn(file, args, { shell: file === command, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
     const held = [];
     if (quiet) {
       child.stdout.on('data', (chunk) => held.push(chunk));
@@ -32,7 +35,7 @@ const built = await run('build', 'node scripts/build.mjs --quiet', { quiet: fals
 if (built !== 0) process.exit(built);
 
 const [checks, tests] = await Promise.all([
-  run('type-check and lint', 'npm run --silent typecheck && npm run --silent lint', { quiet: true }),
+  run('type-check and lint', 'npm run --silent typecheck && npm run --silent lint', { quiet: true, yielding: true }),
   run('vitest', 'npx vitest run', { quiet: false }),
 ]);
 if (checks !== 0 || tests !== 0) {
