@@ -190,3 +190,166 @@ describe('the bounce tally for the health figures', () => {
     expect(bouncesSince(summary.bounceCheck ?? null, T0 - 24 * HOUR)).toBe(3);
   });
 });
+
+describe('readBounce: which addresses failed', () => {
+  const read = (failedRecipients: string, text: string, subject = 'Delivery Status Notification (Failure)') =>
+    readBounce(notice('n', 'r1@example.com', { failedRecipients, text, subject }));
+  const bounceOf = (failed: string[], reason = 'delivery failed') => ({ id: 'n', receivedAt: T0 - MINUTE, failed, reason, refs: [] });
+
+  it('a notice whose subject does not say "(Failure)" is a bounce when a line starts with "Action: failed", spaced or not', () => {
+    expect(read('r1@example.com', 'Action: failed', 'Undeliverable')).toEqual(bounceOf(['r1@example.com']));
+    expect(read('r1@example.com', 'Action:failed', 'Undeliverable')).toEqual(bounceOf(['r1@example.com']));
+  });
+
+  it('a notice whose subject does not say "(Failure)" and that says "Action: failed" only mid-line is no bounce', () => {
+    expect(read('r1@example.com', 'Note: the last Action: failed, retrying later', 'Undeliverable')).toBeNull();
+  });
+
+  it('every address the notice names failed: X-Failed-Recipients first (blank parts skipped), then the recipient lines', () => {
+    expect(read('R9@Example.com, , r1@example.com', `${status('r1@example.com')}\nOriginal-Recipient: rfc822; r2@example.com`)).toEqual(
+      bounceOf(['r9@example.com', 'r1@example.com', 'r2@example.com'], '550 5.1.1 The email account that you tried to reach does not exist.'),
+    );
+  });
+
+  it('a Final-Recipient line is read with or without spaces around "rfc822;"', () => {
+    expect(read('', 'Final-Recipient:rfc822;r1@example.com\nAction: failed')).toEqual(bounceOf(['r1@example.com']));
+    expect(read('', 'Final-Recipient: rfc822; r2@example.com\nAction: failed')).toEqual(bounceOf(['r2@example.com']));
+  });
+
+  it('a recipient header under another name (X-Original-Recipient) is not read', () => {
+    expect(read('r1@example.com', 'Action: failed\nX-Original-Recipient: rfc822; r2@example.com')).toEqual(bounceOf(['r1@example.com']));
+  });
+
+  it('a recipient line without an address names nothing, so the human text is read instead', () => {
+    expect(read('', `Final-Recipient: rfc822; unknown\nAction: failed\nYour message wasn't delivered to r1@example.com because it failed.`)).toEqual(
+      bounceOf(['r1@example.com']),
+    );
+  });
+
+  it('the human text is not read when a header names an address', () => {
+    expect(read('r1@example.com', `Action: failed\nYour message wasn't delivered to r2@example.com because it failed.`)).toEqual(bounceOf(['r1@example.com']));
+  });
+
+  it('the human text\'s address may follow a line break and spaces, in brackets, and a full stop after it is not part of it', () => {
+    expect(read('', `Your message wasn't delivered to\n  <r1@example.com>.`)).toEqual(bounceOf(['r1@example.com']));
+    expect(read('', `Your message wasn't delivered to r2@example.com.`)).toEqual(bounceOf(['r2@example.com']));
+  });
+
+  it('a failure notice that names no address anywhere is no bounce', () => {
+    expect(read('', '** Address not found **\nAction: failed')).toBeNull();
+  });
+});
+
+describe('readBounce: the reason', () => {
+  const reasonOf = (text: string) => readBounce(notice('n', 'r1@example.com', { text }))?.reason;
+
+  it('the server\'s answer alone when Gmail gives no heading; the heading alone when the server gave no answer; else "delivery failed"', () => {
+    expect(reasonOf('Action: failed\nStatus: 5.1.1\nDiagnostic-Code: smtp; 550 5.1.1 No such user')).toBe('550 5.1.1 No such user');
+    expect(reasonOf('** Address not found **\nAction: failed')).toBe('Address not found');
+    expect(reasonOf('Action: failed')).toBe('delivery failed');
+  });
+
+  it('a heading with no spaces inside its stars is read', () => {
+    expect(reasonOf('**Address not found**\nDiagnostic-Code: smtp; 550 No such user')).toBe('Address not found (550 No such user)');
+  });
+
+  it('the answer is trimmed, "smtp;" is dropped with or without a space after it, and another type is kept', () => {
+    expect(reasonOf('** Address not found **\nDiagnostic-Code: smtp; 550 No such user   \nAction: failed')).toBe('Address not found (550 No such user)');
+    expect(reasonOf('Diagnostic-Code:smtp;550 5.1.1 No such user')).toBe('550 5.1.1 No such user');
+    expect(reasonOf('Diagnostic-Code: X-Postfix; host said: 550 unknown')).toBe('X-Postfix; host said: 550 unknown');
+  });
+
+  it('a Diagnostic-Code or Status under another header name is not read', () => {
+    expect(reasonOf('** Address not found **\nX-Diagnostic-Code: smtp; 550 Old answer\nX-Status: 5.1.1')).toBe('Address not found');
+  });
+
+  it('without a Diagnostic-Code, the Status (one to three digits a part) is the answer', () => {
+    expect(reasonOf('** Address not found **\nStatus: 5.7.26')).toBe('Address not found (status 5.7.26)');
+    expect(reasonOf('** Address not found **\nStatus:5.10.1')).toBe('Address not found (status 5.10.1)');
+  });
+
+  it('a reason of 200 characters is kept whole; a longer one is cut to 199 and an ellipsis', () => {
+    expect(reasonOf(`Diagnostic-Code: smtp; ${'a'.repeat(200)}`)).toBe('a'.repeat(200));
+    expect(reasonOf(`Diagnostic-Code: smtp; ${'a'.repeat(201)}`)).toBe(`${'a'.repeat(199)}…`);
+  });
+});
+
+describe('matchBounce: edges', () => {
+  const bounceFor = (failedRecipients: string, text = 'Action: failed', receivedAt = T0 - MINUTE) =>
+    readBounce(notice('n', 'r1@example.com', { failedRecipients, text, receivedAt }))!;
+  const DAY = 24 * 60 * MINUTE;
+
+  it('of several failed addresses, the match names the one that is the row\'s recipient', () => {
+    const row = sent(1);
+    expect(matchBounce(bounceFor('r9@example.com, r1@example.com', 'Action: failed\nReference: FQ-AAAAA1'), [row])).toEqual({ kind: 'row', row, address: 'r1@example.com' });
+    expect(matchBounce(bounceFor('r9@example.com, r1@example.com'), [row])).toEqual({ kind: 'row', row, address: 'r1@example.com' });
+  });
+
+  it('a quoted Reference whose row was never sent names only the address', () => {
+    expect(matchBounce(bounceFor('r1@example.com', 'Action: failed\nReference: FQ-AAAAA1'), [sent(1, { sentAt: null })])).toEqual({
+      kind: 'address',
+      address: 'r1@example.com',
+      ref: 'FQ-AAAAA1',
+    });
+  });
+
+  it('a Reference of ours with no row and several failed addresses matches nothing', () => {
+    expect(matchBounce(bounceFor('r9@example.com, r1@example.com', 'Action: failed\nReference: FQ-ZZZZZZ'), [])).toEqual({ kind: 'none' });
+  });
+
+  it('by address, the latest of several replies wins whatever their order; of two sent at the same time, the first', () => {
+    const older = sent(1, { sentAt: T0 - 30 * MINUTE });
+    const newer = sent(2, { recipient: 'r1@example.com', sentAt: T0 - 20 * MINUTE });
+    const twin = sent(3, { recipient: 'r1@example.com', sentAt: T0 - 20 * MINUTE });
+    expect(matchBounce(bounceFor('r1@example.com'), [older, newer])).toEqual({ kind: 'row', row: newer, address: 'r1@example.com' });
+    expect(matchBounce(bounceFor('r1@example.com'), [newer, older])).toEqual({ kind: 'row', row: newer, address: 'r1@example.com' });
+    expect(matchBounce(bounceFor('r1@example.com'), [newer, twin])).toEqual({ kind: 'row', row: newer, address: 'r1@example.com' });
+  });
+
+  it('a reply sent exactly 5 minutes after the notice, or exactly three days before it, is still matched', () => {
+    const late = sent(1, { sentAt: T0 - MINUTE + 5 * MINUTE });
+    const early = sent(1, { sentAt: T0 - MINUTE - 3 * DAY });
+    expect(matchBounce(bounceFor('r1@example.com'), [late])).toEqual({ kind: 'row', row: late, address: 'r1@example.com' });
+    expect(matchBounce(bounceFor('r1@example.com'), [early])).toEqual({ kind: 'row', row: early, address: 'r1@example.com' });
+  });
+
+  it('a row without sent_at is never matched by address, whenever the notice arrived', () => {
+    expect(matchBounce(bounceFor('r1@example.com', 'Action: failed', MINUTE), [sent(1, { sentAt: null })])).toEqual({ kind: 'none' });
+  });
+});
+
+describe('the bounce tally: edges', () => {
+  const HOUR = 60 * MINUTE;
+
+  it('the hour that starts a day and an hour before now is dropped, from the tally and from new times; the next hour is kept', () => {
+    expect(tallyBounces([[T0 - 25 * HOUR, 4]], [T0 - 25 * HOUR + MINUTE], T0)).toEqual([]);
+    expect(tallyBounces([], [T0 - 24 * HOUR + MINUTE], T0)).toEqual([[T0 - 24 * HOUR, 1]]);
+  });
+
+  it('a new hour earlier than the tally\'s goes before them', () => {
+    expect(tallyBounces([[T0, 1]], [T0 - 3 * HOUR + MINUTE], T0)).toEqual([[T0 - 3 * HOUR, 1], [T0, 1]]);
+  });
+});
+
+describe('readBounceCheckState: what the property holds', () => {
+  const raw = (value: string) => readBounceCheckState({ FQ_BOUNCE_CHECK: value });
+
+  it('no property, or one that is not JSON, reads as no check', () => {
+    expect(readBounceCheckState({})).toBe(null);
+    expect(raw('{')).toBe(null);
+  });
+
+  it('a property without a finite time reads as no check', () => {
+    expect(raw('{"seen":[]}')).toBe(null);
+    expect(raw('{"at":1e999,"seen":[]}')).toBe(null);
+  });
+
+  it('seen keeps only the ids (strings), and reads as none when missing', () => {
+    expect(raw(`{"at":${T0}}`)).toEqual({ at: T0, seen: [] });
+    expect(raw(`{"at":${T0},"seen":["a",1,null]}`)).toEqual({ at: T0, seen: ['a'] });
+  });
+
+  it('a tally pair holding a number too large to keep is dropped', () => {
+    expect(raw('{"at":1,"seen":[],"bounced":[[1e999,2],[3,4]]}')).toEqual({ at: 1, seen: [], bounced: [[3, 4]] });
+  });
+});

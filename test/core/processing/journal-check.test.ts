@@ -111,3 +111,52 @@ describe('copiesToNote: a copy of a submission waiting for a person is told so',
     expect(copiesToNote(rows).map(({ row: copy, others }) => [copy.rowNumber, others])).toEqual(expected);
   });
 });
+
+describe('the Journal check at its edges', () => {
+  it('a submission with a finished row and an unfinished copy stays open', () => {
+    const plan = planJournalCheck([key(1)], [row(1, { status: 'SENT' }), row(1, { rowNumber: 3 })]);
+    expect({ missing: plan.missing, open: plan.open, unjournaled: plan.unjournaled }).toEqual({ missing: [], open: [key(1)], unjournaled: [] });
+  });
+
+  it('an unfinished row with nothing to know it by (no token, no event_id) is neither journaled nor open', () => {
+    const keyless = row(1, { eventId: '', responseToken: '' });
+    expect(planJournalCheck([], [keyless, row(2, { eventId: ' ', responseToken: '' })])).toEqual({ missing: [], unjournaled: [], open: [] });
+  });
+
+  it('two rows waiting for a person with nothing to know them by are no copies of each other', () => {
+    expect(copiesToNote([row(1, { eventId: '', responseToken: '', status: 'NEEDS_REVIEW' }), row(2, { rowNumber: 3, eventId: '', responseToken: '', status: 'FAILED' })])).toEqual([]);
+  });
+
+  it('a line that moves nothing is not the last move, whatever status it names', () => {
+    const line = (minute: number, from: string, to: string, by: string): LogEntry => ({ at: T0 + minute * 60_000, eventId: 'e1', from, to, by, detail: '' });
+    expect(isFinishedInLog([line(1, 'FAILED', 'PENDING', 'ana@school.example'), line(2, 'SKIPPED', 'SKIPPED', 'ana@school.example')])).toBe(false);
+    expect(isFinishedInLog([line(1, 'FAILED', 'SKIPPED', 'ana@school.example'), line(2, 'PENDING', 'PENDING', 'ana@school.example')])).toBe(true);
+  });
+
+  it('an emptied part ends the state: text left in a later part is not read', () => {
+    expect(readJournalState({ [JOURNAL_STATE_PROPERTY]: '{"next":7,"open":[]}', [`${JOURNAL_STATE_PROPERTY}_2`]: '', [`${JOURNAL_STATE_PROPERTY}_3`]: 'left over' })).toEqual({ next: 7, open: [] });
+  });
+
+  it('the state is read from ten parts at most: a property past the tenth is neither read nor written', () => {
+    const parts: Record<string, string> = { [JOURNAL_STATE_PROPERTY]: '{"next":5,' };
+    for (let part = 2; part <= 9; part++) parts[`${JOURNAL_STATE_PROPERTY}_${part}`] = ' ';
+    parts[`${JOURNAL_STATE_PROPERTY}_10`] = '"open":[]}';
+    parts[`${JOURNAL_STATE_PROPERTY}_11`] = 'not the state';
+    expect(readJournalState(parts)).toEqual({ next: 5, open: [] });
+    expect(journalStateProperties({ next: 6, open: [] }, { [`${JOURNAL_STATE_PROPERTY}_11`]: 'not the state' })).toEqual({
+      properties: { [JOURNAL_STATE_PROPERTY]: '{"next":6,"open":[]}' },
+      dropped: 0,
+    });
+  });
+
+  it('a state exactly as long as its ten parts hold is kept whole', () => {
+    const open = Array.from({ length: 2000 }, (_, i) => key(i));
+    const length = JSON.stringify({ next: 9, open }).length;
+    open[open.length - 1] += 'x'.repeat(80_000 - length);
+    expect(JSON.stringify({ next: 9, open }).length).toBe(80_000);
+    const { properties, dropped } = journalStateProperties({ next: 9, open }, {});
+    expect(dropped).toBe(0);
+    expect(Object.keys(properties).length).toBe(10);
+    expect(readJournalState(properties)).toEqual({ next: 9, open });
+  });
+});

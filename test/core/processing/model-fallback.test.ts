@@ -245,6 +245,17 @@ describe('fallBackFromRetired', () => {
     expect(run.summary.retiredModels).toEqual(new Map([['x', T0 - HOUR]]));
   });
 
+  it('a retired id keeps the time of its first 404 of the round, though a row left on it is met again after the fallback call took time', () => {
+    const { w, run, call } = setup(['a']);
+    w.gemini.onCall = () => w.clock.advance(HOUR);
+    const rows = [asking('a', ['a', 'b']), asking('a', ['a'], 'F2')];
+    const verdicts = [notFound('a'), notFound('a')];
+    fallBackFromRetired(run, rows, verdicts, call);
+    expect(w.gemini.calls).toEqual([[fallbackOf('b')]]);
+    expect(verdicts).toEqual([{ kind: 'ok', text: OK_TEXT }, notFound('a')]);
+    expect(run.summary.retiredModels).toEqual(new Map([['a', T0 + 5]]));
+  });
+
   it('the fallback\'s answer is read as any other: a fallback that answers 503 leaves the row retryable', () => {
     const { w, run, call } = setup();
     w.gemini.respond = (request) => (request.model === 'b' ? fixtureOutcome(503, 'error-503') : okOutcome());

@@ -1992,3 +1992,102 @@ describe('models and usage', () => {
     });
   });
 });
+
+describe('runProcessing: what the run itself concludes', () => {
+  const modelRetiredClears = (w: World) => w.incidents.cleared.filter((code) => code === 'GEMINI_MODEL_RETIRED');
+
+  describe('GEMINI_MODEL_RETIRED', () => {
+    it('a run whose model lists name no model known retired clears GEMINI_MODEL_RETIRED', () => {
+      const w = world([]);
+      w.deps.retiredModels = new Map([['old-model', T0 - HOUR]]);
+      runProcessing(w.deps, start);
+      expect(modelRetiredClears(w)).toEqual(['GEMINI_MODEL_RETIRED']);
+    });
+
+    it('a GEMINI_MODEL list that still names a retired model after a live one keeps GEMINI_MODEL_RETIRED open', () => {
+      const w = world([], { GEMINI_MODEL: 'gemini-3.5-flash, old-model' });
+      w.deps.retiredModels = new Map([['old-model', T0 - HOUR]]);
+      runProcessing(w.deps, start);
+      expect(modelRetiredClears(w)).toEqual([]);
+    });
+
+    it("a form's own Config model list naming a retired model keeps GEMINI_MODEL_RETIRED open", () => {
+      const w = world([], {}, [formConfig({ model: 'old-model' })]);
+      w.deps.retiredModels = new Map([['old-model', T0 - HOUR]]);
+      runProcessing(w.deps, start);
+      expect(modelRetiredClears(w)).toEqual([]);
+    });
+  });
+
+  describe('CONFIG_SHEET_INVALID', () => {
+    it('a Config row with problems raises one CONFIG_SHEET_INVALID naming each, one per line, and it is not cleared', () => {
+      const w = world([], {}, [formConfig({ problems: ['approval: "maybe" is not yes or no', 'bcc: "x" is not an address'] })]);
+      runProcessing(w.deps, start);
+      expect(w.incidents.raised).toEqual([{ code: 'CONFIG_SHEET_INVALID', detail: 'approval: "maybe" is not yes or no\nbcc: "x" is not an address', rows: [] }]);
+      expect(w.incidents.cleared.filter((code) => code === 'CONFIG_SHEET_INVALID')).toEqual([]);
+    });
+
+    it('a Config that reads clean clears CONFIG_SHEET_INVALID', () => {
+      const w = world([]);
+      runProcessing(w.deps, start);
+      expect(w.incidents.cleared.filter((code) => code === 'CONFIG_SHEET_INVALID')).toEqual(['CONFIG_SHEET_INVALID']);
+    });
+  });
+
+  describe('no Gemini API key', () => {
+    it('a run without GEMINI_API_KEY calls no Gemini, halts generation as CONFIG_MISSING and leaves the row PENDING', () => {
+      const w = world([row(1)], { GEMINI_API_KEY: '' });
+      const summary = runProcessing(w.deps, start);
+      expect(w.gemini.calls).toEqual([]);
+      expect(summary.generationHaltedBy).toBe('CONFIG_MISSING');
+      expect(w.queue.row(2)).toMatchObject({ status: 'PENDING', attempts: 0 });
+    });
+  });
+
+  describe('a stale send claim the Log proves was never mailed', () => {
+    const CLAIMED = T0 - 20 * MINUTE;
+    const claimLine = (r: QueueRow, from: string): LogEntry => ({
+      at: CLAIMED,
+      eventId: r.eventId,
+      from,
+      to: 'SENDING',
+      by: 'system',
+      detail: withLedgerFacts('claimed for sending', { mailRef: r.mailRef, claimedAt: CLAIMED, marked: true }),
+    });
+    const aboutToSend = (r: QueueRow): LogEntry => ({ at: CLAIMED + 1000, eventId: r.eventId, from: 'SENDING', to: 'SENDING', by: 'system', detail: 'about to send' });
+    const sending = (n: number) => row(n, { status: 'SENDING', claimedAt: CLAIMED, result: 'r', mailRef: `FQ-AAAAA${n}` });
+    const note = "not mailed: the run that claimed it stopped before this row's turn (a batch's mails go in order, and the Log has no \"about to send\" line for it)";
+
+    it('goes back to the status it was claimed from, with the reason in the Log; one with its "about to send" line goes to NEEDS_REVIEW', () => {
+      const fromReady = sending(1);
+      const fromApproved = sending(2);
+      const mailing = sending(3);
+      const w = world([fromReady, fromApproved, mailing]);
+      w.audit.append([claimLine(fromReady, 'READY'), claimLine(fromApproved, 'APPROVED'), claimLine(mailing, 'READY'), aboutToSend(mailing)]);
+      const seeded = w.audit.entries.length;
+      const summary = runProcessing(w.deps, spent);
+      expect(w.queue.rows.map((r) => [r.status, r.claimedAt])).toEqual([
+        ['READY', null],
+        ['APPROVED', null],
+        ['NEEDS_REVIEW', null],
+      ]);
+      expect(w.audit.entries.slice(seeded).map((entry) => [entry.eventId, entry.from, entry.to, entry.by, entry.detail.startsWith('STALE_SENDING: ') ? 'STALE_SENDING' : entry.detail])).toEqual([
+        ['evt-1', 'SENDING', 'READY', 'system', note],
+        ['evt-2', 'SENDING', 'APPROVED', 'system', note],
+        ['evt-3', 'SENDING', 'NEEDS_REVIEW', 'system', 'STALE_SENDING'],
+      ]);
+      expect(summary.needsReview).toBe(1);
+    });
+
+    it('the sweep looks the Log up once, for its stale SENDING claims only, not for a stale GENERATING one', () => {
+      const first = sending(1);
+      const generating = row(2, { status: 'GENERATING', claimedAt: CLAIMED });
+      const second = sending(3);
+      const w = world([first, generating, second]);
+      w.audit.append([claimLine(first, 'READY'), claimLine(second, 'READY')]);
+      runProcessing(w.deps, spent);
+      expect(w.audit.lookups).toEqual([['evt-1', 'tf:Wr1tE5sy:tok-1', 'evt-3', 'tf:Wr1tE5sy:tok-3']]);
+      expect(w.queue.rows.map((r) => r.status)).toEqual(['READY', 'PENDING', 'READY']);
+    });
+  });
+});

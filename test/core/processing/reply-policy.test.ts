@@ -103,4 +103,85 @@ describe('the reply policy', () => {
     ]);
     expect(allowedDomainsOf('')).toEqual([]);
   });
+
+  it('drops allowed_link_domains entries that name no host: a bare scheme, a lone dot, a path', () => {
+    expect(allowedDomainsOf('school.example https:// . /guide')).toEqual(['school.example']);
+  });
+
+  it('removes a wildcard only at the start of an allowed_link_domains entry', () => {
+    expect(allowedDomainsOf('help.*.example')).toEqual(['help.*.example']);
+  });
+
+  it('reads an allowed_link_domains entry as a URL only when it starts with a scheme, else by its name before the first slash', () => {
+    expect(allowedDomainsOf('school.example/go?to=https://docs.example')).toEqual(['school.example']);
+  });
+
+  it('names an invisible character by its code point in at least four hex digits', () => {
+    expect(check(`${OPENING}Thanks\u00ad for writing.`)).toEqual([
+      { rule: 'INVISIBLE_CHARACTER', detail: 'an invisible or control character (U+00AD) is in the reply' },
+    ]);
+  });
+
+  it('a link label showing the www. name of its own target is not a mismatch', () => {
+    expect(check(`${OPENING}See [www.school.example](https://school.example/guide).`, { allowedLinkDomains: 'school.example' })).toEqual([]);
+  });
+
+  it('a link label showing a host with www. in its middle is compared as written, so a target without it is a mismatch', () => {
+    expect(check(`${OPENING}See [news.www.example](https://news.example).`, { allowedLinkDomains: 'news.example, news.www.example' })).toEqual([
+      { rule: 'LINK_TEXT_MISMATCH', detail: 'a link shows news.www.example but leads to news.example' },
+    ]);
+  });
+
+  it('a mailto: link whose label shows a domain leads to no host and is not a mismatch', () => {
+    expect(check(`${OPENING}Write to [school.example](mailto:tutors@school.example).`, { allowedLinkDomains: 'school.example' })).toEqual([]);
+  });
+
+  it('a link with a scheme other than http, https, mailto or tel is held even when its domain is allowed', () => {
+    expect(check(`${OPENING}Download it from [our server](ftp://school.example/essay.pdf).`, { allowedLinkDomains: 'school.example' })).toEqual([
+      { rule: 'LINK_DOMAIN', detail: 'a ftp: link is not allowed' },
+    ]);
+  });
+
+  it('http and https links to an allowed domain and a relative link are mailed', () => {
+    const text = `${OPENING}See [the guide](http://school.example/guide), [the notes](https://school.example/notes) and [the index](/index).`;
+    expect(check(text, { allowedLinkDomains: 'school.example' })).toEqual([]);
+  });
+
+  it('a link outside several allowed domains lists them all, comma-separated', () => {
+    expect(check(`${OPENING}Go to https://evil.example`, { allowedLinkDomains: 'school.example; other.example' })).toEqual([
+      { rule: 'LINK_DOMAIN', detail: 'link to evil.example is not allowed (allowed_link_domains: school.example, other.example)' },
+    ]);
+  });
+
+  it.each<[string, string, ReturnType<typeof check>]>([
+    ['six digits is too short for a phone number', 'Your code is 123 456.', []],
+    ['seven digits is a phone number', 'Call 555 0199 today.', [{ rule: 'PHONE_NUMBER', detail: 'the phone number 555 0199 is in the reply (allow_phone_numbers is off)' }]],
+    [
+      'fifteen digits is a phone number',
+      'Call +49 30 1234 5678 901 today.',
+      [{ rule: 'PHONE_NUMBER', detail: 'the phone number +49 30 1234 5678 901 is in the reply (allow_phone_numbers is off)' }],
+    ],
+    ['sixteen digits is too long for a phone number', 'Your reference is 1234 5678 9012 3456.', []],
+  ])('a run of %s', (_name, text, breaches) => {
+    expect(check(`${OPENING}${text}`)).toEqual(breaches);
+  });
+
+  it('quotes at most the first 40 characters of raw markup or a leftover placeholder', () => {
+    expect(check(`${OPENING}<span style="color: red; font-weight: bold">Note</span> this.`)).toEqual([
+      { rule: 'RAW_MARKUP', detail: 'an HTML tag is in the reply: <span style="color: red; font-weight: bo' },
+    ]);
+    expect(check(`${OPENING}Dear {{recipient_first_name_or_preferred_name}}, thanks.`)).toEqual([
+      { rule: 'PLACEHOLDER', detail: 'a leftover placeholder is in the reply: {{recipient_first_name_or_preferred_name' },
+    ]);
+  });
+
+  it('a reply of exactly REPLY_MAX_CHARS visible characters is mailed', () => {
+    const text = `${OPENING}${'a'.repeat(REPLY_MAX_CHARS - OPENING.length)}`;
+    expect(text.length).toBe(REPLY_MAX_CHARS);
+    expect(check(text)).toEqual([]);
+  });
+
+  it('an address whose name is in another script than its domain is not a look-alike domain', () => {
+    expect(check(`${OPENING}We will write to иван@school.example again.`, { recipient: 'иван@school.example' })).toEqual([]);
+  });
 });

@@ -372,6 +372,13 @@ describe('runSendStep: Config problems and send windows', () => {
     ]);
   });
 
+  it('two forms whose bcc is no address: CONFIG_SHEET_INVALID names both problems, one per line, and both forms\' rows', () => {
+    const w = world([ready(1, { formId: 'C' }), ready(2, { formId: 'D' }), ready(3)], {}, [formConfig(), formConfig({ formId: 'C', bcc: 'nope' }), formConfig({ formId: 'D', bcc: 'nada' })]);
+    step(w);
+    const otherProblem = 'Config for form "D": bcc "nada" is not a valid email address';
+    expect(w.incidents.raised).toEqual([{ code: 'CONFIG_SHEET_INVALID', detail: `${bccProblem}\n${otherProblem}`, rows: [2, 3] }]);
+  });
+
   it('a row outside its form\'s send window keeps its status with a "not before" note and is not claimed; no incident', () => {
     const w = world([ready(1), ready(2)], {}, [formConfig({ sendHours: '12:00-20:00' })]);
     const run = step(w);
@@ -506,6 +513,17 @@ describe('runSendStep: the read-back right before each mail', () => {
     expect(w.queue.rows).toEqual([moved(ready(1, { formId: 'W' }), 2, { error: `CONFIG_INVALID: ${problem}` })]);
     expect(log(w)).toEqual([claimLine(1), `evt-1 SENDING>READY: not mailed: CONFIG_INVALID: ${problem}`]);
     expect(w.incidents.raised).toEqual([{ code: 'TEMPLATE_INVALID', detail: problem, rows: [2] }]);
+    expect(run.setAside).toEqual(new Set([2]));
+  });
+
+  it('a reply that breaks the reply policy since the claim, on a row moved to a form whose send_hours cannot be read: held for the policy, its window not asked, no incident', () => {
+    const w = world([ready(1)], {}, [formConfig(), formConfig({ formId: 'W', sendHours: '9 to 5' })]);
+    atRead(w, 1, (queue) => queue.edit(2, { formId: 'W', result: 'See https://evil.example/x' }));
+    const run = step(w);
+    const held = 'REPLY_POLICY: LINK_DOMAIN link to evil.example is not allowed (allowed_link_domains: none); waits for a person: read it, then APPROVED mails it as it is';
+    expect(w.queue.rows).toEqual([moved(ready(1, { formId: 'W', result: 'See https://evil.example/x' }), 2, { error: held })]);
+    expect(log(w)).toEqual([claimLine(1), `evt-1 SENDING>READY: not mailed: ${held}`]);
+    expect(w.incidents.raised).toEqual([]);
     expect(run.setAside).toEqual(new Set([2]));
   });
 
