@@ -108,12 +108,14 @@ export function sentCheckState(row: Pick<QueueRow, 'status' | 'claimedAt' | 'err
  */
 export function otherMailboxReview(state: Pick<SentCheckState, 'sender'>, searching: string, mailRef: string): SentCheckDecision | null {
   if (state.sender.toLowerCase() === searching.toLowerCase()) return null;
+  // An account without a name cannot take "'s": "an account the Log does not name's Sent folder" is no sentence.
   const sender = state.sender === '' ? 'an account the Log does not name' : state.sender;
-  const here = searching === '' ? 'the account this run runs as' : searching;
+  const senderFolder = state.sender === '' ? "that account's Sent folder" : `${state.sender}'s Sent folder`;
+  const searchedFolder = searching === '' ? 'the Sent folder of the account this run runs as' : `${searching}'s`;
   return {
     kind: 'review',
     detail:
-      `the claim was made by a run as ${sender}, so the mail, if it went, is in ${sender}'s Sent folder; the check can search only ${here}'s. ` +
+      `the claim was made by a run as ${sender}, so the mail, if it went, is in ${senderFolder}; the check can search only ${searchedFolder}. ` +
       `Look for ${mailRef} there: set SENT if it is there, PENDING for a new reply if it is not`,
   };
 }

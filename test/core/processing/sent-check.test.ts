@@ -132,6 +132,18 @@ describe('sent check: what a look decides (0 / 1 / many, first and second look, 
     expect(laterReply([sent(2, T0 + 6 * MIN)], T0)).toBeNull();
   });
 
+  describe('which row is the later reply', () => {
+    const sent = (rowNumber: number, sentAt: number, mailRef = `FQ-00000${rowNumber}`) => pendingRow({ rowNumber, status: 'SENT', sentAt, mailRef });
+    it.each<[string, QueueRow[], number]>([
+      ['a row in SENDING with an earlier sent_at is passed over for the SENT one', [pendingRow({ rowNumber: 2, status: 'SENDING', sentAt: T0 + 7 * MIN, mailRef: 'FQ-000002' }), sent(3, T0 + 8 * MIN)], 3],
+      ['a SENT row without a reference, however early, is passed over', [sent(2, T0 + 7 * MIN, ''), sent(3, T0 + 8 * MIN)], 3],
+      ['the earliest one is chosen when it stands above a later one', [sent(2, T0 + 7 * MIN), sent(3, T0 + 30 * MIN)], 2],
+      ['of two sent at the same moment, the upper row', [sent(2, T0 + 8 * MIN), sent(3, T0 + 8 * MIN)], 2],
+    ])('%s', (_name, rows, rowNumber) => {
+      expect(laterReply(rows, T0)).toEqual(rows.find((row) => row.rowNumber === rowNumber));
+    });
+  });
+
   it('the resend move settles the Log\'s claim, so the send step may mail the row once more', () => {
     expect(standingSendClaim(claimLines())).not.toBeNull();
     expect(standingSendClaim([...claimLines(), line(T0 + 61 * MIN, 'SENDING', 'READY', RESEND_AFTER_CHECK)])).toBeNull();
@@ -251,6 +263,24 @@ describe('rules', () => {
         kind: 'review',
         detail:
           "the claim was made by a run as ana@school.example, so the mail, if it went, is in ana@school.example's Sent folder; the check can search only owner@school.example's. " +
+          'Look for FQ-AAAAAA there: set SENT if it is there, PENDING for a new reply if it is not',
+      });
+    });
+
+    it('a claim line that names no account: the person is told the Log does not name it, in a sentence', () => {
+      expect(otherMailboxReview({ sender: '' }, 'owner@school.example', 'FQ-AAAAAA')).toEqual({
+        kind: 'review',
+        detail:
+          "the claim was made by a run as an account the Log does not name, so the mail, if it went, is in that account's Sent folder; the check can search only owner@school.example's. " +
+          'Look for FQ-AAAAAA there: set SENT if it is there, PENDING for a new reply if it is not',
+      });
+    });
+
+    it('a run that does not know its own account names the Sent folder of the account this run runs as', () => {
+      expect(otherMailboxReview({ sender: 'ana@school.example' }, '', 'FQ-AAAAAA')).toEqual({
+        kind: 'review',
+        detail:
+          "the claim was made by a run as ana@school.example, so the mail, if it went, is in ana@school.example's Sent folder; the check can search only the Sent folder of the account this run runs as. " +
           'Look for FQ-AAAAAA there: set SENT if it is there, PENDING for a new reply if it is not',
       });
     });
