@@ -42,6 +42,10 @@ describe('replyPlainText', () => {
     ['only a leading mailto: is dropped', '[a](https://x.org/mailto:desk)', 'a (https://x.org/mailto:desk)'],
     ['blank lines inside a fence fold to one', '```\na\n\n\n\nb\n```', 'a\n\nb'],
     ['a quote right after a list starts its own block', '- a\n> q', '- a\n\n> q'],
+    ['a table in a quote ends with a blank line, not a bare ">"', '> | a | b |\n> |---|---|\n> | 1 | 2 |\n\nafter', '> a | b\n> 1 | 2\n\nafter'],
+    ['a heading in a quote ends with a blank line, not a bare ">"', '> # Title\n> text', '> Title\n\n> text'],
+    ['a table cell of padded code loses its padding', '| b | `  a  ` |\n|---|---|\n| 1 | 2 |', 'b | a\n1 | 2'],
+    ['quotes, dashes and (c) stay as typed', '"Hi" -- (c)', '"Hi" -- (c)'],
   ])('%s', (_name, markdown, text) => {
     expect(replyPlainText(markdown)).toBe(text);
   });
@@ -50,6 +54,18 @@ describe('replyPlainText', () => {
 describe('replyHtml', () => {
   it('renders Markdown and escapes raw HTML', () => {
     expect(replyHtml('**Hi** <b>x</b>')).toBe('<p><strong>Hi</strong> &lt;b&gt;x&lt;/b&gt;</p>');
+  });
+
+  it('a single line break is a <br> in the mail', () => {
+    expect(replyHtml('Dear Mina,\nthank you.')).toBe('<p>Dear Mina,<br>\nthank you.</p>');
+  });
+
+  it('a URL written as text stays text, not a link', () => {
+    expect(replyHtml('=HYPERLINK("http://x.org")')).toBe('<p>=HYPERLINK(&quot;http://x.org&quot;)</p>');
+  });
+
+  it('quotes, dashes and (c) are kept as typed', () => {
+    expect(replyHtml('"Hi" -- (c)')).toBe('<p>&quot;Hi&quot; -- (c)</p>');
   });
 
   it('drops javascript: links', () => {
