@@ -27,6 +27,12 @@ function run(label, command, { quiet, yielding = false }) {
       process.stdout.write(`── ${label}: ${code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds} s ──\n`);
       resolve(code ?? 1);
     });
+    // A program that cannot start (no `nice` on the PATH, say): its reason is printed and the run fails, where an
+    // unhandled error event would crash npm test with a stack trace; `close` follows with a non-zero code.
+    child.on('error', (error) => {
+      process.stdout.write(`── ${label}: could not start ${file}: ${error.message} ──\n`);
+      resolve(1);
+    });
   });
 }
 
