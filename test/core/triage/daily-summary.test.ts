@@ -183,3 +183,63 @@ describe('daily summary, exactly', () => {
     expect(mail?.body).toContain(`${SPREADSHEET_URL}#gid=0&range=A4`);
   });
 });
+
+describe('daily summary, Gemini usage and approvals', () => {
+  const quiet = (overrides: Partial<DailySummaryInput>) => input({ health: computeHealth([], T0), ...overrides });
+  const head = [
+    'Queue: PENDING 0, GENERATING 0, READY 0, AWAITING_APPROVAL 0, APPROVED 0, SENDING 0, SENT 0, NEEDS_REVIEW 0, FAILED 0, SKIPPED 0, DUPLICATE 0, TEST 0',
+    'Waiting for a reply: 0',
+    'Rows that need a person: 0',
+    `Missed deliveries: ${MISSED_DELIVERIES_UNRECOVERABLE.replace(' (docs/reconciliation.md)', '')}`,
+  ];
+  const tail = [
+    '',
+    'Incidents of the last 24 hours',
+    '------------------------------',
+    'None.',
+    '',
+    'For the person who set this up',
+    '------------------------------',
+    'In the repository: docs/reconciliation.md',
+    '',
+  ];
+
+  it('a month without any Gemini call says so under the usage heading, and an empty list of approvals adds no heading', () => {
+    expect(planDailySummary(quiet({ usage: [], reviews: [] }))?.body.split('\n')).toEqual([
+      ...head,
+      '',
+      'Replies, tokens and estimated cost (Gemini)',
+      '-------------------------------------------',
+      'No Gemini call recorded this month.',
+      ...tail,
+    ]);
+  });
+
+  it('a period with one form and model shows it on its own line; one with several counts them and lists each; approvals follow under their heading', () => {
+    const usage = [
+      { title: 'Today so far (2025-06-01)', lines: ['Contact form, gemini-2.5-flash: 3 replies'] },
+      { title: 'This month so far (2025-06)', lines: ['Contact form, gemini-2.5-flash: 40 replies', 'Refunds, gemini-2.5-pro: 2 replies'] },
+    ];
+    const reviews = ['5 sent as written, 1 edited', 'median wait 2 h'];
+    expect(planDailySummary(quiet({ usage, reviews }))?.body.split('\n')).toEqual([
+      ...head,
+      '',
+      'Replies, tokens and estimated cost (Gemini)',
+      '-------------------------------------------',
+      'Today so far (2025-06-01): Contact form, gemini-2.5-flash: 3 replies',
+      'This month so far (2025-06): 2 forms × models',
+      'Contact form, gemini-2.5-flash: 40 replies',
+      'Refunds, gemini-2.5-pro: 2 replies',
+      '',
+      'Replies that waited for approval',
+      '--------------------------------',
+      '5 sent as written, 1 edited',
+      'median wait 2 h',
+      ...tail,
+    ]);
+  });
+
+  it('without usage figures or approvals the summary has neither section', () => {
+    expect(planDailySummary(quiet({}))?.body.split('\n')).toEqual([...head, ...tail]);
+  });
+});

@@ -110,3 +110,25 @@ describe('the dialog in staff words', () => {
     expect(html).not.toMatch(/docs\/\S+\.md/);
   });
 });
+
+describe('the dialog with runs overdue, usage figures and an object state', () => {
+  it('a queue not paused (given as an object with the token set) shows the overdue banner and the usage sections, and no pause', () => {
+    const html = healthDialogHtml(computeHealth([], T0), [], T0, { paused: false, typeformTokenSet: true }, {
+      gap: { lastRunAt: T0 - 3 * 60 * 60_000, minutes: 180 },
+      usage: [{ title: 'Today <UTC>', lines: ['3 replies', '1 & 2 tokens'] }, { title: 'Month', lines: ['9 replies'] }],
+    });
+    expect(html.split('\n')).toEqual([
+      '<div style="font-family:Arial,sans-serif;font-size:13px">',
+      '<p style="background:#f4cccc;padding:6px"><b>Queue runs are overdue</b>: no processQueue run for 3 h 0 min (last 2025-06-01 07:00 UTC) while deliveries wait. Apps Script ran no processQueue trigger: most often the account&#39;s daily trigger runtime is used up (&quot;Service using too much computer time for one day&quot;; 90 min a day on a consumer account, 6 h on Workspace), otherwise the trigger was removed or disabled, or Google failed. Deliveries are still recorded; replies wait until runs are possible again.</p>',
+      '<table style="border-collapse:collapse">',
+      '</table>',
+      '<p>The Queue is empty.</p>',
+      '<p>No PENDING rows.</p>',
+      '<p>No open incidents.</p>',
+      '<p><b>Replies, tokens and estimated cost</b></p>',
+      '<p><i>Today &lt;UTC&gt;</i><br>3 replies<br>1 &amp; 2 tokens</p>',
+      '<p><i>Month</i><br>9 replies</p>',
+      '<p style="color:#666">No row is waiting for a reply, so no respondent is affected: 0 PENDING, nothing else waiting.</p></div>',
+    ]);
+  });
+});

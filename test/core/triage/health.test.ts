@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/core/domain/queue/statuses';
-import { assessUserImpact, computeHealth, healthWhenUnreadable, MAX_NEEDS_PERSON_LISTED } from '../../../src/core/triage/health';
+import { assessApprovalImpact, assessUserImpact, computeHealth, healthWhenUnreadable, MAX_NEEDS_PERSON_LISTED, rowLink } from '../../../src/core/triage/health';
 import { healthSnapshotFromJson, healthSnapshotToJson } from '../../../src/core/triage/health-snapshot';
 import { healthReport } from '../../../src/core/triage/health-json';
 import { IncidentBook } from '../../../src/core/triage/incidents';
@@ -205,5 +205,19 @@ describe('health JSON for doGet', () => {
     book.raise('ROWS_NEED_A_PERSON', '1 row', [3]);
     book.raise('GEMINI_RATE_LIMITED', '429');
     expect(healthReport(computeHealth([queueRow('SENT', { rowNumber: 3 })], T0), book.all(), T0)).toMatchObject({ ok: true, openIncidents: [] });
+  });
+});
+
+describe('rowLink and assessApprovalImpact, exactly', () => {
+  it('a spreadsheet URL whose "#" part spans a line break is kept whole, since only a fragment running to the end is dropped', () => {
+    expect(rowLink('https://docs.google.com/spreadsheets/d/abc/edit#x\ny', 7, 3)).toBe('https://docs.google.com/spreadsheets/d/abc/edit#x\ny#gid=7&range=A3');
+  });
+
+  it('an unreadable queue whose last figures were never counted stays unknown, even with rows in AWAITING_APPROVAL', () => {
+    const lastKnown = healthSnapshotFromJson('{"v":1,"c":{"AWAITING_APPROVAL":2}}', T0);
+    expect(assessApprovalImpact(healthWhenUnreadable(T0, lastKnown), T0)).toEqual({
+      affected: null,
+      statement: 'The queue could not be read and no earlier figures are kept, so whether respondents are affected is unknown.',
+    });
   });
 });

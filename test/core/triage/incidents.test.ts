@@ -164,3 +164,22 @@ describe('commit with a newer stored copy', () => {
     expect(next.sent).toEqual([]);
   });
 });
+
+describe('a book with no known secrets, and persistNow', () => {
+  it('a book given no known secrets keeps a plain-words detail word for word', () => {
+    const book = new IncidentBook(new MemoryProperties(), new FakeClock(T0), { properties: {} });
+    book.raise('CODE_BUG', 'Stryker was here when it broke');
+    expect(book.all().map((incident) => incident.detail)).toEqual(['Stryker was here when it broke']);
+  });
+
+  it('persistNow writes the incidents raised so far in one setMany, before the run commits', () => {
+    const props = new MemoryProperties();
+    const book = new IncidentBook(props, new FakeClock(T0), { properties: {} });
+    book.raise('CODE_BUG', 'boom');
+    book.persistNow();
+    expect(props.calls).toEqual({ getAll: 0, get: 0, set: 0, setMany: 1, delete: 0 });
+    expect(incidentFromJson(props.values[incidentKey('CODE_BUG')])).toEqual({
+      code: 'CODE_BUG', firstSeen: T0, lastSeen: T0, count: 1, runs: 1, rows: [], rowCount: 0, detail: 'boom', lastMailedAt: null, mailsSent: 0, state: 'open', clearedAt: null,
+    });
+  });
+});

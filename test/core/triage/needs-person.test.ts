@@ -108,3 +108,9 @@ describe('what staff are told per reason', () => {
     });
   }
 });
+
+describe('needsPersonReason for a row with no time', () => {
+  it('a row awaiting approval with neither an updated nor a received time is overdue at once, even early in the epoch', () => {
+    expect(needsPersonReason(cell('', { receivedAt: null, updatedAt: null }), 'AWAITING_APPROVAL', HOUR, WAIT_HOURS)).toBe('approval-overdue');
+  });
+});

@@ -25,3 +25,12 @@ describe('assessRefusedCallsImpact', () => {
     expect(impact.statement).not.toMatch(/no (user impact|respondent is affected)/);
   });
 });
+
+describe('assessRefusedCallsImpact, exactly', () => {
+  it('junk only with nothing waiting says the refusal and where to check, and ends there', () => {
+    expect(assessRefusedCallsImpact(computeHealth([], T0), T0, { finishedSubmissionsRefused: 0, typeformCheckOn: false })).toEqual({
+      affected: 'possibly',
+      statement: `${MAY_BE}, and Typeform counts that answer as delivered, so during a burst of rejected requests a real delivery may have been refused without a trace here. Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries) for answers that are not formqueue's JSON; ${CHECK_OFF}`,
+    });
+  });
+});

@@ -374,3 +374,48 @@ describe('redaction in mails', () => {
     expect(body).toContain(`${SPREADSHEET_URL}#gid=0&range=A3`);
   });
 });
+
+describe('the operator footer and the Sent folder check note', () => {
+  const mailUnknownRow = () => queueRow('NEEDS_REVIEW', { rowNumber: 6, error: 'MAIL_UNKNOWN: Gmail said nothing clear' });
+  const footerOf = (incident: Incident) => {
+    const health = computeHealth([mailUnknownRow()], T0, SPREADSHEET_URL, 0);
+    const plan = planTriageMails([incident], health, T0, testSettings(), { remainingMailQuota: 100 });
+    expect(plan.mails).toHaveLength(1);
+    return plan.mails[0].mail.body.split(`\n${OPERATOR_FOOTER_HEADING}\n`)[1].split('\n');
+  };
+
+  it('a first ROWS_NEED_A_PERSON mail with a row of unknown mail outcome names the Sent folder check switch in the footer', () => {
+    expect(footerOf(openIncident('ROWS_NEED_A_PERSON', { rows: [6], rowCount: 1 }))).toEqual([
+      '------------------------------',
+      'Code: ROWS_NEED_A_PERSON (class: needs a person)',
+      'Rows by event_id: row 6: ev-6',
+      'Sent folder check: Script Property RECONCILE_SENT_MAIL=true (docs/oauth-scopes.md).',
+      'Last error:',
+      'something failed',
+      '',
+    ]);
+  });
+
+  it('a first mail of another incident, with the same row waiting, leaves the Sent folder check switch out of the footer', () => {
+    expect(footerOf(openIncident('CODE_BUG'))).toEqual([
+      '------------------------------',
+      'Code: CODE_BUG (class: code bug)',
+      'Rows by event_id: row 6: ev-6',
+      'Last error:',
+      'something failed',
+      '',
+    ]);
+  });
+
+  it('the recovery mail of ROWS_NEED_A_PERSON, with the row still waiting, leaves the Sent folder check switch out of the footer', () => {
+    const cleared = openIncident('ROWS_NEED_A_PERSON', { firstSeen: T0 - 120 * MINUTE, state: 'cleared', clearedAt: T0 - 60 * MINUTE, lastMailedAt: T0 - 120 * MINUTE, mailsSent: 1, rows: [6], rowCount: 1 });
+    expect(footerOf(cleared)).toEqual([
+      '------------------------------',
+      'Code: ROWS_NEED_A_PERSON (class: needs a person)',
+      'Rows by event_id: row 6: ev-6',
+      'Last error:',
+      'something failed',
+      '',
+    ]);
+  });
+});
