@@ -1,6 +1,6 @@
 // `npm test`: the build, then the static checks (type-check, lint) beside vitest, failing if either fails.
 //
-// Why beside and not before: the checks (type-check, oxlint, dependency-cruiser, knip: about 24 s of CPU cold) need
+// Why beside and not before: the checks (type-check, oxlint, dependency-cruiser, knip: about 19 s of CPU) need
 // no bundle and no runtime, and vitest's runtime tests leave CPU idle while they wait on worker threads, HTTP and
 // Chromium. One after the other they cost the sum; side by side the checks fill those gaps. They run at the lowest
 // priority (`nice`), so they take only what vitest leaves: at equal priority they took half the cores while the runtime
