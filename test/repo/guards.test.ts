@@ -36,6 +36,7 @@ const LINT_PROBES: Record<string, string> = {
   'src/core/branchy.ts': `export function f(n: number): number {\n${BRANCHES}\n  return -1;\n}\n`,
   'src/core/big.ts': `${CODE_LINES(301)}\n`,
   'src/core/explained.ts': `${COMMENT_LINES}\n\n${CODE_LINES(300)}\n`,
+  'src/core/needless-disable.ts': '// eslint-disable-next-line no-debugger\nexport const quiet = 1;\n',
 };
 
 write({
@@ -82,7 +83,7 @@ writeFileSync(join(TREE, '.oxlintrc.json'), readFileSync(join(ROOT, '.oxlintrc.j
 symlinkSync(join(ROOT, 'node_modules'), join(TREE, 'node_modules'), 'dir');
 
 describe('oxlint rejects what a reader would trip on', () => {
-  const { failed, output } = run('oxlint/bin/oxlint', ['--type-aware', '--tsconfig', 'tsconfig.json', '--format', 'unix', 'src', 'emulator', 'test']);
+  const { failed, output } = run('oxlint/bin/oxlint', ['--type-aware', '--tsconfig', 'tsconfig.json', '--report-unused-disable-directives-severity=error', '--format', 'unix', 'src', 'emulator', 'test']);
   /** The rules reported for one file, in line order, as `plugin(rule)`. */
   const rulesOf = (path: string): string[] => output.split('\n').filter((line) => line.startsWith(`${path}:`)).map((line) => /\[Error\/([^\]]+)\]$/.exec(line)?.[1] ?? line);
 
@@ -94,4 +95,6 @@ describe('oxlint rejects what a reader would trip on', () => {
   it('a function with more than 20 branches', () => expect(rulesOf('src/core/branchy.ts')).toEqual(['eslint(complexity)']));
   it('a product file over 300 lines of code', () => expect(rulesOf('src/core/big.ts')).toEqual(['eslint(max-lines)']));
   it('but not a file whose comments and blank lines take it past 300', () => expect(rulesOf('src/core/explained.ts')).toEqual([]));
+  it('a disable comment that disables nothing (the flag `npm run lint` passes)', () =>
+    expect(rulesOf('src/core/needless-disable.ts')).toEqual(['src/core/needless-disable.ts:1:1: Unused eslint-disable directive (no problems were reported). [Error]']));
 });
