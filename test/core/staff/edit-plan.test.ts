@@ -234,6 +234,15 @@ describe('planSystemCellEdit and planSystemBlockEdit: event_id, sent_at, mail_re
     expect(asPlan(planSystemCellEdit({ rows: [edited(repliedRow('SENT', { mailRef: 'FQ-1' }))], header: 'mail_ref', value: 'FQ-1', oldValue: 'FQ-1', context: STAFF })).kind).toBe('nothing');
   });
 
+  it('a system cell cleared (the event has no new value) that Sheets told was empty is nothing: no put-back, no Log line', () => {
+    // A clear leaves e.value undefined; an old value Sheets tells as null reads as '' (edit-guard.ts's cellText).
+    const plan = asPlan(planSystemCellEdit({ rows: [edited(repliedRow('SENT', { sentAt: null }))], header: 'sent_at', oldValue: '', context: STAFF }));
+    expect(plan.kind).toBe('nothing');
+    expect(plan.written).toEqual([null]);
+    expect(plan.lines).toEqual([[]]);
+    expect(plan.outcome).toEqual({ allowed: 0, refused: 0, notes: [] });
+  });
+
   it('event_id pasted over two rows is put back from each payload; a row left intact gets no note', () => {
     const payload = (id: string) => JSON.stringify({ event_id: id });
     const rows = [
