@@ -14,6 +14,7 @@ describe('the key a submission is journaled under', () => {
     ['its identity: form id and response token', { eventId: 'e1', formId: 'F1', responseToken: 't1' }, 'tf:F1:t1'],
     ['the same identity whatever the event_id (a recovered response)', { eventId: 'reconciled:t1', formId: 'F1', responseToken: 't1' }, 'tf:F1:t1'],
     ['its event_id when it has no token', { eventId: 'e1', formId: 'F1', responseToken: '' }, 'event:e1'],
+    ['its event_id without the blanks a hand edit left around it', { eventId: ' e1 ', formId: 'F1', responseToken: '' }, 'event:e1'],
     ['nothing to know it by', { eventId: ' ', formId: '', responseToken: '' }, ''],
   ])('%s', (_name, patch, expected) => {
     expect(journalKeyOf({ eventId: '', formId: '', responseToken: '', ...patch })).toBe(expected);

@@ -1,4 +1,4 @@
-// Settings at their edges: what a switch accepts, a bad Typeform URL, removing a token, and the missing-setting words.
+// Settings at their edges: what a switch accepts, a bad Typeform URL, unreadable prices, removing a token, a refused value quoted whole, and the missing-setting words.
 import { describe, expect, it } from 'vitest';
 import { geminiBaseUrlProblem, readSettings, tokenProblem } from '../../../../src/core/domain/config/settings';
 import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
@@ -73,6 +73,25 @@ describe('parseSettingAssignment with an empty value', () => {
   });
 });
 
+describe('GEMINI_PRICES', () => {
+  it('names every entry it cannot read, separated by semicolons, and ignores them', () => {
+    const { settings, problems } = readSettings({ GEMINI_PRICES: 'my-model=0.3/2.5; cheap-model=free; other=1/2/3' });
+    expect(settings.geminiPrices['my-model']).toEqual({ input: 0.3, output: 2.5 });
+    expect(problems).toEqual([
+      'Script Property GEMINI_PRICES has entries it cannot read (cheap-model=free; other=1/2/3): write model=input/output in US dollars per 1M tokens, e.g. gemini-3.5-flash=1.50/9.00; those entries are ignored.',
+    ]);
+  });
+});
+
+describe("parseSettingAssignment's refusal of a value", () => {
+  it('quotes the value whole, even one holding "; using" before a line break: only the fallback formqueue names is cut', () => {
+    expect(parseSettingAssignment('MAX_ATTEMPTS=x; using 9\nnow', {})).toEqual({
+      ok: false,
+      message: 'Script Property MAX_ATTEMPTS must be a whole number from 1 to 20 (it is "x; using 9\nnow").',
+    });
+  });
+});
+
 describe('missingRequiredMessage', () => {
   it.each([
     ['WEBHOOK_TOKEN', 'the secret in the webhook URL Typeform calls'],
@@ -82,6 +101,12 @@ describe('missingRequiredMessage', () => {
   ] as const)('%s says what it is for', (key, why) => {
     expect(missingRequiredMessage(key)).toBe(
       `Script Property ${key} is not set (${why}). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.`,
+    );
+  });
+
+  it('a setting formqueue can run without, asked for by name, is said to be needed without a reason of its own', () => {
+    expect(missingRequiredMessage('PAUSED')).toBe(
+      'Script Property PAUSED is not set (formqueue needs it). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.',
     );
   });
 });

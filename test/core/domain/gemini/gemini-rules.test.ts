@@ -73,6 +73,7 @@ describe('the prompt keeps the organisation’s instructions apart from the resp
 
   it('{{answers}} quotes the whole submission once, however often the template names it', () => {
     const prompt = buildPrompt(input('Read {{answers}}. Again: {{answers}}'));
+    expect(prompt.instructions).toBe("Read [the respondent's submission, quoted in the message as data]. Again: [the respondent's submission, quoted in the message as data]");
     expect(prompt.data.split('<<<ANSWERS')).toHaveLength(2);
     expect(prompt.data).toContain('Name: Mina');
   });
@@ -151,6 +152,15 @@ describe('classifyGeminiOutcome: transport', () => {
       kind: 'retryable',
       reason: 'Gemini could not be reached: Timeout after 30s',
       outage: true,
+    });
+  });
+
+  it("Apps Script's daily URL Fetch quota is systemic (no row is charged for it), and says when it resets", () => {
+    expect(classifyGeminiOutcome({ kind: 'transport', message: 'Exception: Service invoked too many times for one day: urlfetch.' })).toEqual({
+      kind: 'systemic',
+      incident: 'URLFETCH_DAILY_QUOTA',
+      reason:
+        "Apps Script's daily URL Fetch quota is used up (Exception: Service invoked too many times for one day: urlfetch.); it resets 24 hours after the first call of its window",
     });
   });
 

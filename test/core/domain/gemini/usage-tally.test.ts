@@ -104,6 +104,11 @@ describe('readUsage of a tally edited by hand (FQ_TOKENS can be edited in the pr
     expect(readUsage(stored)).toEqual(usage({ dayKey: '2026-12-02', day: { 'f1|m': totals({ replies: 1, cost: 0.25 }) } }));
   });
 
+  it('a count too large to be a number (1e999, which JSON reads as Infinity) reads as 0', () => {
+    const stored = `{"dayKey": "2026-12-02", "day": {"f1|m": {"replies": 1, "prompt": 1e999}}}`;
+    expect(readUsage(stored)).toEqual(usage({ dayKey: '2026-12-02', day: { 'f1|m': totals({ replies: 1 }) } }));
+  });
+
   it("today's tokens from a hand-edited tally are a sum, never text joined to a number", () => {
     const stored = JSON.stringify({ dayKey: '2026-12-02', day: { 'f1|m': { prompt: '5', output: 3 }, 'f2|m': { prompt: 10, output: null } } });
     expect(tokensOn(readUsage(stored), '2026-12-02')).toBe(13);

@@ -1,6 +1,8 @@
 // The Log is the record of claimed sends, independent of the row's cells: a submission ever claimed is not mailed again without a person.
 import { describe, expect, it } from 'vitest';
-import { standingSendClaim, unrecordedSendClaim } from '../../../../src/core/domain/mail/mail-guard';
+import { standingSendClaim, suppressedReason, unrecordedSendClaim } from '../../../../src/core/domain/mail/mail-guard';
+import { factsOf } from '../../../../src/core/domain/mail/send-ledger';
+import { suppressionIndex } from '../../../../src/core/domain/mail/suppression';
 import type { LogEntry } from '../../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../../src/core/processing/process-run';
 import { runSendStep } from '../../../../src/core/processing/send-step';
@@ -58,6 +60,26 @@ describe('unrecordedSendClaim: a standing claim no system line says was mailed',
     ['sent, then a person asked for a new reply: no claim stands', [claim, line(4, 'SENDING', 'SENT'), line(3, 'SENT', 'PENDING', 'ana@example.org')], null],
   ])('%s', (_name, history, unrecorded) => {
     expect(unrecordedSendClaim(history)).toBe(unrecorded);
+  });
+});
+
+describe('factsOf: only a fact written in the form withLedgerFacts writes counts', () => {
+  it.each<[string, string, ReturnType<typeof factsOf>]>([
+    ['a sender', 'claimed [ledger: mail_ref=FQ-LEDGER sender=ana@school.example]', { mailRef: 'FQ-LEDGER', sender: 'ana@school.example' }],
+    ['an empty sender is no account', 'claimed [ledger: mail_ref=FQ-LEDGER sender=]', { mailRef: 'FQ-LEDGER' }],
+    ['marked=1 is a claim the stale sweep may trust', 'claimed [ledger: mail_ref=FQ-LEDGER marked=1]', { mailRef: 'FQ-LEDGER', marked: true }],
+    ['marked with any other value is not marked', 'claimed [ledger: mail_ref=FQ-LEDGER marked=0]', { mailRef: 'FQ-LEDGER' }],
+    ['a 1 under another name is not marked', 'claimed [ledger: mail_ref=FQ-LEDGER tries=1]', { mailRef: 'FQ-LEDGER' }],
+  ])('%s', (_name, detail, facts) => {
+    expect(factsOf(detail)).toStrictEqual(facts);
+  });
+});
+
+describe('suppressedReason', () => {
+  it('names the recipient as the cell holds it, without the blanks around it', () => {
+    const list = suppressionIndex([{ address: 'mina@example.org', reason: 'asked us to stop', addedBy: 'desk@example.org', addedAt: T0 }]);
+    expect(suppressedReason({ recipient: '  Mina@example.org ' }, list)).toMatch(/^Mina@example\.org is on the Suppressed sheet \(added by desk@example\.org: asked us to stop\)/);
+    expect(suppressedReason({ recipient: 'other@example.org' }, list)).toBeNull();
   });
 });
 

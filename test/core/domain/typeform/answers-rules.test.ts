@@ -114,6 +114,7 @@ describe('templateValues', () => {
     ['the score variable when calculated.score is absent', { variables: { score: '4' } }, { 'variables.score': '4', score: '4' }],
     ['calculated.score over the score variable', { variables: { score: '4' }, score: '9' }, { 'variables.score': '4', score: '9' }],
     ['no score at all', {}, {}],
+    ['a hidden field named score when the form has none: {{score}} is that field', { hidden: { score: 'gold' } }, { 'hidden.score': 'gold', score: 'gold' }],
   ])('%s', (_what, patch, expected) => {
     expect(templateValues(delivery(patch))).toEqual(expected);
   });

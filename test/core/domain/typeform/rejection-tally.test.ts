@@ -230,12 +230,19 @@ describe('the kinds of the day', () => {
     w.tally.append({ day: DAY, bytes: 0 });
     w.tally.append({ day: DAY, bytes: 500 });
     countKeptRejection(w.tally, DAY, 'internal_error');
-    expect(foldTally(w.tally, w.props, DAY)).toMatchObject({ count: 3, dropped: 1, bytes: 500, kinds: { internal_error: 1 } });
+    const totals = foldTally(w.tally, w.props, DAY);
+    expect(totals).toMatchObject({ count: 3, dropped: 1, bytes: 500 });
+    expect(totals.kinds).toEqual({ internal_error: 1 });
   });
 
   it('stored kinds that are unknown, not counts, or not above 0 are left out', () => {
     const json = JSON.stringify({ day: DAY, count: 4, kinds: { unknown_form: 2, renamed_kind: 3, partial: 'x', malformed: -1, unauthorized: 0 } });
     expect(totalsOn(json, DAY).kinds).toEqual({ unknown_form: 2 });
+  });
+
+  it('stored kinds of null are none, and the counts stored beside them are kept', () => {
+    const json = `{"day": "${DAY}", "count": 4, "bytes": 900, "kinds": null, "previous": {"day": "2026-11-30", "count": 2, "kinds": null}}`;
+    expect(totalsOn(json, DAY)).toMatchObject({ count: 4, bytes: 900, kinds: {}, previous: { day: '2026-11-30', count: 2, kinds: {} } });
   });
 
   it('a new day starts its kinds over and keeps the ended day\'s for the summary', () => {
