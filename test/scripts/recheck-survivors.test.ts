@@ -50,7 +50,7 @@ describe('moduleTestFiles', () => {
   });
 
   it('falls back to the core test files that import a module with no mirror of its own', () => {
-    const files = moduleTestFiles(root, 'src/core/domain/gemini/gemini-outcome.ts');
+    const files = moduleTestFiles(root, 'src/core/domain/sheet-ports.ts');
     expect(files.length).toBeGreaterThan(0);
     expect(files.every((file: string) => file.startsWith('test/core/'))).toBe(true);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../../src/core/domain/failures/errors';
 import { answerValuesByRef } from '../../../src/core/domain/typeform/template-answers';
-import { mailboxOf, recipientProblem } from '../../../src/core/domain/mail/mail-addresses';
+import { recipientProblem } from '../../../src/core/domain/mail/mail-addresses';
 import { buildMail, classifyMailError, recipientCount, type MailBuild } from '../../../src/core/processing/mail';
 import { newMailRef } from '../../../src/core/processing/mail-ref';
 import { DEFAULT_BODY, DEFAULT_PROMPT, DEFAULT_SUBJECT, placeholdersIn } from '../../../src/core/domain/mail/templates';
@@ -279,20 +279,6 @@ describe('buildMail, part by part', () => {
 
   it('with the payload read, an unknown name does not blame the payload', () => {
     expect(thrownBy(() => mailOf({ subject: 'For {{nobody}}' })).message).not.toContain('payload could not be read');
-  });
-});
-
-describe('mailboxOf', () => {
-  it.each([
-    ['Mina.Okafor@Example.com', 'mina.okafor@example.com'],
-    ['  mina+essays@example.com ', 'mina@example.com'],
-    ['mina+a+b@example.com', 'mina@example.com'],
-    ['"a@b"@example.com', '"a@b"@example.com'],
-    ['+tag@example.com', '@example.com'],
-    [' No-At-Sign ', 'no-at-sign'],
-    ['@example.com', '@example.com'],
-  ])('%s reaches the mailbox %s', (address, mailbox) => {
-    expect(mailboxOf(address)).toBe(mailbox);
   });
 });
 

@@ -1,6 +1,5 @@
 // The Sent-folder check (src/core/processing/sent-check.ts): its decision table and rules case by case, then RECONCILE_SENT_MAIL through runProcessing for rows in SENDING and rows parked in NEEDS_REVIEW.
 import { describe, expect, it } from 'vitest';
-import { standingSendClaim } from '../../../src/core/domain/mail/mail-guard';
 import type { SentCopy } from '../../../src/core/domain/ports';
 import type { LogEntry } from '../../../src/core/domain/sheet-ports';
 import {
@@ -142,11 +141,6 @@ describe('sent check: what a look decides (0 / 1 / many, first and second look, 
     ])('%s', (_name, rows, rowNumber) => {
       expect(laterReply(rows, T0)).toEqual(rows.find((row) => row.rowNumber === rowNumber));
     });
-  });
-
-  it('the resend move settles the Log\'s claim, so the send step may mail the row once more', () => {
-    expect(standingSendClaim(claimLines())).not.toBeNull();
-    expect(standingSendClaim([...claimLines(), line(T0 + 61 * MIN, 'SENDING', 'READY', RESEND_AFTER_CHECK)])).toBeNull();
   });
 });
 

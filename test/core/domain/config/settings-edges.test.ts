@@ -1,8 +1,6 @@
-// Settings at their edges: what a switch accepts, a bad Typeform URL, unreadable prices, removing a token, a refused value quoted whole, and the missing-setting words.
+// Settings at their edges: what a switch accepts, a bad Typeform or Gemini URL, a token of too few distinct characters, and unreadable prices.
 import { describe, expect, it } from 'vitest';
 import { geminiBaseUrlProblem, readSettings, tokenProblem } from '../../../../src/core/domain/config/settings';
-import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
-import { missingRequiredMessage } from '../../../../src/core/domain/config/required-settings';
 
 describe('a switch (PAUSED, DAILY_SUMMARY, RECONCILE_SENT_MAIL, RECONCILE_RESEND)', () => {
   it.each([
@@ -66,13 +64,6 @@ describe('a token has at least 10 distinct characters', () => {
   });
 });
 
-describe('parseSettingAssignment with an empty value', () => {
-  it.each(['WEBHOOK_TOKEN', 'HEALTH_TOKEN', 'MAX_ATTEMPTS'])('%s= removes the property: no check of the empty value', (key) => {
-    expect(parseSettingAssignment(`${key}=`, {})).toEqual({ ok: true, key, value: '' });
-    expect(parseSettingAssignment(`${key}=   `, {})).toEqual({ ok: true, key, value: '' });
-  });
-});
-
 describe('GEMINI_PRICES', () => {
   it('names every entry it cannot read, separated by semicolons, and ignores them', () => {
     const { settings, problems } = readSettings({ GEMINI_PRICES: 'my-model=0.3/2.5; cheap-model=free; other=1/2/3' });
@@ -80,33 +71,5 @@ describe('GEMINI_PRICES', () => {
     expect(problems).toEqual([
       'Script Property GEMINI_PRICES has entries it cannot read (cheap-model=free; other=1/2/3): write model=input/output in US dollars per 1M tokens, e.g. gemini-3.5-flash=1.50/9.00; those entries are ignored.',
     ]);
-  });
-});
-
-describe("parseSettingAssignment's refusal of a value", () => {
-  it('quotes the value whole, even one holding "; using" before a line break: only the fallback formqueue names is cut', () => {
-    expect(parseSettingAssignment('MAX_ATTEMPTS=x; using 9\nnow', {})).toEqual({
-      ok: false,
-      message: 'Script Property MAX_ATTEMPTS must be a whole number from 1 to 20 (it is "x; using 9\nnow").',
-    });
-  });
-});
-
-describe('missingRequiredMessage', () => {
-  it.each([
-    ['WEBHOOK_TOKEN', 'the secret in the webhook URL Typeform calls'],
-    ['GEMINI_API_KEY', 'the Gemini API key, from Google AI Studio'],
-    ['STAFF_EMAILS', 'comma-separated addresses that get triage mail'],
-    ['SPREADSHEET_ID', 'the id of the formqueue spreadsheet, from its URL'],
-  ] as const)('%s says what it is for', (key, why) => {
-    expect(missingRequiredMessage(key)).toBe(
-      `Script Property ${key} is not set (${why}). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.`,
-    );
-  });
-
-  it('a setting formqueue can run without, asked for by name, is said to be needed without a reason of its own', () => {
-    expect(missingRequiredMessage('PAUSED')).toBe(
-      'Script Property PAUSED is not set (formqueue needs it). Set it in the Apps Script editor: Project Settings → Script Properties → Add script property.',
-    );
   });
 });

@@ -1,7 +1,6 @@
 // Script Properties read into settings: trimming, lists, flags, each knob's bounds and the words of each problem.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, readSettings } from '../../../../src/core/domain/config/settings';
-import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
 
 describe('readSettings', () => {
   it('with nothing set: empty secrets and ids, the default model and endpoint, every knob at its fallback, flags off', () => {
@@ -64,35 +63,5 @@ describe('readSettings', () => {
 
   it('the range and fallback in a problem are the knob\'s own', () => {
     expect(readSettings({ GEMINI_CONCURRENCY: '99' }).problems[0]).toContain('from 1 to 20 (it is "99"); using 4.');
-  });
-});
-
-describe('parseSettingAssignment', () => {
-  it('accepts KEY=VALUE for a known key, upper-casing the key and trimming the value', () => {
-    expect(parseSettingAssignment('  staff_emails = a@x.y ', {})).toEqual({ ok: true, key: 'STAFF_EMAILS', value: 'a@x.y' });
-    expect(parseSettingAssignment('GEMINI_MODEL=a=b', {})).toEqual({ ok: true, key: 'GEMINI_MODEL', value: 'a=b' });
-  });
-
-  it('an empty value removes the property, even for a knob', () => {
-    expect(parseSettingAssignment('MAX_ATTEMPTS=', { MAX_ATTEMPTS: '3' })).toEqual({ ok: true, key: 'MAX_ATTEMPTS', value: '' });
-  });
-
-  it.each<string>(['no equals sign', '=value', '1KEY=2', ' =x'])('refuses %j with an example of the form', (text) => {
-    expect(parseSettingAssignment(text, {})).toEqual({ ok: false, message: 'Type NAME=VALUE, for example STAFF_EMAILS=desk@example.com (an empty value removes the property).' });
-  });
-
-  it('refuses a key formqueue does not read, listing the ones it does', () => {
-    const answer = parseSettingAssignment('STAFF_EMAIL=a@x.y', {});
-    expect(answer.ok).toBe(false);
-    expect(!answer.ok && answer.message).toMatch(/^STAFF_EMAIL is not a property formqueue reads\. Known: WEBHOOK_TOKEN, .*\bSTAFF_EMAILS, .*, DAILY_SUMMARY, TYPEFORM_BASE_URL, RECONCILE_SENT_MAIL, RECONCILE_RESEND(, [A-Z_]+)*\.$/);
-  });
-
-  it('refuses a knob value out of range with the reason, without the "using" part', () => {
-    expect(parseSettingAssignment('MAX_ATTEMPTS=0', {})).toEqual({ ok: false, message: 'Script Property MAX_ATTEMPTS must be a whole number from 1 to 20 (it is "0").' });
-    expect(parseSettingAssignment('GEMINI_BASE_URL=ftp://x', {}).ok).toBe(false);
-  });
-
-  it('a problem with another, already set property does not refuse this one', () => {
-    expect(parseSettingAssignment('MAX_ATTEMPTS=3', { GEMINI_CONCURRENCY: '99' })).toEqual({ ok: true, key: 'MAX_ATTEMPTS', value: '3' });
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { geminiBaseUrlProblem, readSettings, secretValues, tokenProblem } from '../../../../src/core/domain/config/settings';
-import { parseSettingAssignment } from '../../../../src/core/domain/config/setting-assignment';
 
 describe('readSettings', () => {
   it('gives the documented defaults when nothing is set', () => {
@@ -63,31 +62,5 @@ describe('readSettings', () => {
   it('secretValues names every secret, HEALTH_TOKEN and TYPEFORM_TOKEN included', () => {
     const { settings } = readSettings({ WEBHOOK_TOKEN: 'w', WEBHOOK_TOKEN_PREVIOUS: 'p', HEALTH_TOKEN: 'h', GEMINI_API_KEY: 'k', TYPEFORM_TOKEN: 't' });
     expect(secretValues(settings).sort()).toEqual(['h', 'k', 'p', 't', 'w']);
-  });
-});
-
-describe('parseSettingAssignment (the menu prompt)', () => {
-  it.each([
-    ['a known key', 'STAFF_EMAILS = desk@example.com', { ok: true, key: 'STAFF_EMAILS', value: 'desk@example.com' }],
-    ['a lower-case key', 'gemini_model=gemini-3.5-flash', { ok: true, key: 'GEMINI_MODEL', value: 'gemini-3.5-flash' }],
-    ['an empty value (remove)', 'WEBHOOK_TOKEN_PREVIOUS=', { ok: true, key: 'WEBHOOK_TOKEN_PREVIOUS', value: '' }],
-    ['a value containing =', 'GEMINI_API_KEY=abc=def', { ok: true, key: 'GEMINI_API_KEY', value: 'abc=def' }],
-    ['a WEBHOOK_TOKEN of 32 random characters', 'WEBHOOK_TOKEN=Wk7-9fQ2xLp4Rz8Tn1Vb6Hs3Jd5Gm0Ca', { ok: true, key: 'WEBHOOK_TOKEN', value: 'Wk7-9fQ2xLp4Rz8Tn1Vb6Hs3Jd5Gm0Ca' }],
-    ['a setting while another one is bad', 'STAFF_EMAILS=a@b.example', { ok: true, key: 'STAFF_EMAILS', value: 'a@b.example' }],
-  ])('accepts %s', (_name, text, expected) => {
-    expect(parseSettingAssignment(text, { HEALTH_TOKEN: 'weak' })).toEqual(expected);
-  });
-
-  it.each([
-    ['no equals sign', 'STAFF_EMAILS', /Type NAME=VALUE/],
-    ['an unknown key', 'SPREADSHEET=abc', /SPREADSHEET is not a property formqueue reads/],
-    ['a knob out of range', 'GEMINI_CONCURRENCY=99', /GEMINI_CONCURRENCY must be a whole number from 1 to 20/],
-    ['a WEBHOOK_TOKEN under 32 characters', 'WEBHOOK_TOKEN=letmein123', /^WEBHOOK_TOKEN is 10 characters long; it must be at least 32 random characters\. .*Set up \/ repair, which generates one/],
-    ['a HEALTH_TOKEN under 32 characters', 'HEALTH_TOKEN=ping', /^HEALTH_TOKEN is 4 characters long/],
-    ['a plain-http GEMINI_BASE_URL', 'GEMINI_BASE_URL=http://gemini.example.com', /GEMINI_BASE_URL must be https:\/\//],
-  ])('refuses %s, saying why', (_name, text, message) => {
-    const parsed = parseSettingAssignment(text, {});
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.message).toMatch(message);
   });
 });
