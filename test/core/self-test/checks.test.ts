@@ -1,7 +1,7 @@
-// Self-test verdicts from observations: each assumption passes only on the evidence that proves it.
+// The account and spreadsheet checks' verdicts from observations (each assumption passes only on the evidence that proves it), the Gemini probe and the report.
 import { describe, expect, it } from 'vitest';
 import { judgeIdentity, judgeMailQuota, judgePlainText, judgeTextFinder, judgeTriggers, PLAIN_TEXT_SAMPLES } from '../../../src/core/self-test/checks';
-import { judgeGemini, judgeMissedWebhookRecovery, judgeTypeform, judgeWebApp } from '../../../src/core/self-test/service-checks';
+import { judgeMissedWebhookRecovery } from '../../../src/core/self-test/service-checks';
 import type { CheckResult } from '../../../src/core/self-test/check-result';
 import { geminiProbeRequest, selfTestLogEntries, selfTestReport } from '../../../src/core/self-test/report';
 import { generationConfigFor } from '../../../src/core/domain/gemini/gemini';
@@ -65,51 +65,15 @@ describe('triggers', () => {
   });
 });
 
-describe('mail quota, Gemini, Typeform, web app', () => {
+describe('mail quota and the Gemini probe', () => {
   it('mail quota: a positive number passes, 0 or an error fails', () => {
     expect(judgeMailQuota(ok(97)).verdict).toBe('pass');
     expect(judgeMailQuota(ok(0)).verdict).toBe('fail');
     expect(judgeMailQuota(err('You do not have permission to call MailApp.getRemainingDailyQuota')).verdict).toBe('fail');
   });
 
-  const gemini = (status: number, body: unknown) => judgeGemini(ok({ model: 'gemini-3.5-flash', configKeys: Object.keys(generationConfigFor('gemini-3.5-flash')), outcome: { kind: 'http', status, body: JSON.stringify(body) } }));
-  it.each([
-    ['a reply', 200, { candidates: [{ content: { parts: [{ text: 'OK' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 130, candidatesTokenCount: 1, thoughtsTokenCount: 40 } }, 'pass'],
-    ['a bad key', 400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] } }, 'fail'],
-    ['an unknown model', 404, { error: { code: 404, message: 'models/gemini-0 is not found', status: 'NOT_FOUND' } }, 'fail'],
-    ['an overloaded model', 503, { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }, 'unknown'],
-  ])('Gemini, %s: %s', (_, status, body, verdict) => {
-    const result = gemini(status, body);
-    expect(result.verdict).toBe(verdict);
-    expect(result.evidence).toContain('generationConfig {temperature, maxOutputTokens, thinkingConfig}');
-  });
-
-  it('Gemini evidence carries the token counts (the measured basis of the cost figures) and never the key', () => {
-    const result = gemini(200, { candidates: [{ content: { parts: [{ text: 'OK' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 130, thoughtsTokenCount: 40 } });
-    expect(result.evidence).toContain('promptTokenCount 130, thoughtsTokenCount 40');
-    expect(judgeGemini({ ok: 'not-set' })).toMatchObject({ verdict: 'fail', evidence: 'GEMINI_API_KEY is not set' });
-  });
-
   it.each(['gemini-3.5-flash', 'gemini-2.5-flash', 'gemini-flash-latest'])('the Gemini probe for %s sends the reply\'s own generation and thinking settings', (model) => {
     expect(geminiProbeRequest(model)).toMatchObject({ model, body: { generationConfig: generationConfigFor(model) } });
-  });
-
-  it.each([
-    [{ ok: 'not-set' as const }, 'unknown'],
-    [{ url: 'https://api.typeform.com/forms?page_size=1', answer: ok({ status: 200, body: '{"total_items":0}' }) }, 'pass'],
-    [{ url: 'https://api.typeform.com/forms?page_size=1', answer: ok({ status: 401, body: '{"code":"UNAUTHORIZED"}' }) }, 'fail'],
-  ])('Typeform %#: %s', (probe, verdict) => {
-    expect(judgeTypeform(probe).verdict).toBe(verdict);
-  });
-
-  it.each([
-    [{ url: null, answer: null }, 'fail'],
-    [{ url: 'https://script.google.com/macros/s/X/exec', answer: ok({ status: 200, body: '{"ok":true,"counts":{}}' }) }, 'pass'],
-    [{ url: 'https://script.google.com/macros/s/X/exec', answer: ok({ status: 200, body: '{"ok":false,"error":"unauthorized"}' }) }, 'fail'],
-    [{ url: 'https://script.google.com/macros/s/X/exec', answer: ok({ status: 404, body: '<html>Page Not Found</html>' }) }, 'fail'],
-    [{ url: 'https://script.google.com/macros/s/X/exec', answer: err('Address unavailable') }, 'fail'],
-  ])('web app %#: %s', (probe, verdict) => {
-    expect(judgeWebApp(probe).verdict).toBe(verdict);
   });
 });
 
