@@ -49,8 +49,26 @@ describe("docs/architecture.md's map", () => {
   });
 });
 
+/** Modules with functions whose tests live elsewhere, each with where and why. */
+const TESTED_THROUGH_ANOTHER: Record<string, string> = {
+  'runs/tick-triage': "the tick's staff-mail step: queue-tick.test.ts drives it through runQueueTick (quota unknown, a failed mail, the daily summary)",
+};
+
 describe('test/core mirrors src/core', () => {
   const modules = new Set(walk(join(root, 'src/core')).map((file) => file.slice(root.length + 'src/core/'.length).replace(/\.ts$/, '')));
+  const testFiles = walk(join(root, 'test/core')).filter((file) => file.endsWith('.test.ts')).map((file) => file.slice(root.length + 'test/core/'.length).replace(/\.test\.ts$/, ''));
+
+  it.each([...modules].filter((module) => /^export (async )?function /m.test(readFileSync(join(root, 'src/core', `${module}.ts`), 'utf8'))))(
+    '%s, a module with functions, has a test file of its own',
+    (module) => {
+      const own = testFiles.filter((name) => name === module || name.startsWith(`${module}-`));
+      if (module in TESTED_THROUGH_ANOTHER) {
+        expect(own, `${module} has its own test file now: drop it from TESTED_THROUGH_ANOTHER`).toEqual([]);
+        return;
+      }
+      expect(own.length, `src/core/${module}.ts has no test/core/${module}.test.ts: its tests belong there`).toBeGreaterThan(0);
+    },
+  );
 
   it.each(walk(join(root, 'test/core')).filter((file) => file.endsWith('.test.ts')).map((file) => file.slice(root.length)))(
     '%s tests a module of the mirrored folder',
