@@ -3,12 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codedError } from '../../../src/core/domain/failures/errors';
 import { REJECTED_TOTALS_PROPERTY } from '../../../src/core/domain/typeform/rejection-tally';
-import type { Lock } from '../../../src/core/domain/ports';
 import { REJECTED_INCIDENT_THRESHOLD } from '../../../src/core/domain/typeform/rejection-kinds';
 import { runQueueTick } from '../../../src/core/runs/queue-tick';
-import type { TickPorts, Workspace } from '../../../src/core/runs/tick-ports';
 import { LAST_SWEEP_PROPERTY, NEXT_DUE_PROPERTY } from '../../../src/core/domain/queue/tick-gate';
-import { incidentKey } from '../../../src/core/triage/incidents';
 import { NEEDS_PERSON_GUIDE } from '../../../src/core/triage/needs-person';
 import { HEALTH_SNAPSHOT_KEY } from '../../../src/core/triage/health-snapshot';
 import { RECOVERY_QUIET_MINUTES } from '../../../src/core/triage/incident-policy';
@@ -21,90 +18,12 @@ import { USAGE_PROPERTY } from '../../../src/core/domain/gemini/usage-tally';
 import { RETIRED_MODELS_PROPERTY } from '../../../src/core/domain/gemini/model-list';
 import { TEMPLATES_SEEN_PROPERTY, templateFingerprint } from '../../../src/core/processing/template-change';
 import { BOUNCE_CHECK_PROPERTY } from '../../../src/core/processing/bounces';
-import {
-  FakeClock,
-  fixedRandom,
-  fixtureOutcome,
-  MemoryAudit,
-  MemoryBounceMailbox,
-  MemoryConfig,
-  MemoryGemini,
-  MemoryJournal,
-  MemoryMailer,
-  MemoryQueue,
-  MemorySuppression,
-  MemoryTally,
-  formConfig,
-  MemoryProperties,
-  pendingRow,
-  T0,
-} from '../memory-ports';
-
-const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
+import { MemoryBounceMailbox, MemoryConfig, MemoryJournal, formConfig, pendingRow, T0 } from '../memory-ports';
+import { incident, intakeAndTick, retiringWorld, SETTINGS, tick, tickWorld, type TickWorld } from './tick-world';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/typeform/${name}`, import.meta.url), 'utf8');
 const ESSAY = fixture('essay-submission.json');
 const PARTIAL = fixture('partial-response.json');
-
-const freeLock = (): Lock => ({ tryLock: () => true, release: () => undefined });
-
-interface TickWorld {
-  ports: TickPorts;
-  props: MemoryProperties;
-  queue: MemoryQueue;
-  mailer: MemoryMailer;
-  clock: FakeClock;
-  warnings: string[];
-  spill: { chars: number; count: number };
-  tally: MemoryTally;
-  openWorkspace: () => Workspace;
-}
-
-function tickWorld(props: Record<string, string> = SETTINGS, rows = [pendingRow()]): TickWorld {
-  const w = {
-    props: new MemoryProperties(),
-    queue: new MemoryQueue(rows),
-    mailer: new MemoryMailer(),
-    clock: new FakeClock(),
-    warnings: [] as string[],
-    spill: { chars: 0, count: 0 },
-    tally: new MemoryTally(),
-  } as TickWorld;
-  w.props.values = { ...props };
-  w.openWorkspace = () => ({
-    queue: w.queue,
-    config: new MemoryConfig([formConfig()]),
-    gemini: new MemoryGemini(),
-    audit: new MemoryAudit(),
-    drainSpill: () => undefined,
-    readPayload: (row) => row.payload,
-    intakeLock: freeLock(),
-    spreadsheetUrl: () => 'https://docs.google.com/spreadsheets/d/abc/edit',
-    queueSheetId: () => 0,
-    watchCapacity: () => undefined,
-    tally: w.tally,
-  });
-  w.ports = {
-    props: w.props,
-    clock: w.clock,
-    random: fixedRandom(0.5),
-    mailer: w.mailer,
-    spill: { size: () => w.spill.chars, count: () => w.spill.count },
-    openWorkspace: () => w.openWorkspace(),
-    dateKey: () => '2026-11-20',
-    warn: (message) => void w.warnings.push(message),
-  };
-  return w;
-}
-
-function tick(w: TickWorld) {
-  return runQueueTick(w.ports, w.props.getAll(), w.clock.now());
-}
-
-function incident(w: TickWorld, code: Parameters<typeof incidentKey>[0]): { state: string; detail: string; rows: number[] } | undefined {
-  const stored = w.props.values[incidentKey(code)];
-  return stored === undefined ? undefined : JSON.parse(stored);
-}
 
 describe('the processQueue tick', () => {
   it('generates and mails a pending row, then records when the next run is due', () => {
@@ -198,20 +117,6 @@ describe('the processQueue tick', () => {
     expect(w.mailer.outbox.filter((mail) => /Resolved/.test(mail.subject))).toEqual([]);
   });
 
-  /** doPost (memory intake) and processQueue sharing Script Properties, the Tally and the clock, on one UTC day. */
-  function intakeAndTick(settings: Record<string, string> = SETTINGS) {
-    const intake = memoryIntake({ props: settings });
-    const w = tickWorld(settings, []);
-    w.props.values = intake.props;
-    w.tally = intake.tally;
-    w.clock.time = Date.UTC(2026, 10, 21, 9, 0, 0);
-    intake.deps.clock = w.clock;
-    const utcDay = (now: number) => new Date(now).toISOString().slice(0, 10);
-    intake.deps.dateKey = utcDay;
-    w.ports.dateKey = utcDay;
-    return { intake, w, mails: () => w.mailer.outbox.filter((mail) => /Deliveries rejected/.test(mail.subject)) };
-  }
-
   it('one delivery of a form Config does not enable (our token) opens REJECTED_DELIVERIES at once, and its mail says that respondent waits in Rejected', () => {
     const { intake, w, mails } = intakeAndTick();
     intake.forms = [form('OtherForm')];
@@ -235,23 +140,6 @@ describe('the processQueue tick', () => {
     expect(incident(w, 'REJECTED_DELIVERIES')?.detail).toBe(
       '22 deliveries were rejected today (0 without their body): missing or wrong token 10, partial response 12; see the Rejected sheet',
     );
-  });
-
-  it('a junk flood with nothing waiting is never called "no user impact": the mail says a respondent may be affected and what to check', () => {
-    for (const [typeformToken, check] of [
-      ['', 'with Script Property TYPEFORM_TOKEN set, a daily Typeform check would find them'],
-      ['tfp_local-typeform-token-0123456789', 'formqueue → Check Typeform for missed submissions runs it now'],
-    ]) {
-      const { intake, w, mails } = intakeAndTick({ ...SETTINGS, TYPEFORM_TOKEN: typeformToken });
-      for (let n = 0; n < 10; n++) handleDelivery({ token: 'no-token', body: '{"junk":true}' }, intake.deps);
-      tick(w);
-      const [mail] = mails();
-      expect(mail.subject).toBe('[formqueue] Deliveries rejected — 0 waiting, a respondent may be affected');
-      expect(mail.body).not.toContain('no user impact');
-      expect(mail.body).toContain('Respondents affected: Possibly. A respondent may be affected even so: past 30 simultaneous executions Google refuses the rest before formqueue runs');
-      expect(mail.body).toContain("Check the webhook's delivery log in Typeform (the form → Connect → Webhooks → View deliveries)");
-      expect(mail.body).toContain(check);
-    }
   });
 
   it('ROWS_NEED_A_PERSON names every NEEDS_REVIEW row in the Queue, even one a staff edit parked while paused', () => {
@@ -322,15 +210,6 @@ describe('the processQueue tick', () => {
     expect(staffMails(w)[0].body).toContain('  row 2 (AWAITING_APPROVAL for 6 h, mail_ref FQ-APPR0V): ');
   });
 
-  it('a triage mail goes out once, and is recorded before the next one', () => {
-    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
-    tick(w);
-    const staffMails = () => w.mailer.outbox.filter((mail) => mail.to.includes('duty@example.org'));
-    expect(staffMails()).toHaveLength(1);
-    w.clock.advance(60_000);
-    tick(w);
-    expect(staffMails()).toHaveLength(1);
-  });
 });
 
 describe('the tick, rule by rule', () => {
@@ -445,38 +324,6 @@ describe('the tick, rule by rule', () => {
     expect(incident(w, 'ROWS_NEED_A_PERSON')).toMatchObject({ state: 'open', rows: [2] });
   });
 
-  it('an unknown mail quota: triage mail waits, said in the log, and nothing is mailed to staff', () => {
-    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '' });
-    w.mailer.remainingDailyQuota = () => {
-      throw new Error('Service unavailable: Gmail');
-    };
-    tick(w);
-    expect(w.warnings).toEqual(['mail quota unknown, triage mail waits: Service unavailable: Gmail']);
-    expect(w.mailer.outbox).toEqual([]);
-  });
-
-  it('a triage mail that fails stays planned, its secret redacted in the log, and goes next run', () => {
-    const w = tickWorld({ ...SETTINGS, STAFF_EMAILS: 'duty@example.org', PAUSED: 'true' }, [pendingRow({ status: 'FAILED' })]);
-    w.mailer.failWith = () => `boom ${SETTINGS.GEMINI_API_KEY}`;
-    tick(w);
-    expect(w.warnings).toEqual(['triage mail for ROWS_NEED_A_PERSON not sent, it stays planned: boom [redacted]']);
-    w.mailer.failWith = () => undefined;
-    w.clock.advance(60_000);
-    tick(w);
-    expect(w.mailer.outbox.map((mail) => mail.subject)).toEqual(['[formqueue] Rows need a person — 1 row needs a person']);
-  });
-
-  it('the daily summary goes once a day when DAILY_SUMMARY is on; a failed one is logged and tried again', () => {
-    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', PAUSED: 'true' }, []);
-    w.mailer.failWith = (mail) => (/summary/i.test(mail.subject) ? 'quota gone' : undefined);
-    tick(w);
-    expect(w.warnings).toEqual(['daily summary not sent: quota gone']);
-    w.mailer.failWith = () => undefined;
-    tick(w);
-    tick(w);
-    expect(w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject))).toHaveLength(1);
-  });
-
   it('a missing Tally sheet is CONFIG_MISSING, held open after the run; another Tally error is only logged', () => {
     const w = tickWorld();
     w.tally.read = () => {
@@ -535,29 +382,6 @@ describe('the tick, rule by rule', () => {
     const w = tickWorld({ ...SETTINGS, PAUSED: 'true' }, [pendingRow({ status: '' })]);
     tick(w);
     expect(incident(w, 'ROWS_NEED_A_PERSON')?.detail).toBe('1 row(s) need a person: no status 1');
-  });
-
-  it('the daily summary shows the rejections folded by this very run', () => {
-    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', [REJECTED_TOTALS_PROPERTY]: JSON.stringify({ day: '2026-11-20', count: 2, dropped: 0, bytes: 10, through: '' }) });
-    w.tally.append({ day: '2026-11-20', bytes: 0 });
-    tick(w);
-    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
-    expect(summary.body).toContain('3 today so far (1 without their body); see the Rejected sheet');
-  });
-
-  it('the daily summary counts the bounces the bounce check tallied (last 24 hours) and the Suppressed sheet, read only for the summary', () => {
-    const tally = [[T0 - 30 * HOUR_MS, 9], [T0 - HOUR_MS, 2]];
-    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', RECONCILE_BOUNCES: 'true', FQ_BOUNCE_CHECK: JSON.stringify({ at: T0 - MINUTE_MS, seen: [], bounced: tally }) }, []);
-    const list = new MemorySuppression([{ address: 'ann@example.org', reason: 'bounced', addedBy: 'bounce', addedAt: T0 }, { address: 'Bo <bo@example.org>', reason: '', addedBy: 'desk', addedAt: null }]);
-    const open = w.openWorkspace;
-    w.openWorkspace = () => ({ ...open(), suppression: list });
-    tick(w);
-    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
-    expect(summary.body).toContain('Bounces and suppression: 2 bounces in the last 24 hours; 2 addresses on the Suppressed sheet; 0 rows stopped because their address is suppressed');
-    expect(list.reads).toBe(1);
-    // The next tick sends no summary (one a day), so it does not read the sheet for one.
-    tick(w);
-    expect(list.reads).toBe(1);
   });
 
   it('with the Queue unreadable and no earlier figures, the spilled deliveries still count as affected', () => {
@@ -711,16 +535,6 @@ describe('the tick, rule by rule', () => {
     expect(incident(w, 'SUBMISSIONS_RECOVERED')?.state).not.toBe('open');
   });
 
-  it.each([
-    [23, false],
-    [24, true],
-  ])('with a mail quota of %d, two staff and one triage mail, the daily summary goes: %s', (quota, goes) => {
-    const w = tickWorld({ ...SETTINGS, GEMINI_API_KEY: '', STAFF_EMAILS: 'duty@example.org, lead@example.org', DAILY_SUMMARY: 'true' }, []);
-    w.mailer.quota = quota;
-    tick(w);
-    expect(w.mailer.outbox.map((mail) => /summary/i.test(mail.subject))).toEqual(goes ? [false, true] : [false]);
-  });
-
   it('two settings that do not parse: both problems, a space between', () => {
     const w = tickWorld({ ...SETTINGS, MAX_ATTEMPTS: '2.5', GEMINI_CONCURRENCY: '0' });
     tick(w);
@@ -822,16 +636,6 @@ describe("the tick's closing write: what the run spent, found retired and saw of
   const marksOf = (w: TickWorld) => Object.fromEntries(MARKS.map((key) => [key, w.props.values[key]]));
   const spent = { replies: 1, calls: 1, prompt: 412, output: 71, thinking: 0, cost: 0.001257, unpriced: 0 };
 
-  /** A run whose first model answers 404 (retired) and whose second writes the reply, spending ok.json's tokens. */
-  function retiringWorld(props: Record<string, string> = {}) {
-    const w = tickWorld({ ...SETTINGS, GEMINI_MODEL: 'old-model, gemini-3.5-flash', ...props });
-    const gemini = new MemoryGemini();
-    gemini.respond = (request) => (request.model === 'old-model' ? fixtureOutcome(404, 'error-404-model') : fixtureOutcome(200, 'ok'));
-    const open = w.openWorkspace;
-    w.openWorkspace = () => ({ ...open(), gemini });
-    return w;
-  }
-
   it("stores the day's and month's tokens, the retired model and the forms' templates with the run's other marks", () => {
     const w = retiringWorld();
     tick(w);
@@ -865,12 +669,6 @@ describe("the tick's closing write: what the run spent, found retired and saw of
     expect(marksOf(w)).toEqual({ [USAGE_PROPERTY]: JSON.stringify({ dayKey: '2026-11-20', day: {}, previousDayKey: '', previousDay: {}, monthKey: '2026-11', month: {}, previousMonthKey: '', previousMonth: {} }), [RETIRED_MODELS_PROPERTY]: undefined, [TEMPLATES_SEEN_PROPERTY]: undefined });
   });
 
-  it("the daily summary counts this run's own tokens, written in the same tick", () => {
-    const w = retiringWorld({ DAILY_SUMMARY: 'true' });
-    tick(w);
-    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
-    expect(summary.body).toContain('Today so far (2026-11-20): form Wr1tE5sy, gemini-3.5-flash: 1 replies (1 calls), tokens prompt 412, output 71, thinking 0; est. $0.0013\n');
-  });
 });
 
 describe("the tick's closing write: the Journal check and the bounce check", () => {
@@ -900,14 +698,5 @@ describe("the tick's closing write: the Journal check and the bounce check", () 
     w.openWorkspace = () => ({ ...open(), journal });
     tick(w);
     expect(incident(w, 'CONFIG_MISSING')).toMatchObject({ state: 'open', detail: 'the Journal sheet is missing; run Set up' });
-  });
-});
-
-describe('the daily summary and the Suppressed sheet', () => {
-  it('a spreadsheet without a Suppressed sheet counts no suppressed address (not "could not be read")', () => {
-    const w = tickWorld({ ...SETTINGS, DAILY_SUMMARY: 'true', PAUSED: 'true' }, []);
-    tick(w);
-    const [summary] = w.mailer.outbox.filter((mail) => /summary/i.test(mail.subject));
-    expect(summary.body).toContain('Bounces and suppression: bounces not checked (RECONCILE_BOUNCES off); 0 addresses on the Suppressed sheet; 0 rows stopped because their address is suppressed\n');
   });
 });
