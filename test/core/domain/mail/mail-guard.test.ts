@@ -5,16 +5,8 @@ import { suppressionIndex } from '../../../../src/core/domain/mail/suppression';
 import type { LogEntry } from '../../../../src/core/domain/sheet-ports';
 import { RESEND_AFTER_CHECK } from '../../../../src/core/processing/sent-check';
 import { T0 } from '../../memory-ports';
+import { ledgerLine as line } from '../../fakes/log-lines';
 
-const MINUTE = 60_000;
-const line = (minutesAgo: number, from: string, to: string, by = 'system'): LogEntry => ({
-  at: T0 - minutesAgo * MINUTE,
-  eventId: 'evt-ledger',
-  from,
-  to,
-  by,
-  detail: '',
-});
 
 describe('standingSendClaim', () => {
   it.each<[string, LogEntry[], boolean]>([

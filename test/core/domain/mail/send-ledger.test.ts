@@ -1,20 +1,12 @@
 // The send ledger: the facts a Log line carries, and the send step reading the Log, so a submission ever claimed is not mailed again without a person.
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../../../src/core/domain/mail/send-ledger';
-import type { LogEntry } from '../../../../src/core/domain/sheet-ports';
 import { runProcessing } from '../../../../src/core/processing/process-run';
 import { runSendStep } from '../../../../src/core/processing/send-step';
 import { pendingRow, runOf, T0, world } from '../../memory-ports';
+import { ledgerLine as line } from '../../fakes/log-lines';
 
 const MINUTE = 60_000;
-const line = (minutesAgo: number, from: string, to: string, by = 'system'): LogEntry => ({
-  at: T0 - minutesAgo * MINUTE,
-  eventId: 'evt-ledger',
-  from,
-  to,
-  by,
-  detail: '',
-});
 const ready = () => pendingRow({ eventId: 'evt-ledger', responseToken: 'tok-ledger', status: 'READY', result: 'Dear Mina', mailRef: 'FQ-LEDGER' });
 
 describe('factsOf: only a fact written in the form withLedgerFacts writes counts', () => {

@@ -1,14 +1,11 @@
 // When processQueue's runs stopped while work waited (src/core/domain/queue/run-gap.ts): the rule, and the one incident the first run
 // after the gap raises (RUNS_MISSED), e.g. once the account's daily trigger runtime is back.
 import { describe, expect, it } from 'vitest';
-import type { Lock } from '../../../../src/core/domain/ports';
-import { runQueueTick } from '../../../../src/core/runs/queue-tick';
-import type { TickPorts } from '../../../../src/core/runs/tick-ports';
 import { RUNS_OVERDUE_AFTER_MS, missedRunsDetail, overdueReason, runGap, spanText } from '../../../../src/core/domain/queue/run-gap';
 import { DIRTY_PROPERTY, LAST_SWEEP_PROPERTY, SPILL_KEY_PREFIX } from '../../../../src/core/domain/queue/tick-gate';
-import { incidentKey } from '../../../../src/core/triage/incidents';
 import { HOUR_MS, MINUTE_MS } from '../../../../src/core/domain/time';
-import { FakeClock, fixedRandom, MemoryAudit, MemoryConfig, MemoryGemini, MemoryMailer, MemoryProperties, MemoryQueue, MemoryTally, T0, formConfig, pendingRow } from '../../memory-ports';
+import { T0 } from '../../memory-ports';
+import { incident, SETTINGS, tick, tickWorld } from '../../runs/tick-world';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -44,41 +41,11 @@ describe('runGap: runs are overdue once no full run came for over an hour while 
 });
 
 describe('the first run after the gap tells staff once (RUNS_MISSED)', () => {
-  const SETTINGS = { GEMINI_API_KEY: 'AIzaSyTESTKEY0123456789abcdefghij', STAFF_EMAILS: 'duty@example.org', WEBHOOK_TOKEN: 'tok-0123456789abcdef-Qm7Xw2Vn5Rt8Yp' };
-  const freeLock = (): Lock => ({ tryLock: () => true, release: () => undefined });
-
   function setUp(props: Record<string, string>, mailQuota = 100) {
-    const props_ = new MemoryProperties();
-    props_.values = { ...SETTINGS, ...props };
-    const clock = new FakeClock();
-    const mailer = new MemoryMailer(mailQuota);
-    const queue = new MemoryQueue([pendingRow()]);
-    const ports: TickPorts = {
-      props: props_,
-      clock,
-      random: fixedRandom(0.5),
-      mailer,
-      spill: { size: () => 0, count: () => 0 },
-      openWorkspace: () => ({
-        queue,
-        config: new MemoryConfig([formConfig()]),
-        gemini: new MemoryGemini(),
-        audit: new MemoryAudit(),
-        drainSpill: () => undefined,
-        readPayload: (row) => row.payload,
-        intakeLock: freeLock(),
-        spreadsheetUrl: () => 'https://docs.google.com/spreadsheets/d/abc/edit',
-        queueSheetId: () => 0,
-        watchCapacity: () => undefined,
-        tally: new MemoryTally(),
-      }),
-      dateKey: () => '2026-11-20',
-      warn: () => undefined,
-    };
-    const tick = () => runQueueTick(ports, props_.getAll(), clock.now());
-    const incident = () => (props_.values[incidentKey('RUNS_MISSED')] ? JSON.parse(props_.values[incidentKey('RUNS_MISSED')]) : undefined);
-    const staffMails = () => mailer.outbox.filter((mail) => mail.to === 'duty@example.org');
-    return { props: props_, clock, mailer, tick, incident, staffMails };
+    const w = tickWorld({ ...SETTINGS, ...props });
+    w.mailer.quota = mailQuota;
+    const staffMails = () => w.mailer.outbox.filter((mail) => mail.to === 'duty@example.org');
+    return { props: w.props, clock: w.clock, mailer: w.mailer, tick: () => tick(w), incident: () => incident(w, 'RUNS_MISSED'), staffMails };
   }
 
   it('a delivery waited through 7 hours without a run: this run replies, mails staff once that runs did not happen for 7 h, and the next run ends it silently', () => {
